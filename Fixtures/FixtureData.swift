@@ -1,0 +1,14 @@
+/// The files of `Fixtures/`, embedded in the binary so that `feedsh --demo` and the
+/// tests work offline and from any directory.
+///
+/// Every file listed here is also named by an `.embedInCode` rule in Package.swift;
+/// `FixtureServerTests` checks that the two lists and the folder agree.
+public enum FixtureFiles {
+    /// Fixture bytes by path relative to `Fixtures/`.
+    public static let all: [String: [UInt8]] = [
+        "itunes/lookup-1386867488.json": PackageResources.lookup_1386867488_json,
+        "itunes/lookup-1000000001.json": PackageResources.lookup_1000000001_json,
+        "itunes/lookup-1000000002.json": PackageResources.lookup_1000000002_json,
+        "itunes/lookup-1000000003.json": PackageResources.lookup_1000000003_json,
+    ]
+}

@@ -1,0 +1,82 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "feedsh",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "feedsh", targets: ["feedsh"]),
+        .library(name: "FeedKit", targets: ["FeedKit"]),
+        .library(name: "FixtureServer", targets: ["FixtureServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "feedsh",
+            dependencies: [
+                "FeedShell",
+                "FixtureServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "FeedShell",
+            dependencies: ["FeedKit", "Downloads", "LineEditor"]
+        ),
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(name: "LineEditor", dependencies: ["CEditLine"]),
+        .target(
+            name: "FeedKit",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "Downloads", dependencies: ["FeedKit"]),
+        .target(
+            name: "FixtureData",
+            path: "Fixtures",
+            exclude: ["README.md"],
+            resources: [
+                .embedInCode("itunes/lookup-1386867488.json"),
+                .embedInCode("itunes/lookup-1000000001.json"),
+                .embedInCode("itunes/lookup-1000000002.json"),
+                .embedInCode("itunes/lookup-1000000003.json"),
+            ]
+        ),
+        .target(
+            name: "FixtureServer",
+            dependencies: [
+                "FixtureData",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
+        .testTarget(name: "FeedShellTests", dependencies: ["FeedShell", "FixtureServer"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads"]),
+        .testTarget(
+            name: "FixtureServerTests",
+            dependencies: [
+                "FixtureServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

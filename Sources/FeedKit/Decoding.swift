@@ -1,0 +1,116 @@
+import Foundation
+
+/// A coding path written the way people read JSON: `results[3].releaseDate`.
+public func jsonPath(_ codingPath: [any CodingKey]) -> String {
+    var path = ""
+    for key in codingPath {
+        if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == "\(index)" {
+            path += "[\(index)]"
+        } else {
+            path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
+    }
+    return path.isEmpty ? "(top level)" : path
+}
+
+/// Where a `DecodingError` happened and what it says, in words.
+struct DecodingFailure: Sendable, Equatable {
+    let keyPath: String
+    let detail: String
+
+    init(_ error: DecodingError) {
+        switch error {
+        case .typeMismatch(let type, let context):
+            keyPath = jsonPath(context.codingPath)
+            detail = "expected \(Self.name(of: type)); \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            keyPath = jsonPath(context.codingPath)
+            detail = "expected \(Self.name(of: type)), found null"
+        case .keyNotFound(let key, let context):
+            keyPath = jsonPath(context.codingPath + [key])
+            detail = "missing key '\(key.stringValue)'"
+        case .dataCorrupted(let context):
+            keyPath = jsonPath(context.codingPath)
+            detail = context.debugDescription
+        @unknown default:
+            keyPath = "(unknown)"
+            detail = String(describing: error)
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int64.Type, is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "a boolean"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}
+
+/// A result the decoder skipped, with the reason: reported to the user as a warning.
+public struct DecodingWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The skipped element, such as `results[4]`.
+    public let element: String
+    /// The key path that failed, such as `results[4].trackId`.
+    public let keyPath: String
+    public let detail: String
+
+    public var description: String { "skipped \(element): \(keyPath): \(detail)" }
+}
+
+/// Decodes `T` but never fails, so that one bad element of an array does not lose
+/// the others (and the unkeyed container still advances past it).
+struct Lenient<T: Decodable>: Decodable {
+    let result: Result<T, any Error>
+
+    init(from decoder: any Decoder) throws {
+        do {
+            result = .success(try T(from: decoder))
+        } catch {
+            result = .failure(error)
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes an ISO 8601 date such as `2023-02-16T16:00:17Z` (fractional seconds
+    /// allowed), failing with a precise path when the text is not a date.
+    func decodeISO8601IfPresent(forKey key: Key) throws -> Date? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        if let date = ISO8601.parse(text) { return date }
+        throw DecodingError.dataCorruptedError(
+            forKey: key,
+            in: self,
+            debugDescription: "'\(text)' is not an ISO 8601 date"
+        )
+    }
+
+    /// Decodes a URL string; an empty string counts as absent.
+    func decodeURLIfPresent(forKey key: Key) throws -> URL? {
+        guard let text = try decodeIfPresent(String.self, forKey: key), !text.isEmpty else { return nil }
+        guard let url = URL(string: text), url.scheme != nil else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "'\(text)' is not a URL")
+        }
+        return url
+    }
+
+    func decodeURL(forKey key: Key) throws -> URL {
+        guard let url = try decodeURLIfPresent(forKey: key) else {
+            throw DecodingError.keyNotFound(
+                key,
+                .init(codingPath: codingPath, debugDescription: "missing URL")
+            )
+        }
+        return url
+    }
+}
+
+/// ISO 8601 timestamps as the APIs write them.
+public enum ISO8601 {
+    public static func parse(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

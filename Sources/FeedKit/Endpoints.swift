@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where each API lives. Defaults are the public services; `--demo` and the tests
+/// point them at the fixture server.
+public struct Endpoints: Sendable, Equatable {
+    public var itunes: URL
+    public var posts: URL
+    public var met: URL
+
+    public static let defaultITunes = URL(string: "https://itunes.apple.com")!
+    public static let defaultPosts = URL(string: "https://jsonplaceholder.typicode.com")!
+    public static let defaultMet = URL(string: "https://collectionapi.metmuseum.org")!
+
+    public init(itunes: URL = defaultITunes, posts: URL = defaultPosts, met: URL = defaultMet) {
+        self.itunes = itunes
+        self.posts = posts
+        self.met = met
+    }
+
+    /// All three at one server (the fixture server serves every API).
+    public init(allAt base: URL) {
+        self.init(itunes: base, posts: base, met: base)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One podcast episode from an iTunes lookup.
+public struct Episode: Sendable, Hashable, Identifiable {
+    public let id: Int64
+    public let podcastID: Int64
+    public let title: String
+    public let releaseDate: Date?
+    /// The running time; `trackTimeMillis` is missing from some records.
+    public let duration: Duration?
+    /// Where the audio is (`episodeUrl`).
+    public let audioURL: URL
+    public let description: String?
+    public let artworkURL: URL?
+
+    public init(
+        id: Int64,
+        podcastID: Int64,
+        title: String,
+        releaseDate: Date? = nil,
+        duration: Duration? = nil,
+        audioURL: URL,
+        description: String? = nil,
+        artworkURL: URL? = nil
+    ) {
+        self.id = id
+        self.podcastID = podcastID
+        self.title = title
+        self.releaseDate = releaseDate
+        self.duration = duration
+        self.audioURL = audioURL
+        self.description = description
+        self.artworkURL = artworkURL
+    }
+
+    /// The file extension for the download: from the URL's path, `mp3` when it has none.
+    public var fileExtension: String {
+        let ext = audioURL.pathExtension.lowercased()
+        let usable = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return usable ? ext : "mp3"
+    }
+}
+
+extension Episode: Decodable {
+    private enum Keys: String, CodingKey {
+        case trackId, collectionId, trackName, releaseDate, trackTimeMillis, episodeUrl, description
+        case artworkUrl600, artworkUrl160
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let record = try decoder.container(keyedBy: Keys.self)
+        id = try record.decode(Int64.self, forKey: .trackId)
+        podcastID = try record.decode(Int64.self, forKey: .collectionId)
+        title = try record.decode(String.self, forKey: .trackName)
+        audioURL = try record.decodeURL(forKey: .episodeUrl)
+        releaseDate = try record.decodeISO8601IfPresent(forKey: .releaseDate)
+        if let millis = try record.decodeIfPresent(Double.self, forKey: .trackTimeMillis), millis > 0 {
+            duration = .milliseconds(Int64(millis))
+        } else {
+            duration = nil
+        }
+        description = try record.decodeIfPresent(String.self, forKey: .description)
+        artworkURL =
+            try record.decodeURLIfPresent(forKey: .artworkUrl600)
+            ?? record.decodeURLIfPresent(forKey: .artworkUrl160)
+    }
+}

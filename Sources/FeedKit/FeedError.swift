@@ -1,0 +1,182 @@
+import Foundation
+
+/// An error from talking to a feed API: what went wrong and where.
+///
+/// Like AsyncHTTPClient's `HTTPClientError`, a struct over a private enum, so that
+/// cases can be added without breaking callers. Match on ``code``; read the context
+/// (``url``, ``status``, ``keyPath``) from the properties; show ``description`` to a
+/// person.
+public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable {
+        case httpStatus(Int, URL)
+        case notJSON(URL, contentType: String?, byteCount: Int)
+        case invalidJSON(URL, detail: String, byteCount: Int)
+        case decoding(URL?, keyPath: String, detail: String)
+        case bodyTooLarge(URL, limit: Int)
+        case connectionFailed(host: String, port: Int, reason: String)
+        case timedOut(URL, after: Duration)
+        case transport(URL, detail: String)
+        case notFound(String)
+        case invalidURL(String)
+    }
+
+    /// A stable, machine-readable name for the kind of error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        public static let httpStatus = Code("http-status")
+        public static let notJSON = Code("not-json")
+        public static let invalidJSON = Code("invalid-json")
+        public static let decoding = Code("decoding")
+        public static let bodyTooLarge = Code("body-too-large")
+        public static let connectionFailed = Code("connection-failed")
+        public static let timedOut = Code("timed-out")
+        public static let transport = Code("transport")
+        public static let notFound = Code("not-found")
+        public static let invalidURL = Code("invalid-url")
+    }
+
+    private let kind: Kind
+    private init(_ kind: Kind) { self.kind = kind }
+
+    /// The server answered with a status outside 200..<300.
+    public static func httpStatus(_ status: Int, url: URL) -> FeedError { .init(.httpStatus(status, url)) }
+    /// The body was not JSON (an HTML error page, for example).
+    public static func notJSON(url: URL, contentType: String?, byteCount: Int) -> FeedError {
+        .init(.notJSON(url, contentType: contentType, byteCount: byteCount))
+    }
+    /// The body claimed to be JSON but did not parse.
+    public static func invalidJSON(url: URL, detail: String, byteCount: Int) -> FeedError {
+        .init(.invalidJSON(url, detail: detail, byteCount: byteCount))
+    }
+    /// The JSON parsed but did not have the expected shape at `keyPath`.
+    public static func decoding(url: URL?, keyPath: String, detail: String) -> FeedError {
+        .init(.decoding(url, keyPath: keyPath, detail: detail))
+    }
+    /// The body was larger than a JSON answer can reasonably be.
+    public static func bodyTooLarge(url: URL, limit: Int) -> FeedError { .init(.bodyTooLarge(url, limit: limit)) }
+    /// No connection could be made (refused, unknown host, unreachable).
+    public static func connectionFailed(host: String, port: Int, reason: String) -> FeedError {
+        .init(.connectionFailed(host: host, port: port, reason: reason))
+    }
+    /// The request did not finish in time.
+    public static func timedOut(url: URL, after: Duration) -> FeedError { .init(.timedOut(url, after: after)) }
+    /// Any other failure of the HTTP exchange.
+    public static func transport(url: URL, detail: String) -> FeedError { .init(.transport(url, detail: detail)) }
+    /// The API answered, but not with the thing asked for.
+    public static func notFound(_ what: String) -> FeedError { .init(.notFound(what)) }
+    /// A URL that could not be built or parsed.
+    public static func invalidURL(_ text: String) -> FeedError { .init(.invalidURL(text)) }
+
+    public var code: Code {
+        switch kind {
+        case .httpStatus: .httpStatus
+        case .notJSON: .notJSON
+        case .invalidJSON: .invalidJSON
+        case .decoding: .decoding
+        case .bodyTooLarge: .bodyTooLarge
+        case .connectionFailed: .connectionFailed
+        case .timedOut: .timedOut
+        case .transport: .transport
+        case .notFound: .notFound
+        case .invalidURL: .invalidURL
+        }
+    }
+
+    /// The URL of the request that failed, when there was one.
+    public var url: URL? {
+        switch kind {
+        case .httpStatus(_, let url), .notJSON(let url, _, _), .invalidJSON(let url, _, _),
+            .bodyTooLarge(let url, _), .timedOut(let url, _), .transport(let url, _):
+            url
+        case .decoding(let url, _, _): url
+        case .connectionFailed, .notFound, .invalidURL: nil
+        }
+    }
+
+    /// The HTTP status, for ``Code/httpStatus``.
+    public var status: Int? {
+        if case .httpStatus(let status, _) = kind { return status }
+        return nil
+    }
+
+    /// Where in the JSON decoding failed, such as `results[0].collectionName`.
+    public var keyPath: String? {
+        if case .decoding(_, let keyPath, _) = kind { return keyPath }
+        return nil
+    }
+
+    public var description: String {
+        switch kind {
+        case .httpStatus(let status, let url):
+            "HTTP \(status)\(HTTPStatusText.phrase(status)) from \(url.absoluteString)"
+        case .notJSON(let url, let contentType, let count):
+            "expected JSON from \(url.absoluteString), got \(contentType ?? "no content type"), \(ByteCountText.format(count))"
+        case .invalidJSON(let url, let detail, let count):
+            "invalid JSON from \(url.absoluteString) (\(ByteCountText.format(count))): \(detail)"
+        case .decoding(let url, let keyPath, let detail):
+            "unexpected JSON at \(keyPath)\(url.map { " from \($0.absoluteString)" } ?? ""): \(detail)"
+        case .bodyTooLarge(let url, let limit):
+            "response from \(url.absoluteString) is larger than \(ByteCountText.format(limit))"
+        case .connectionFailed(let host, let port, let reason):
+            "cannot connect to \(host):\(port): \(reason)"
+        case .timedOut(let url, let after):
+            "no answer from \(url.absoluteString) within \(Self.seconds(after))"
+        case .transport(let url, let detail):
+            "request to \(url.absoluteString) failed: \(detail)"
+        case .notFound(let what):
+            what
+        case .invalidURL(let text):
+            "not a valid URL: \(text)"
+        }
+    }
+}
+
+extension FeedError {
+    fileprivate static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+}
+
+/// Short reason phrases for the statuses a feed API is likely to send.
+enum HTTPStatusText {
+    /// The reason phrase with a leading space, or nothing for an unusual status.
+    static func phrase(_ status: Int) -> String {
+        let text = reason(status)
+        return text.isEmpty ? "" : " " + text
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 416: "Range Not Satisfiable"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : ""
+        }
+    }
+}
+
+/// Byte counts the way people read them: `512 B`, `1.2 kB`, `48.1 MB` (decimal units).
+public enum ByteCountText {
+    public static func format(_ count: Int) -> String {
+        let value = Double(count)
+        switch count {
+        case ..<1000: return "\(count) B"
+        case ..<1_000_000: return String(format: "%.1f kB", value / 1e3)
+        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1e6)
+        default: return String(format: "%.2f GB", value / 1e9)
+        }
+    }
+}

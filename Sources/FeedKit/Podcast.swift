@@ -1,0 +1,108 @@
+import Foundation
+
+/// A podcast and its latest episodes, as the iTunes lookup API describes them.
+///
+/// Decodes a whole lookup response (`{"resultCount": N, "results": [...]}`): the first
+/// result is the podcast, the rest are episodes, in the order the API sent them. A
+/// malformed episode is skipped and recorded in ``warnings``; a malformed podcast
+/// record fails with a `DecodingError` whose path names the key.
+public struct Podcast: Sendable, Hashable, Identifiable {
+    public let id: Int64
+    public let title: String
+    public let artist: String?
+    public let artworkURL: URL?
+    public let feedURL: URL?
+    public let genres: [String]
+    /// How many episodes the podcast has in all (the lookup returns the latest few).
+    public let episodeCount: Int?
+    public let episodes: [Episode]
+    /// Results that were skipped because they did not decode.
+    public let warnings: [DecodingWarning]
+
+    public init(
+        id: Int64,
+        title: String,
+        artist: String? = nil,
+        artworkURL: URL? = nil,
+        feedURL: URL? = nil,
+        genres: [String] = [],
+        episodeCount: Int? = nil,
+        episodes: [Episode] = [],
+        warnings: [DecodingWarning] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.artist = artist
+        self.artworkURL = artworkURL
+        self.feedURL = feedURL
+        self.genres = genres
+        self.episodeCount = episodeCount
+        self.episodes = episodes
+        self.warnings = warnings
+    }
+}
+
+/// A lookup that found nothing (`resultCount: 0`).
+public struct EmptyLookupResponse: Error, Sendable {}
+
+extension Podcast: Decodable {
+    private enum ResponseKeys: String, CodingKey {
+        case results
+    }
+
+    private enum Keys: String, CodingKey {
+        case collectionId, collectionName, artistName, artworkUrl600, artworkUrl100, feedUrl
+        case genres, trackCount
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let response = try decoder.container(keyedBy: ResponseKeys.self)
+        var results = try response.nestedUnkeyedContainer(forKey: .results)
+        if results.isAtEnd { throw EmptyLookupResponse() }
+
+        let record = try results.nestedContainer(keyedBy: Keys.self)
+        id = try record.decode(Int64.self, forKey: .collectionId)
+        title = try record.decode(String.self, forKey: .collectionName)
+        artist = try record.decodeIfPresent(String.self, forKey: .artistName)
+        artworkURL =
+            try record.decodeURLIfPresent(forKey: .artworkUrl600)
+            ?? record.decodeURLIfPresent(forKey: .artworkUrl100)
+        feedURL = try? record.decodeURLIfPresent(forKey: .feedUrl)
+        genres = (try? record.decodeIfPresent(GenreList.self, forKey: .genres))?.names ?? []
+        episodeCount = try? record.decodeIfPresent(Int.self, forKey: .trackCount)
+
+        var episodes: [Episode] = []
+        var warnings: [DecodingWarning] = []
+        while !results.isAtEnd {
+            let index = results.currentIndex
+            switch try results.decode(Lenient<Episode>.self).result {
+            case .success(let episode):
+                episodes.append(episode)
+            case .failure(let error as DecodingError):
+                let failure = DecodingFailure(error)
+                warnings.append(.init(element: "results[\(index)]", keyPath: failure.keyPath, detail: failure.detail))
+            case .failure(let error):
+                throw error
+            }
+        }
+        self.episodes = episodes
+        self.warnings = warnings
+    }
+}
+
+/// `genres` is `["Comedy", ...]` on a podcast and `[{"name": "Comedy", "id": "1303"}]`
+/// on an episode; accept both.
+struct GenreList: Decodable {
+    let names: [String]
+
+    private struct Named: Decodable { let name: String }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let names = try? container.decode([String].self) {
+            self.names = names
+        } else {
+            self.names = try container.decode([Named].self).map(\.name)
+        }
+    }
+}

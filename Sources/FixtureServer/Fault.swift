@@ -1,0 +1,63 @@
+/// Faults the fixture server injects into one request.
+///
+/// A fault is chosen by a path prefix, so that it works for every route and for any
+/// base URL a client is given: `/fault/drop=1000,etag=2/media/1/2.mp3` serves
+/// `/media/1/2.mp3`, dropping the connection after 1000 body bytes and with the
+/// content and ETag of version 2. Keys:
+///
+/// - `status=N`: answer with status N (and a small JSON body) instead of the resource.
+/// - `retry-after=S`: add `Retry-After: S` (with `status`).
+/// - `times=K`: apply the fault only to the first K requests with this prefix and
+///   path; later ones are served normally (a server that recovers).
+/// - `drop=N`: send N body bytes, then close the connection.
+/// - `short=N`: promise N bytes more in Content-Length than are sent, then close.
+/// - `norange`: ignore `Range` and `If-Range` and always answer 200 with everything.
+/// - `etag=V`: serve version V of the media: other bytes, another ETag and date.
+/// - `html`: serve an HTML error page with status 200 instead of the resource.
+/// - `delay=MS`: wait this long before answering.
+/// - `rate=B`: send the body at about B bytes a second.
+public struct Fault: Sendable, Equatable {
+    public var status: Int?
+    public var retryAfter: Int?
+    public var times: Int?
+    public var dropAfter: Int?
+    public var shortBy: Int?
+    public var ignoreRange = false
+    public var version = 0
+    public var html = false
+    public var delayMilliseconds = 0
+    public var rate: Int?
+
+    public init() {}
+
+    /// Parses a comma-separated spec such as `status=503,retry-after=1,times=2`.
+    public init(spec: Substring) throws(FaultSpecError) {
+        for item in spec.split(separator: ",") where !item.isEmpty {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            let key = parts[0]
+            let value = parts.count > 1 ? Int(parts[1]) : nil
+            func number() throws(FaultSpecError) -> Int {
+                guard let value, value >= 0 else { throw FaultSpecError(item: String(item)) }
+                return value
+            }
+            switch key {
+            case "status": status = try number()
+            case "retry-after": retryAfter = try number()
+            case "times": times = try number()
+            case "drop": dropAfter = try number()
+            case "short": shortBy = try number()
+            case "norange": ignoreRange = true
+            case "etag": version = try number()
+            case "html": html = true
+            case "delay": delayMilliseconds = try number()
+            case "rate": rate = try number()
+            default: throw FaultSpecError(item: String(item))
+            }
+        }
+    }
+}
+
+/// A fault spec the server does not understand; answered with 400.
+public struct FaultSpecError: Error, Equatable {
+    public let item: String
+}

@@ -1,0 +1,213 @@
+import FixtureData
+import Foundation
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// The request handling of ``FixtureServer``, apart from the socket.
+final class FixtureRoutes: Sendable {
+    let mediaRate: Int?
+    let log = Mutex<[RecordedRequest]>([])
+    /// How often each `times=`-limited fault has fired, by prefix and path.
+    private let faultCounts = Mutex<[String: Int]>([:])
+
+    init(mediaRate: Int?) {
+        self.mediaRate = mediaRate
+    }
+
+    func respond(to request: Request) async -> Response {
+        var path = Substring(request.uri.path)
+        var fault = Fault()
+        if path.hasPrefix("/fault/") {
+            let rest = path.dropFirst("/fault/".count)
+            let spec = rest.prefix { $0 != "/" }
+            path = rest.dropFirst(spec.count)
+            do {
+                fault = try Fault(spec: spec)
+            } catch {
+                return .json(status: .badRequest, ["errorMessage": "unknown fault '\(error.item)'"])
+            }
+            if let times = fault.times {
+                let key = "\(spec)|\(path)"
+                let fired = faultCounts.withLock { counts in
+                    counts[key, default: 0] += 1
+                    return counts[key]! > times
+                }
+                if fired { fault = Fault() }
+            }
+        }
+        log.withLock {
+            $0.append(
+                RecordedRequest(
+                    method: request.method.rawValue,
+                    path: String(path),
+                    query: request.uri.query,
+                    range: request.headers[.range],
+                    ifRange: request.headers[.ifRange]
+                )
+            )
+        }
+        if fault.delayMilliseconds > 0 {
+            try? await Task.sleep(for: .milliseconds(fault.delayMilliseconds))
+        }
+        if let status = fault.status {
+            var response = Response.json(
+                status: HTTPResponse.Status(code: status),
+                ["errorMessage": "injected status \(status)"]
+            )
+            if let retryAfter = fault.retryAfter {
+                response.headers[.retryAfter] = String(retryAfter)
+            }
+            return response
+        }
+        if fault.html {
+            let page = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Captive portal</body></html>\n"
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: page))
+            )
+        }
+        let query = request.uri.queryParameters
+        switch true {
+        case path == "/lookup":
+            return lookup(id: query.get("id"), limit: query.get("limit"), host: request.head.authority)
+        case path.hasPrefix("/media/"):
+            let size = query.get("size").flatMap { Int($0) }
+            return media(request, key: String(path.dropFirst("/media/".count)), size: size, fault: fault)
+        default:
+            return .json(status: .notFound, ["errorMessage": "no fixture route for \(path)"])
+        }
+    }
+
+    private func lookup(id: String?, limit: String?, host: String?) -> Response {
+        guard let id, let number = Int64(id), number > 0 else {
+            return .json(status: .badRequest, ["errorMessage": "Invalid value(s) for key(s): [id]"])
+        }
+        let limit = min(max(limit.flatMap { Int($0) } ?? 50, 1), 200)
+        guard let bytes = FixtureFiles.all["itunes/lookup-\(number).json"] else {
+            return .itunes(Data(#"{"resultCount":0,"results":[]}"#.utf8))
+        }
+        // Audio URLs in the fixtures point at media.invalid; serve them from here.
+        let base = "http://\(host ?? "127.0.0.1")/media/"
+        let text = String(decoding: bytes, as: UTF8.self)
+            .replacingOccurrences(of: "https://media.invalid/", with: base)
+        guard
+            var object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let results = object["results"] as? [Any]
+        else {
+            // A fixture that is not JSON on purpose is served as it is.
+            return .itunes(Data(text.utf8))
+        }
+        let kept = Array(results.prefix(limit + 1))
+        object["results"] = kept
+        object["resultCount"] = kept.count
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data()
+        return .itunes(data)
+    }
+
+    private func media(_ request: Request, key: String, size: Int?, fault: Fault) -> Response {
+        let media = SyntheticMedia(key: key, version: fault.version, size: size)
+        let etag = "\"\(String(media.seed, radix: 16))-\(media.size)\""
+        let lastModified = httpDate(Date(timeIntervalSince1970: 1_793_491_200 + Double(fault.version) * 86_400))
+        var headers: HTTPFields = [
+            .contentType: key.hasSuffix(".m4a") ? "audio/mp4" : "audio/mpeg",
+            .eTag: etag,
+            .lastModified: lastModified,
+        ]
+        var status = HTTPResponse.Status.ok
+        var range = 0..<media.size
+        if !fault.ignoreRange {
+            headers[.acceptRanges] = "bytes"
+            let validator = request.headers[.ifRange]
+            let rangeHeader = validator == nil || validator == etag || validator == lastModified
+                ? request.headers[.range] : nil
+            switch ByteRangeRequest(header: rangeHeader, length: media.size) {
+            case .none:
+                break
+            case .satisfiable(let requested):
+                status = .partialContent
+                range = requested
+                headers[.contentRange] = "bytes \(requested.lowerBound)-\(requested.upperBound - 1)/\(media.size)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(media.size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers, body: .init())
+            }
+        }
+        let promised = range.count + (fault.shortBy ?? 0)
+        headers[.contentLength] = String(promised)
+        if request.method == .head {
+            return Response(status: status, headers: headers, body: .init())
+        }
+        let sendCount = min(range.count, fault.dropAfter ?? .max)
+        let closesEarly = sendCount < promised
+        let rate = fault.rate ?? mediaRate
+        let sent = range.lowerBound..<(range.lowerBound + sendCount)
+        let body = ResponseBody(contentLength: promised) { writer in
+            try await Self.stream(media, sent, rate: rate, to: &writer)
+            if closesEarly {
+                // Closing mid-body is the fault: the client was promised more.
+                throw InjectedDisconnect()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    private static func stream(
+        _ media: SyntheticMedia,
+        _ range: Range<Int>,
+        rate: Int?,
+        to writer: inout any ResponseBodyWriter
+    ) async throws {
+        let chunk = rate.map { max(4096, min(65536, $0 / 20)) } ?? 65536
+        let clock = ContinuousClock()
+        let start = clock.now
+        var offset = range.lowerBound
+        let allocator = ByteBufferAllocator()
+        while offset < range.upperBound {
+            let end = min(offset + chunk, range.upperBound)
+            var buffer = allocator.buffer(capacity: end - offset)
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: end - offset) { pointer in
+                media.write(offset..<end, into: pointer)
+                return end - offset
+            }
+            try await writer.write(buffer)
+            offset = end
+            if let rate, rate > 0 {
+                let due = start + .milliseconds((offset - range.lowerBound) * 1000 / rate)
+                try await Task.sleep(until: due, clock: clock)
+            }
+        }
+    }
+}
+
+struct InjectedDisconnect: Error {}
+
+extension Response {
+    static func json(status: HTTPResponse.Status, _ object: [String: String]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    /// Apple serves lookups as `text/javascript`, not `application/json`.
+    static func itunes(_ data: Data) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/javascript; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
+
+private func httpDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    return formatter.string(from: date)
+}

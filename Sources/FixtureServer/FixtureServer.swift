@@ -1,0 +1,119 @@
+import FixtureData
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A loopback HTTP server that speaks the APIs feedsh talks to, from `Fixtures/`.
+///
+/// It is the test double for every network test in the project and the backend of
+/// `feedsh --demo`. Routes:
+/// - `GET /lookup?id=N&limit=L`: an iTunes lookup from `Fixtures/itunes/lookup-N.json`,
+///   with every episode's audio URL pointing at this server; unknown ids get
+///   `{"resultCount":0,"results":[]}` like Apple's.
+/// - `GET|HEAD /media/PATH[?size=N]`: synthetic audio (see ``SyntheticMedia``) with a
+///   strong ETag, Last-Modified, `Range` (206/416) and `If-Range`.
+/// - any path behind `/fault/SPEC/`: the same with faults injected (see ``Fault``).
+public final class FixtureServer: Sendable {
+    /// Where and how to serve.
+    public struct Configuration: Sendable {
+        /// The address to bind; loopback by default.
+        public var host: String
+        /// The port; 0 picks a free one.
+        public var port: Int
+        /// Media bytes a second (nil: as fast as possible). `--demo` throttles so that
+        /// progress is visible.
+        public var mediaRate: Int?
+
+        public init(host: String = "127.0.0.1", port: Int = 0, mediaRate: Int? = nil) {
+            self.host = host
+            self.port = port
+            self.mediaRate = mediaRate
+        }
+    }
+
+    /// The server's root, such as `http://127.0.0.1:41234`.
+    public let baseURL: URL
+    private let task: Task<Void, any Error>
+    private let routes: FixtureRoutes
+
+    private init(baseURL: URL, task: Task<Void, any Error>, routes: FixtureRoutes) {
+        self.baseURL = baseURL
+        self.task = task
+        self.routes = routes
+    }
+
+    /// Starts serving and returns once the socket is bound.
+    public static func start(_ configuration: Configuration = .init()) async throws -> FixtureServer {
+        let routes = FixtureRoutes(mediaRate: configuration.mediaRate)
+        var logger = Logger(label: "feedsh.fixture-server")
+        logger.logLevel = .critical  // stop() cancels; the resulting "cancelled" logs are expected
+        let (ports, portsContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
+                await routes.respond(to: request)
+            },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                portsContinuation.yield(channel.localAddress?.port ?? 0)
+                portsContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task {
+            defer { portsContinuation.finish() }
+            try await app.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            // The server stopped before it listened: report why.
+            try await task.value
+            throw FixtureServerError.notStarted(host: configuration.host, port: configuration.port)
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return FixtureServer(baseURL: URL(string: "http://\(host):\(port)")!, task: task, routes: routes)
+    }
+
+    /// Stops serving and waits until the server has shut down.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// Blocks until the server stops (for `feedsh serve-fixtures`).
+    public func wait() async throws {
+        try await task.value
+    }
+
+    /// Every request answered so far, oldest first.
+    public var requests: [RecordedRequest] { routes.log.withLock { $0 } }
+
+    /// The URL of `path` (which starts with `/`) on this server.
+    public func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path)!
+    }
+}
+
+/// Why the fixture server could not start.
+public enum FixtureServerError: Error, CustomStringConvertible {
+    case notStarted(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .notStarted(let host, let port): "the fixture server could not listen on \(host):\(port)"
+        }
+    }
+}
+
+/// One request as the server saw it, for tests that check what a client sent.
+public struct RecordedRequest: Sendable, Equatable {
+    public let method: String
+    /// The path after any `/fault/SPEC` prefix.
+    public let path: String
+    public let query: String?
+    /// The `Range` header, if any.
+    public let range: String?
+    /// The `If-Range` header, if any.
+    public let ifRange: String?
+}
