@@ -22,7 +22,7 @@ struct DecodingFailure: Sendable, Equatable {
         switch error {
         case .typeMismatch(let type, let context):
             keyPath = jsonPath(context.codingPath)
-            detail = "expected \(Self.name(of: type)); \(context.debugDescription)"
+            detail = Self.sentence(context.debugDescription, fallback: "expected \(Self.name(of: type))")
         case .valueNotFound(let type, let context):
             keyPath = jsonPath(context.codingPath)
             detail = "expected \(Self.name(of: type)), found null"
@@ -31,11 +31,23 @@ struct DecodingFailure: Sendable, Equatable {
             detail = "missing key '\(key.stringValue)'"
         case .dataCorrupted(let context):
             keyPath = jsonPath(context.codingPath)
-            detail = context.debugDescription
+            detail = Self.sentence(context.debugDescription, fallback: "invalid value")
         @unknown default:
             keyPath = "(unknown)"
             detail = String(describing: error)
         }
+    }
+
+    /// Foundation's "Expected to decode Int64 but found a string instead." as a
+    /// clause: lower-case start, no final period.
+    private static func sentence(_ text: String, fallback: String) -> String {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix(".") { text.removeLast() }
+        guard let first = text.first else { return fallback }
+        let second = text.dropFirst().first
+        // Keep "URL ..." or "JSON ..." as they are.
+        if second?.isLowercase ?? true { text = first.lowercased() + text.dropFirst() }
+        return text
     }
 
     private static func name(of type: Any.Type) -> String {

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Where downloads live on disk, per the contract in DESIGN.md:
+/// `{root}/{podcastID}/{episodeID}.{ext}` when complete; while incomplete the bytes
+/// are in `{that}.part` and the metadata in `{that}.part.json`.
+public struct DownloadLayout: Sendable, Equatable {
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// The three paths of one download.
+    public struct File: Sendable, Equatable {
+        /// The complete file; it exists only once the download is verified.
+        public let final: URL
+        /// The bytes received so far.
+        public var part: URL { URL(fileURLWithPath: final.path + ".part") }
+        /// The metadata beside the bytes (URL, validators, confirmed length).
+        public var sidecar: URL { URL(fileURLWithPath: final.path + ".part.json") }
+    }
+
+    public func file(podcastID: Int64, episodeID: Int64, extension ext: String) -> File {
+        File(
+            final: root.appendingPathComponent(String(podcastID), isDirectory: true)
+                .appendingPathComponent("\(episodeID).\(ext)")
+        )
+    }
+
+    /// What is on disk for a download.
+    public enum Status: Sendable, Equatable {
+        case absent
+        /// Complete, with its size in bytes.
+        case downloaded(bytes: Int64)
+        /// Incomplete: a `.part` file holding this many bytes.
+        case partial(bytes: Int64)
+    }
+
+    public func status(of file: File) -> Status {
+        let manager = FileManager.default
+        if let size = (try? manager.attributesOfItem(atPath: file.final.path))?[.size] as? NSNumber {
+            return .downloaded(bytes: size.int64Value)
+        }
+        if let size = (try? manager.attributesOfItem(atPath: file.part.path))?[.size] as? NSNumber {
+            return .partial(bytes: size.int64Value)
+        }
+        return .absent
+    }
+}

@@ -1,0 +1,84 @@
+import FeedKit
+
+/// A shell command: its names, its help, and what it does.
+public struct Command: Sendable {
+    public let name: String
+    public let aliases: [String]
+    /// The arguments it takes, as in `show N`.
+    public let synopsis: String
+    /// One line for `help`.
+    public let summary: String
+    /// More for `help NAME`.
+    public let details: String
+    let action: @Sendable (inout Arguments, CommandContext) async throws(ShellError) -> CommandOutcome
+
+    init(
+        name: String,
+        aliases: [String] = [],
+        synopsis: String,
+        summary: String,
+        details: String = "",
+        action: @escaping @Sendable (inout Arguments, CommandContext) async throws(ShellError) -> CommandOutcome
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.synopsis = synopsis
+        self.summary = summary
+        self.details = details
+        self.action = action
+    }
+}
+
+/// What a command may touch while it runs.
+struct CommandContext: Sendable {
+    let session: Session
+    let console: Console
+    let registry: CommandRegistry
+}
+
+/// Whether the shell goes on after a command.
+enum CommandOutcome: Sendable, Equatable {
+    case proceed
+    case quit
+}
+
+/// The commands by name, with suggestions for typos.
+public struct CommandRegistry: Sendable {
+    public let commands: [Command]
+
+    init(_ commands: [Command]) {
+        self.commands = commands
+    }
+
+    public func command(named name: String) -> Command? {
+        commands.first { $0.name == name || $0.aliases.contains(name) }
+    }
+
+    /// The closest command name within two edits, for "did you mean".
+    public func suggestion(for name: String) -> String? {
+        let names = commands.flatMap { [$0.name] + $0.aliases }
+        let scored = names.map { ($0, editDistance($0, name)) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+}
+
+/// Levenshtein distance with transpositions counted as one edit.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { d[i][0] = i }
+    for j in 0...b.count { d[0][j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+            }
+        }
+    }
+    return d[a.count][b.count]
+}

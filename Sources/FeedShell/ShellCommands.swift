@@ -1,0 +1,44 @@
+extension Command {
+    static let help = Command(
+        name: "help",
+        synopsis: "help [COMMAND]",
+        summary: "list the commands, or explain one"
+    ) { arguments, context throws(ShellError) in
+        let name = try arguments.positional()
+        try arguments.finish()
+        guard let name else {
+            let width = context.registry.commands.map { $0.name.count }.max() ?? 0
+            var lines = ["Commands (type 'help COMMAND' for more):"]
+            for command in context.registry.commands {
+                lines.append("  " + TerminalText.pad(command.name, toWidth: width) + "  " + command.summary)
+            }
+            context.console.print(lines.joined(separator: "\n"))
+            return .proceed
+        }
+        guard let command = context.registry.command(named: name) else {
+            throw .unknownCommand(TerminalText.line(name), suggestion: context.registry.suggestion(for: name))
+        }
+        var lines = ["usage: \(command.synopsis)", "", command.summary]
+        if !command.details.isEmpty { lines += ["", command.details] }
+        if !command.aliases.isEmpty { lines += ["", "aliases: " + command.aliases.joined(separator: ", ")] }
+        context.console.print(lines.joined(separator: "\n"))
+        return .proceed
+    }
+
+    static let quit = Command(
+        name: "quit",
+        aliases: ["exit"],
+        synopsis: "quit",
+        summary: "leave feedsh (Ctrl-D does the same)"
+    ) { arguments, _ throws(ShellError) in
+        try arguments.finish()
+        return .quit
+    }
+}
+
+extension CommandRegistry {
+    /// Every command feedsh has, in the order `help` lists them.
+    public static let standard = CommandRegistry([
+        .lookup, .episodes, .show, .help, .quit,
+    ])
+}

@@ -1,0 +1,55 @@
+import FeedKit
+
+/// Why a shell command failed, in words for the person at the terminal.
+///
+/// A struct over a private enum, like ``FeedKit/FeedError``; API failures are carried
+/// as they are so that their URL, status and key path survive.
+public struct ShellError: Error, Sendable, CustomStringConvertible {
+    enum Kind: Sendable {
+        case usage(problem: String?, synopsis: String)
+        case unknownCommand(String, suggestion: String?)
+        case syntax(String)
+        case noPodcast
+        case feed(FeedError)
+        case other(String)
+    }
+
+    let kind: Kind
+
+    static func usage(_ problem: String? = nil, synopsis: String) -> ShellError {
+        ShellError(kind: .usage(problem: problem, synopsis: synopsis))
+    }
+    static func unknownCommand(_ name: String, suggestion: String?) -> ShellError {
+        ShellError(kind: .unknownCommand(name, suggestion: suggestion))
+    }
+    static func syntax(_ message: String) -> ShellError { ShellError(kind: .syntax(message)) }
+    static let noPodcast = ShellError(kind: .noPodcast)
+    static func feed(_ error: FeedError) -> ShellError { ShellError(kind: .feed(error)) }
+    static func other(_ message: String) -> ShellError { ShellError(kind: .other(message)) }
+
+    /// A stable name for the kind of failure (for `--json`).
+    public var code: String {
+        switch kind {
+        case .usage: "usage"
+        case .unknownCommand: "unknown-command"
+        case .syntax: "syntax"
+        case .noPodcast: "no-podcast"
+        case .feed(let error): error.code.description
+        case .other: "failed"
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .usage(let problem?, let synopsis): "\(problem); usage: \(synopsis)"
+        case .usage(nil, let synopsis): "usage: \(synopsis)"
+        case .unknownCommand(let name, let suggestion?):
+            "unknown command '\(name)'; did you mean '\(suggestion)'?"
+        case .unknownCommand(let name, nil): "unknown command '\(name)'; type 'help' for the list"
+        case .syntax(let message): message
+        case .noPodcast: "no podcast loaded: run 'lookup' first"
+        case .feed(let error): error.description
+        case .other(let message): message
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import FeedKit
+import FeedShell
+import FixtureServer
+import Foundation
+import LineEditor
+
+/// `feedsh`: parses flags, wires the shell to its inputs, and maps the outcome to an
+/// exit status. Everything else lives in the libraries.
+struct Feedsh: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feedsh",
+        abstract: "A terminal shell for podcasts, posts and museum collections.",
+        discussion: """
+            Interactive when standard input is a terminal; otherwise it reads commands
+            from standard input. Type 'help' in the shell for its commands.
+
+            Exit status: 0 when every command succeeded, 1 when one failed, 2 for a
+            usage error, 130 when interrupted.
+            """,
+        version: FeedKitVersion.current,
+        subcommands: [ServeFixtures.self]
+    )
+
+    @Option(name: .short, help: ArgumentHelp("Run the commands in FILE.", valueName: "file"))
+    var file: String?
+
+    @Option(name: .short, help: ArgumentHelp("Run these commands, separated by ';'.", valueName: "commands"))
+    var commands: String?
+
+    @Flag(help: "Serve the built-in fixtures on 127.0.0.1 and use them for every API (works offline).")
+    var demo = false
+
+    @Option(help: ArgumentHelp("iTunes API root (env FEEDSH_ITUNES_URL).", valueName: "url"))
+    var itunesURL: String?
+
+    @Option(help: ArgumentHelp("Posts API root (env FEEDSH_POSTS_URL).", valueName: "url"))
+    var postsURL: String?
+
+    @Option(help: ArgumentHelp("Met collection API root (env FEEDSH_MET_URL).", valueName: "url"))
+    var metURL: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where episodes are saved (env FEEDSH_DOWNLOAD_DIR; default $XDG_DATA_HOME/feedsh/downloads).",
+            valueName: "dir"
+        )
+    )
+    var downloadDir: String?
+
+    @Flag(help: "Continue a script after a command fails (the exit status is still 1).")
+    var keepGoing = false
+
+    func validate() throws {
+        if file != nil && commands != nil {
+            throw ValidationError("-f and -c cannot be used together.")
+        }
+    }
+
+    func run() async throws {
+        try await execute()
+    }
+
+    /// The command's work; `main.swift` calls it by this name because a call to
+    /// `run()` resolves to ArgumentParser's synchronous default, which prints help.
+    func execute() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var endpoints = Endpoints()
+        endpoints.itunes = try url(itunesURL, env: "FEEDSH_ITUNES_URL", flag: "--itunes-url") ?? endpoints.itunes
+        endpoints.posts = try url(postsURL, env: "FEEDSH_POSTS_URL", flag: "--posts-url") ?? endpoints.posts
+        endpoints.met = try url(metURL, env: "FEEDSH_MET_URL", flag: "--met-url") ?? endpoints.met
+
+        var demoServer: FixtureServer?
+        if demo {
+            let server = try await FixtureServer.start(.init(mediaRate: 1_000_000))
+            endpoints = Endpoints(allAt: server.baseURL)
+            demoServer = server
+            FileHandle.standardError.write(Data("demo: serving fixtures at \(server.baseURL.absoluteString)\n".utf8))
+        }
+
+        let paths = XDGPaths(environment: environment)
+        let configuration = ShellConfiguration(
+            endpoints: endpoints,
+            downloadDirectory: URL(
+                fileURLWithPath: downloadDir ?? environment["FEEDSH_DOWNLOAD_DIR"] ?? paths.downloads.path
+            ),
+            historyFile: paths.history,
+            keepGoing: keepGoing
+        )
+        let shell = Shell(configuration: configuration, console: .standard())
+        let status = await run(shell)
+        await shell.close()
+        await demoServer?.stop()
+        if status != .success {
+            throw ExitCode(status.rawValue)
+        }
+    }
+
+    private func run(_ shell: Shell) async -> ExitStatus {
+        if let commands {
+            return await shell.run(script: ScriptLines(text: commands, source: nil), keepGoing: keepGoing)
+        }
+        if let file {
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                FileHandle.standardError.write(Data("feedsh: cannot read \(file): \(describe(error))\n".utf8))
+                return .usage
+            }
+            return await shell.run(script: ScriptLines(text: text, source: file), keepGoing: keepGoing)
+        }
+        if isatty(STDIN_FILENO) == 1, let editor = LineEditor(programName: "feedsh", historyFile: shell.session.configuration.historyFile) {
+            return await shell.runInteractive(editor: editor)
+        }
+        return await shell.run(script: ScriptLines(StandardInputLines(), source: "<stdin>"), keepGoing: keepGoing)
+    }
+
+    private func url(_ flag: String?, env name: String, flag flagName: String) throws -> URL? {
+        guard let text = flag ?? ProcessInfo.processInfo.environment[name], !text.isEmpty else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host != nil
+        else {
+            let source = flag != nil ? flagName : name
+            throw ValidationError("\(source) must be an http or https URL, not '\(text)'.")
+        }
+        return url
+    }
+}
+
+/// `feedsh serve-fixtures`: the fixture server on its own, for trying other clients.
+struct ServeFixtures: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve-fixtures",
+        abstract: "Serve the built-in fixtures over HTTP until interrupted.",
+        discussion: "Prints the base URL, then serves. Point feedsh at it with FEEDSH_ITUNES_URL."
+    )
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 0
+
+    @Option(help: ArgumentHelp("Media bytes a second (0: unthrottled).", valueName: "bytes"))
+    var rate = 1_000_000
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
+        guard rate >= 0 else { throw ValidationError("--rate must not be negative.") }
+    }
+
+    func run() async throws {
+        try await execute()
+    }
+
+    func execute() async throws {
+        let server = try await FixtureServer.start(.init(port: port, mediaRate: rate == 0 ? nil : rate))
+        FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
+        try await server.wait()
+    }
+}
+
+/// The XDG base directories feedsh uses.
+struct XDGPaths {
+    let downloads: URL
+    let history: URL
+
+    init(environment: [String: String]) {
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        func base(_ name: String, _ fallback: String) -> URL {
+            if let value = environment[name], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+            return home.appendingPathComponent(fallback)
+        }
+        downloads = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("feedsh/downloads")
+        history = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("feedsh/history")
+    }
+}
+
+func describe(_ error: any Error) -> String {
+    if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+        return String(cString: strerror(underlying.code.rawValue))
+    }
+    return (error as NSError).localizedDescription
+}

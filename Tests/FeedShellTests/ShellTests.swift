@@ -1,0 +1,182 @@
+import FeedKit
+import FixtureServer
+import Foundation
+import Testing
+
+@testable import FeedShell
+
+/// A shell wired to a fresh fixture server, capturing what it prints.
+struct ShellHarness {
+    let server: FixtureServer
+    let shell: Shell
+    let output: CapturedOutput
+    let downloads: URL
+
+    static func run<T>(width: Int? = nil, _ body: (ShellHarness) async throws -> T) async throws -> T {
+        let server = try await FixtureServer.start()
+        let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString)")
+        let output = CapturedOutput()
+        let shell = Shell(
+            configuration: ShellConfiguration(endpoints: Endpoints(allAt: server.baseURL), downloadDirectory: downloads),
+            console: Console(sink: output, isTerminal: width != nil, width: width)
+        )
+        let harness = ShellHarness(server: server, shell: shell, output: output, downloads: downloads)
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        do {
+            let result = try await body(harness)
+            await shell.close()
+            await server.stop()
+            return result
+        } catch {
+            await shell.close()
+            await server.stop()
+            throw error
+        }
+    }
+
+    func run(_ text: String, source: String? = nil, keepGoing: Bool = false) async -> FeedShell.ExitStatus {
+        await shell.run(script: ScriptLines(text: text, source: source), keepGoing: keepGoing)
+    }
+}
+
+@Suite("Shell")
+struct ShellTests {
+    @Test func lookupAndEpisodesPrintHeaderAndTable() async throws {
+        try await ShellHarness.run { h in
+            let status = await h.run("lookup; episodes")
+            #expect(status == .success)
+            let lines = h.output.standardOutput.split(separator: "\n")
+            #expect(lines.first == "Loopback Radio · feedsh fixtures")
+            #expect(lines.count == 2 + 1 + 5)
+            #expect(lines[3].hasPrefix("1  2026-11-02    45:12  Ports, Sockets"))
+            #expect(h.output.standardError.isEmpty)
+        }
+    }
+
+    @Test func lookupAcceptsAnApplePodcastsURLAndLimit() async throws {
+        try await ShellHarness.run { h in
+            let status = await h.run("lookup https://podcasts.apple.com/us/podcast/long/id1000000001 --limit 12; episodes")
+            #expect(status == .success)
+            #expect(h.output.standardOutput.contains("12 of 60 episodes loaded"))
+            #expect(h.server.requests.last?.query?.contains("limit=12") == true)
+        }
+    }
+
+    @Test func stopsAtTheFirstFailureWithFileAndLine() async throws {
+        try await ShellHarness.run { h in
+            let status = await h.run("lookup\nnosuchcommand\nepisodes\n", source: "s.feedsh")
+            #expect(status == .failure)
+            #expect(h.output.standardError == "s.feedsh:2: unknown command 'nosuchcommand'; type 'help' for the list\n")
+            #expect(!h.output.standardOutput.contains("#  Date"))
+        }
+    }
+
+    @Test func keepGoingRunsTheRestAndStillFails() async throws {
+        try await ShellHarness.run { h in
+            let status = await h.run("show 1; lookup; episodes", keepGoing: true)
+            #expect(status == .failure)
+            #expect(h.output.standardError == "feedsh: no podcast loaded: run 'lookup' first\n")
+            #expect(h.output.standardOutput.contains("#  Date"))
+        }
+    }
+
+    @Test func quitStopsTheScriptSuccessfully() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("quit; nosuchcommand") == .success)
+            #expect(h.output.standardError.isEmpty)
+        }
+    }
+
+    @Test func showValidatesItsNumber() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; show 6") == .failure)
+            #expect(h.output.standardError == "feedsh: no episode '6'; usage: show N (1-5)\n")
+        }
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; show") == .failure)
+            #expect(h.output.standardError == "feedsh: usage: show N (1-5)\n")
+        }
+    }
+
+    @Test func showPrintsSanitizedDescription() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup 1000000002; show 3") == .success)
+            let out = h.output.standardOutput
+            #expect(out.contains("Escape red and bell in a title\n"))
+            #expect(out.contains("\u{2018}Curly\u{2019} quotes,  an OSC title change,\nand CRLF."))
+            #expect(!out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x0D })
+            #expect(h.output.standardError.contains("warning: skipped results[4]: results[4].trackId:"))
+        }
+    }
+
+    @Test func failedLookupKeepsThePreviousPodcast() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; lookup 77", keepGoing: true) == .failure)
+            #expect(h.output.standardError == "feedsh: no podcast with id 77\n")
+            #expect(await h.shell.session.podcast?.id == 1_386_867_488)
+        }
+    }
+
+    @Test func syntaxErrorsAreReported() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup 'open", source: "x") == .failure)
+            #expect(h.output.standardError == "x:1: unterminated single quote\n")
+        }
+    }
+
+    @Test func badReferencesAndOptionsAreUsageErrors() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup https://example.com/x") == .failure)
+            #expect(
+                h.output.standardError
+                    == "feedsh: 'https://example.com/x' is not a podcast ID or URL; usage: lookup [ID|APPLE-PODCASTS-URL] [--limit N]\n"
+            )
+        }
+    }
+
+    @Test func helpListsEveryCommandAndExplainsOne() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("help; help lookup; help exit") == .success)
+            let out = h.output.standardOutput
+            for command in CommandRegistry.standard.commands {
+                #expect(out.contains("  \(command.name)"))
+            }
+            #expect(out.contains("usage: lookup [ID|APPLE-PODCASTS-URL] [--limit N]"))
+            #expect(out.contains("aliases: exit"))
+        }
+    }
+
+    @Test func episodesShowDownloadedFilesFromDisk() async throws {
+        try await ShellHarness.run { h in
+            let folder = h.downloads.appendingPathComponent("1386867488")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: folder.appendingPathComponent("1000700000002.mp3"))
+            try Data(count: 1500).write(to: folder.appendingPathComponent("1000700000003.mp3.part"))
+            #expect(await h.run("lookup; episodes") == .success)
+            let rows = h.output.standardOutput.split(separator: "\n").map(String.init)
+            #expect(rows[2].contains("  Status  "))
+            #expect(rows[4].contains("  downloaded  ") && rows[4].hasSuffix("  Range Requests: Resuming What Was Lost"))
+            #expect(rows[5].contains("  partial, 1.5 kB  The ETag Whisperer"))
+            #expect(rows[3].hasSuffix("  Ports, Sockets and the Art of Listening"))
+            #expect(!rows[3].contains("downloaded"))
+        }
+    }
+
+    @Test func promptShowsTheLoadedPodcast() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.shell.prompt() == "feedsh> ")
+            _ = await h.run("lookup 1000000001")
+            #expect(await h.shell.prompt() == "feedsh:The Long Archive> ")
+        }
+    }
+
+    @Test func titlesAreCutToTheTerminalWidth() async throws {
+        try await ShellHarness.run(width: 40) { h in
+            #expect(await h.run("lookup; episodes") == .success)
+            for line in h.output.standardOutput.split(separator: "\n") {
+                #expect(TerminalText.width(String(line)) <= 40, "\(line)")
+            }
+            #expect(h.output.standardOutput.contains("…"))
+        }
+    }
+}
