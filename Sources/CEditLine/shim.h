@@ -71,4 +71,14 @@ static inline int feedsh_history_save(History *h, const char *path) {
     return history(h, &ev, H_SAVE, path);
 }
 
+/// One history entry: op is H_FIRST, H_LAST, H_NEXT or H_PREV. NULL past either end.
+/// The string belongs to the history and stays valid until it changes.
+static inline const char *feedsh_history_step(History *h, int op) {
+    HistEvent ev;
+    if (history(h, &ev, op) != 0) {
+        return NULL;
+    }
+    return ev.str;
+}
+
 #endif

@@ -19,7 +19,10 @@ extension Command {
         var id = defaultPodcastID
         if let reference = try arguments.positional() {
             guard let parsed = PodcastReference.id(from: reference) else {
-                throw .usage("'\(TerminalText.line(reference))' is not a podcast ID or URL", synopsis: arguments.synopsis)
+                throw .usage(
+                    "'\(TerminalText.line(reference))' is not a podcast ID or URL",
+                    synopsis: arguments.synopsis
+                )
             }
             id = parsed
         }

@@ -41,7 +41,9 @@ enum Render {
         var body = rows
         if !showStatus {
             header.remove(at: 3)
-            body = rows.map { row in var row = row; row.remove(at: 3); return row }
+            body = rows.map { row in
+                var row = row; row.remove(at: 3); return row
+            }
         }
         return table(header: header, rows: body, rightAligned: [0, 2], width: width)
     }

@@ -50,7 +50,10 @@ public final class Shell: Sendable {
             throw .unknownCommand(TerminalText.line(name), suggestion: registry.suggestion(for: name))
         }
         var arguments = Arguments(Array(words.dropFirst()), synopsis: command.synopsis)
-        return try await command.action(&arguments, CommandContext(session: session, console: console, registry: registry))
+        return try await command.action(
+            &arguments,
+            CommandContext(session: session, console: console, registry: registry)
+        )
     }
 
     /// Runs the statements of one line typed at the prompt; failures are reported

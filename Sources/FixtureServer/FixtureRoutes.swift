@@ -120,7 +120,8 @@ final class FixtureRoutes: Sendable {
         if !fault.ignoreRange {
             headers[.acceptRanges] = "bytes"
             let validator = request.headers[.ifRange]
-            let rangeHeader = validator == nil || validator == etag || validator == lastModified
+            let rangeHeader =
+                validator == nil || validator == etag || validator == lastModified
                 ? request.headers[.range] : nil
             switch ByteRangeRequest(header: rangeHeader, length: media.size) {
             case .none:

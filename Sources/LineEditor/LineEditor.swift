@@ -65,7 +65,20 @@ public final class LineEditor {
     /// Adds a line to the history (not when it is blank or starts with a space).
     public func addToHistory(_ line: String) {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix(" ") else { return }
+        // The same line twice in a row is kept once (H_SETUNIQUE).
         feedsh_history_enter(history, line)
+    }
+
+    /// The history, oldest first.
+    public var historyEntries: [String] {
+        var entries: [String] = []
+        // H_LAST is the oldest entry; H_PREV walks towards newer ones.
+        var entry = feedsh_history_step(history, H_LAST)
+        while let current = entry {
+            entries.append(String(cString: current))
+            entry = feedsh_history_step(history, H_PREV)
+        }
+        return entries
     }
 
     /// Writes the history file with mode 0600, creating its folder.

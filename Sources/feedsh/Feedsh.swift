@@ -110,7 +110,9 @@ struct Feedsh: AsyncParsableCommand {
             }
             return await shell.run(script: ScriptLines(text: text, source: file), keepGoing: keepGoing)
         }
-        if isatty(STDIN_FILENO) == 1, let editor = LineEditor(programName: "feedsh", historyFile: shell.session.configuration.historyFile) {
+        if isatty(STDIN_FILENO) == 1,
+            let editor = LineEditor(programName: "feedsh", historyFile: shell.session.configuration.historyFile)
+        {
             return await shell.runInteractive(editor: editor)
         }
         return await shell.run(script: ScriptLines(StandardInputLines(), source: "<stdin>"), keepGoing: keepGoing)
@@ -164,7 +166,8 @@ struct XDGPaths {
     let history: URL
 
     init(environment: [String: String]) {
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         func base(_ name: String, _ fallback: String) -> URL {
             if let value = environment[name], value.hasPrefix("/") { return URL(fileURLWithPath: value) }

@@ -35,7 +35,10 @@ struct ITunesClientTests {
 
     @Test func looksUpFromTheFixtureServer() async throws {
         try await withClient { server, http in
-            let podcast = try await ITunesClient(baseURL: server.baseURL, http: http).lookup(id: 1_386_867_488, limit: 3)
+            let podcast = try await ITunesClient(baseURL: server.baseURL, http: http).lookup(
+                id: 1_386_867_488,
+                limit: 3
+            )
             #expect(podcast.title == "Loopback Radio")
             #expect(podcast.episodes.count == 3)
             #expect(podcast.episodes[0].audioURL.absoluteString.hasPrefix(server.baseURL.absoluteString + "/media/"))

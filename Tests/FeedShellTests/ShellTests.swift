@@ -17,7 +17,10 @@ struct ShellHarness {
         let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString)")
         let output = CapturedOutput()
         let shell = Shell(
-            configuration: ShellConfiguration(endpoints: Endpoints(allAt: server.baseURL), downloadDirectory: downloads),
+            configuration: ShellConfiguration(
+                endpoints: Endpoints(allAt: server.baseURL),
+                downloadDirectory: downloads
+            ),
             console: Console(sink: output, isTerminal: width != nil, width: width)
         )
         let harness = ShellHarness(server: server, shell: shell, output: output, downloads: downloads)
@@ -55,7 +58,9 @@ struct ShellTests {
 
     @Test func lookupAcceptsAnApplePodcastsURLAndLimit() async throws {
         try await ShellHarness.run { h in
-            let status = await h.run("lookup https://podcasts.apple.com/us/podcast/long/id1000000001 --limit 12; episodes")
+            let status = await h.run(
+                "lookup https://podcasts.apple.com/us/podcast/long/id1000000001 --limit 12; episodes"
+            )
             #expect(status == .success)
             #expect(h.output.standardOutput.contains("12 of 60 episodes loaded"))
             #expect(h.server.requests.last?.query?.contains("limit=12") == true)

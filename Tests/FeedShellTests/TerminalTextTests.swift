@@ -17,8 +17,10 @@ struct TerminalTextTests {
         ("tab\there", "tab here"),
         ("two\nlines\r\nthree\rfour", "two lines three four"),
         ("bidi \u{202E}txt.exe\u{202C}", "bidi txt.exe"),
-        ("nbsp\u{00A0}zw\u{200B}quotes \u{201C}x\u{201D} caf\u{E9} \u{97F3} \u{1F399}\u{FE0F}",
-         "nbsp\u{00A0}zw\u{200B}quotes \u{201C}x\u{201D} caf\u{E9} \u{97F3} \u{1F399}\u{FE0F}"),
+        (
+            "nbsp\u{00A0}zw\u{200B}quotes \u{201C}x\u{201D} caf\u{E9} \u{97F3} \u{1F399}\u{FE0F}",
+            "nbsp\u{00A0}zw\u{200B}quotes \u{201C}x\u{201D} caf\u{E9} \u{97F3} \u{1F399}\u{FE0F}"
+        ),
         ("trailing escape \u{1B}", "trailing escape "),
         ("unterminated osc \u{1B}]0;never ends", "unterminated osc "),
     ])

@@ -1,0 +1,36 @@
+# feedsh: a terminal feed explorer. `make demo` runs it offline; `make test` tests it.
+SWIFT ?= swift
+FEEDSH := .build/debug/feedsh
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build demo test lint format clean
+
+all: build
+
+# libedit's headers and pkg-config file (the CEditLine system library needs both).
+deps:
+	@pkg-config --exists libedit 2>/dev/null || { \
+		echo "installing libedit-dev and pkg-config"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libedit-dev pkg-config; }
+
+build: deps
+	$(SWIFT) build
+
+# The shell against the built-in fixture server, offline: interactive in a
+# terminal, reading commands from standard input otherwise.
+demo: build
+	$(FEEDSH) --demo
+
+test: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Fixtures/FixtureData.swift Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Fixtures/FixtureData.swift Package.swift
+
+clean:
+	rm -rf .build

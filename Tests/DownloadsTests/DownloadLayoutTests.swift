@@ -1,0 +1,31 @@
+import Downloads
+import Foundation
+import Testing
+
+@Suite("Download layout")
+struct DownloadLayoutTests {
+    @Test func pathsFollowTheContract() {
+        let layout = DownloadLayout(root: URL(fileURLWithPath: "/data/feedsh/downloads"))
+        let file = layout.file(podcastID: 1_386_867_488, episodeID: 1_000_700_000_001, extension: "m4a")
+        #expect(file.final.path == "/data/feedsh/downloads/1386867488/1000700000001.m4a")
+        #expect(file.part.path == "/data/feedsh/downloads/1386867488/1000700000001.m4a.part")
+        #expect(file.sidecar.path == "/data/feedsh/downloads/1386867488/1000700000001.m4a.part.json")
+    }
+
+    @Test func statusComesFromDisk() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let layout = DownloadLayout(root: root)
+        let file = layout.file(podcastID: 1, episodeID: 2, extension: "mp3")
+        #expect(layout.status(of: file) == .absent)
+        try FileManager.default.createDirectory(
+            at: file.final.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data(count: 10).write(to: file.part)
+        #expect(layout.status(of: file) == .partial(bytes: 10))
+        try Data(count: 25).write(to: file.final)
+        // A complete file wins over a leftover .part.
+        #expect(layout.status(of: file) == .downloaded(bytes: 25))
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// The built `feedsh` binary: `$FEEDSH_BINARY`, or `feedsh` beside the test bundle.
+let feedshBinary: URL = {
+    if let path = ProcessInfo.processInfo.environment["FEEDSH_BINARY"] {
+        return URL(fileURLWithPath: path)
+    }
+    return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("feedsh")
+}()
+
+/// What a finished `feedsh` run printed and how it exited.
+struct FeedshResult {
+    let status: Int32
+    let standardOutput: String
+    let standardError: String
+    /// True when the process ended by a signal rather than exit().
+    let signalled: Bool
+}
+
+/// A clean environment for a child: no XDG state of the user's, UTC, no colours.
+func testEnvironment(_ extra: [String: String] = [:], home: URL) -> [String: String] {
+    var environment = [
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        "HOME": home.path,
+        "TZ": "UTC",
+        "LANG": "C.UTF-8",
+    ]
+    environment.merge(extra) { $1 }
+    return environment
+}
+
+/// Runs feedsh with pipes for its streams and waits for it (killing it after
+/// `timeout`, so a hang fails the test instead of the suite).
+func runFeedsh(
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    standardInput: String? = nil,
+    timeout: Duration = .seconds(60)
+) async throws -> FeedshResult {
+    let home = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let process = Process()
+    process.executableURL = feedshBinary
+    process.arguments = arguments
+    process.environment = testEnvironment(environment, home: home)
+    let stdout = Pipe()
+    let stderr = Pipe()
+    let stdin = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = stdin
+    try process.run()
+    if let standardInput {
+        stdin.fileHandleForWriting.write(Data(standardInput.utf8))
+    }
+    try stdin.fileHandleForWriting.close()
+    async let out = readAll(stdout.fileHandleForReading)
+    async let err = readAll(stderr.fileHandleForReading)
+    let finished = await waitForExit(process, timeout: timeout)
+    if !finished { process.terminate() }
+    let (output, errors) = await (out, err)
+    return FeedshResult(
+        status: process.terminationStatus,
+        standardOutput: output,
+        standardError: errors,
+        signalled: process.terminationReason == .uncaughtSignal
+    )
+}
+
+func readAll(_ handle: FileHandle) async -> String {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            let data = handle.readDataToEndOfFile()
+            continuation.resume(returning: String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+/// Polls until the process exits; false when `timeout` passed first.
+func waitForExit(_ process: Process, timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while process.isRunning {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

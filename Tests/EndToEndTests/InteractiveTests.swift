@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// feedsh in a real pseudo-terminal: the prompt, line editing and history.
+@Suite("Interactive shell in a pseudo-terminal")
+struct InteractiveTests {
+    @Test func promptLookupEpisodesAndCtrlD() async throws {
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let session = try PTYSession(arguments: ["--demo"], home: home)
+        defer { session.terminate() }
+
+        try await session.waitFor("feedsh> ")
+        session.type("lookup\r")
+        try await session.waitFor("feedsh:Loopback Radio> ")
+        session.type("episodes\r")
+        try await session.waitFor("Terminals, Escape Codes and Honest Output")
+        // Line editing: type a typo, erase it with backspaces, fix it.
+        session.type("shwo\u{7F}\u{7F}ow 2\r")
+        try await session.waitFor("episode 2 of 5")
+        session.type("nosuchcommand\r")
+        try await session.waitFor("error: unknown command 'nosuchcommand'")
+        session.type("\u{04}")  // Ctrl-D on an empty line quits
+        #expect(try await session.exitStatus() == 0)
+
+        let history = home.appendingPathComponent(".local/state/feedsh/history")
+        let saved = try String(contentsOf: history, encoding: .utf8)
+        #expect(saved.contains("lookup"))
+        // libedit's own format: a header line, then entries vis(3)-encoded.
+        #expect(saved.hasPrefix("_HiStOrY_V2_\n"))
+        #expect(saved.contains("\nshow\\0402\n"))
+        let mode = try FileManager.default.attributesOfItem(atPath: history.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
+
+/// A child process whose standard streams are a pseudo-terminal we hold the
+/// master side of.
+final class PTYSession {
+    private let process = Process()
+    private let master: FileHandle
+    private var screen = Data()
+
+    init(arguments: [String], home: URL) throws {
+        var masterFD: Int32 = 0
+        var slaveFD: Int32 = 0
+        var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&masterFD, &slaveFD, nil, nil, &size) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        master = FileHandle(fileDescriptor: masterFD, closeOnDealloc: true)
+        let slave = FileHandle(fileDescriptor: slaveFD, closeOnDealloc: true)
+        process.executableURL = feedshBinary
+        process.arguments = arguments
+        process.environment = testEnvironment(["TERM": "xterm"], home: home)
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = slave
+        try process.run()
+        try slave.close()
+        _ = fcntl(masterFD, F_SETFL, fcntl(masterFD, F_GETFL) | O_NONBLOCK)
+    }
+
+    func type(_ text: String) {
+        master.write(Data(text.utf8))
+    }
+
+    /// Reads what the terminal shows until `text` appears (or fails after 20 s).
+    func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            drain()
+            if String(decoding: screen, as: UTF8.self).contains(text) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record(
+            "timed out waiting for \(text.debugDescription); the screen has:\n\(String(decoding: screen, as: UTF8.self))"
+        )
+        throw CancellationError()
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(master.fileDescriptor, &buffer, buffer.count)
+            if count <= 0 { return }
+            screen.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    func exitStatus(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            drain()
+            if ContinuousClock.now > deadline {
+                Issue.record("feedsh did not exit")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+}

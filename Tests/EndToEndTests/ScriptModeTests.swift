@@ -1,0 +1,149 @@
+import FixtureServer
+import Foundation
+import Testing
+
+/// The binary driven through its contract, against the project's fixture server.
+@Suite("feedsh end to end")
+struct ScriptModeTests {
+    @Test func lookupAndEpisodesMatchTheTranscript() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let result = try await runFeedsh(
+            ["-c", "lookup; episodes"],
+            environment: ["FEEDSH_ITUNES_URL": server.baseURL.absoluteString]
+        )
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        #expect(
+            result.standardOutput == """
+                Loopback Radio · feedsh fixtures
+                Technology, Podcasts · 5 of 5 episodes loaded · id 1386867488
+                #  Date         Length  Title
+                1  2026-11-02    45:12  Ports, Sockets and the Art of Listening
+                2  2026-10-26    52:35  Range Requests: Resuming What Was Lost
+                3  2026-10-19    33:00  The ETag Whisperer
+                4  2026-10-12  1:07:01  Backpressure, or Why Memory Stays Flat
+                5  2026-10-05    41:07  Terminals, Escape Codes and Honest Output
+
+                """
+        )
+    }
+
+    @Test func demoWorksOfflineFromAnyDirectory() async throws {
+        let result = try await runFeedsh(["--demo", "-c", "lookup; episodes"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.first == "Loopback Radio · feedsh fixtures")
+        #expect(lines.filter { $0.first?.isNumber == true }.count == 5)
+        #expect(result.standardError.hasPrefix("demo: serving fixtures at http://127.0.0.1:"))
+    }
+
+    @Test func closedPortFailsWithOneLineNamingTheAddress() async throws {
+        let server = try await FixtureServer.start()
+        let port = server.baseURL.port!
+        await server.stop()
+        let result = try await runFeedsh(
+            ["-c", "lookup; episodes"],
+            environment: ["FEEDSH_ITUNES_URL": "http://127.0.0.1:\(port)"]
+        )
+        #expect(result.status == 1)
+        #expect(!result.signalled)
+        #expect(result.standardError == "feedsh: cannot connect to 127.0.0.1:\(port): connection refused\n")
+        #expect(result.standardOutput == "")
+    }
+
+    @Test func flagBeatsEnvironment() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let result = try await runFeedsh(
+            ["--itunes-url", server.baseURL.absoluteString, "-c", "lookup 1000000001 --limit 2"],
+            environment: ["FEEDSH_ITUNES_URL": "http://127.0.0.1:9"]
+        )
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("The Long Archive"))
+    }
+
+    @Test func scriptFileFailureNamesFileAndLine() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("s.feedsh")
+        try "# a comment\nlookup\n\nnosuchcommand\nepisodes\n".write(to: script, atomically: true, encoding: .utf8)
+        let result = try await runFeedsh(["--demo", "-f", script.path])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.hasSuffix(
+                "\(script.path):4: unknown command 'nosuchcommand'; type 'help' for the list\n"
+            )
+        )
+        #expect(!result.standardOutput.contains("#  Date"))
+    }
+
+    @Test func keepGoingContinuesAndExitsOne() async throws {
+        let result = try await runFeedsh(["--demo", "--keep-going", "-c", "epsiodes; lookup; episodes"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("feedsh: unknown command 'epsiodes'; did you mean 'episodes'?\n"))
+        #expect(result.standardOutput.contains("#  Date"))
+    }
+
+    @Test func commandsFromStandardInput() async throws {
+        let result = try await runFeedsh(["--demo"], standardInput: "lookup 1000000002\nshow 99\nepisodes\n")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("<stdin>:2: no episode '99'; usage: show N (1-4)\n"))
+        #expect(result.standardError.contains("warning: skipped results[4]"))
+    }
+
+    @Test(arguments: [
+        ["--bogus"], ["-c", "help", "-f", "x"], ["--itunes-url", "ftp://example.com", "-c", "help"],
+        ["serve-fixtures", "--port", "70000"],
+    ])
+    func usageErrorsExitTwo(arguments: [String]) async throws {
+        let result = try await runFeedsh(arguments)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("Error: "))
+    }
+
+    @Test func unreadableScriptExitsTwo() async throws {
+        let result = try await runFeedsh(["-f", "/nonexistent/s.feedsh"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "feedsh: cannot read /nonexistent/s.feedsh: No such file or directory\n")
+    }
+
+    @Test func helpAndVersionExitZero() async throws {
+        let help = try await runFeedsh(["--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("--demo"))
+        let version = try await runFeedsh(["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput == "0.1.0\n")
+    }
+
+    @Test func serveFixturesServesUntilInterrupted() async throws {
+        let process = Process()
+        process.executableURL = feedshBinary
+        process.arguments = ["serve-fixtures", "--rate", "0"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let line = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes = Data()
+                while let byte = try? stdout.fileHandleForReading.read(upToCount: 1), !byte.isEmpty,
+                    byte != Data("\n".utf8)
+                {
+                    bytes.append(byte)
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        #expect(line.hasPrefix("http://127.0.0.1:"))
+        let result = try await runFeedsh(
+            ["-c", "lookup 1000000001 --limit 1"],
+            environment: ["FEEDSH_ITUNES_URL": line]
+        )
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("The Long Archive"))
+        process.interrupt()
+        #expect(await waitForExit(process, timeout: .seconds(10)))
+    }
+}
