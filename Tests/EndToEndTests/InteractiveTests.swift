@@ -14,16 +14,22 @@ struct InteractiveTests {
         let session = try PTYSession(arguments: ["--demo"], home: home)
         defer { session.terminate() }
 
+        // Each step waits for the next prompt before typing, as a person does:
+        // keys typed while a command runs meet the terminal in cooked mode.
+        let prompt = "feedsh:Loopback Radio> "
         try await session.waitFor("feedsh> ")
         session.type("lookup\r")
-        try await session.waitFor("feedsh:Loopback Radio> ")
+        try await session.waitFor(prompt)
         session.type("episodes\r")
         try await session.waitFor("Terminals, Escape Codes and Honest Output")
+        try await session.waitFor(prompt)
         // Line editing: type a typo, erase it with backspaces, fix it.
         session.type("shwo\u{7F}\u{7F}ow 2\r")
         try await session.waitFor("episode 2 of 5")
+        try await session.waitFor(prompt)
         session.type("nosuchcommand\r")
         try await session.waitFor("error: unknown command 'nosuchcommand'")
+        try await session.waitFor(prompt)
         session.type("\u{04}")  // Ctrl-D on an empty line quits
         #expect(try await session.exitStatus() == 0)
 
@@ -44,6 +50,8 @@ final class PTYSession {
     private let process = Process()
     private let master: FileHandle
     private var screen = Data()
+    /// Where the last `waitFor` match ended: each wait looks only at newer output.
+    private var consumed = 0
 
     init(arguments: [String], home: URL) throws {
         var masterFD: Int32 = 0
@@ -69,12 +77,17 @@ final class PTYSession {
         master.write(Data(text.utf8))
     }
 
-    /// Reads what the terminal shows until `text` appears (or fails after 20 s).
+    /// Reads what the terminal shows until `text` appears after the previous match
+    /// (or fails after 20 s).
     func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + timeout
+        let needle = Data(text.utf8)
         while ContinuousClock.now < deadline {
             drain()
-            if String(decoding: screen, as: UTF8.self).contains(text) { return }
+            if let found = screen[consumed...].firstRange(of: needle) {
+                consumed = found.upperBound
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record(
