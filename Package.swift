@@ -44,7 +44,16 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
-        .target(name: "Downloads", dependencies: ["FeedKit"]),
+        .target(name: "CFileIO"),
+        .target(
+            name: "Downloads",
+            dependencies: [
+                "CFileIO",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "FixtureData",
             path: "Fixtures",
@@ -67,7 +76,7 @@ let package = Package(
         .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
         .testTarget(name: "FeedShellTests", dependencies: ["FeedShell", "FixtureServer"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [

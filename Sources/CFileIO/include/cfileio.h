@@ -1,0 +1,11 @@
+// Linux file calls that Swift's Glibc module does not expose (they need _GNU_SOURCE).
+#ifndef FEEDSH_CFILEIO_H
+#define FEEDSH_CFILEIO_H
+
+#include <sys/types.h>
+
+/// Starts writeback of a byte range without waiting for it (SYNC_FILE_RANGE_WRITE),
+/// so that a later fdatasync has little left to do. Returns 0 or -1 with errno.
+int feedsh_start_writeback(int fd, off_t offset, off_t length);
+
+#endif

@@ -1,0 +1,54 @@
+import Foundation
+
+/// How far a download has come.
+public struct DownloadProgress: Sendable, Equatable {
+    /// Bytes on disk.
+    public let bytes: Int64
+    /// The file's full length, when the server said.
+    public let total: Int64?
+    /// Recent transfer rate.
+    public let bytesPerSecond: Double
+
+    public init(bytes: Int64, total: Int64?, bytesPerSecond: Double) {
+        self.bytes = bytes
+        self.total = total
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// 0...1, when the total is known.
+    public var fraction: Double? {
+        guard let total, total > 0 else { return nil }
+        return min(1, Double(bytes) / Double(total))
+    }
+
+    /// Time left at the recent rate.
+    public var eta: Duration? {
+        guard let total, bytesPerSecond > 0 else { return nil }
+        return .milliseconds(Int64(Double(max(0, total - bytes)) / bytesPerSecond * 1000))
+    }
+}
+
+/// Something that happened to a download, for the shell to show.
+public enum DownloadEvent: Sendable, Equatable {
+    case queued(id: String)
+    /// A transfer began; `offset` > 0 when it resumes bytes already on disk.
+    case started(id: String, offset: Int64)
+    /// At most about ten a second per download.
+    case progress(id: String, DownloadProgress)
+    /// The bytes on disk could not be continued and were discarded.
+    case restarted(id: String, reason: String)
+    case retrying(id: String, attempt: Int, delay: Duration, reason: String)
+    case paused(id: String, bytes: Int64, total: Int64?)
+    case completed(id: String, bytes: Int64, file: URL)
+    case failed(id: String, DownloadError)
+    case cancelled(id: String)
+
+    public var id: String {
+        switch self {
+        case .queued(let id), .started(let id, _), .progress(let id, _), .restarted(let id, _),
+            .retrying(let id, _, _, _), .paused(let id, _, _), .completed(let id, _, _), .failed(let id, _),
+            .cancelled(let id):
+            id
+        }
+    }
+}

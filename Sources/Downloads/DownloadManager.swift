@@ -1,0 +1,221 @@
+import Foundation
+
+/// Runs downloads in the background: at most `maxConcurrent` at once, the rest
+/// queued in order, each pausable, resumable and cancellable.
+///
+/// Pausing cancels the transfer (it does not rely on suspending a connection) and
+/// keeps `.part` and sidecar; resuming continues them with a Range request, in this
+/// run or a later one. What happens is reported on ``events``.
+public actor DownloadManager {
+    /// Where a download stands.
+    public enum State: Sendable, Equatable {
+        case queued
+        case running(DownloadProgress?)
+        case paused(bytes: Int64, total: Int64?)
+        case completed(bytes: Int64)
+        case failed(DownloadError)
+        case cancelled
+
+        /// Queued or running: not finished one way or another.
+        public var isActive: Bool {
+            switch self {
+            case .queued, .running: true
+            default: false
+            }
+        }
+    }
+
+    private enum StopIntent { case pause, cancel }
+
+    private struct Entry {
+        var request: DownloadRequest
+        var state: State
+        var task: Task<Void, Never>?
+        var stopIntent: StopIntent?
+    }
+
+    public nonisolated let events: AsyncStream<DownloadEvent>
+    private nonisolated let continuation: AsyncStream<DownloadEvent>.Continuation
+    private let transport: any DownloadTransport
+    private let policy: RetryPolicy
+    public let maxConcurrent: Int
+    private var entries: [String: Entry] = [:]
+    private var queue: [String] = []
+    /// Ids in the order they were first started, for listings.
+    private var order: [String] = []
+    private var changeWaiters: [CheckedContinuation<Void, Never>] = []
+
+    public init(transport: any DownloadTransport, maxConcurrent: Int = 3, policy: RetryPolicy = .init()) {
+        precondition(maxConcurrent > 0, "maxConcurrent must be positive")
+        self.transport = transport
+        self.maxConcurrent = maxConcurrent
+        self.policy = policy
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// What `start` did.
+    public enum StartResult: Sendable, Equatable {
+        case started
+        case queued
+        case alreadyActive
+    }
+
+    /// Starts (or queues) a download, continuing any `.part` on disk.
+    @discardableResult
+    public func start(_ request: DownloadRequest) -> StartResult {
+        if let entry = entries[request.id], entry.state.isActive { return .alreadyActive }
+        if entries[request.id] == nil { order.append(request.id) }
+        entries[request.id] = Entry(request: request, state: .queued)
+        queue.append(request.id)
+        continuation.yield(.queued(id: request.id))
+        schedule()
+        return entries[request.id]?.state == .queued ? .queued : .started
+    }
+
+    /// Pauses a queued or running download. Returns its state afterwards, or nil when
+    /// it was not active.
+    public func pause(_ id: String) async -> State? {
+        guard var entry = entries[id], entry.state.isActive else { return nil }
+        if entry.state == .queued {
+            queue.removeAll { $0 == id }
+            let bytes = fileSize(entry.request.file.part.path)
+            entry.state = .paused(bytes: bytes, total: Sidecar.load(from: entry.request.file.sidecar)?.expectedLength)
+            entries[id] = entry
+            continuation.yield(.paused(id: id, bytes: bytes, total: nil))
+            notifyChange()
+            return entry.state
+        }
+        entry.stopIntent = .pause
+        entries[id] = entry
+        entry.task?.cancel()
+        await entry.task?.value
+        return entries[id]?.state
+    }
+
+    /// Cancels a download and removes its `.part` and sidecar. Returns false when
+    /// there was nothing to cancel.
+    public func cancel(_ id: String) async -> Bool {
+        guard var entry = entries[id] else { return false }
+        switch entry.state {
+        case .queued, .paused, .failed:
+            queue.removeAll { $0 == id }
+            removePartial(entry.request)
+            entry.state = .cancelled
+            entries[id] = entry
+            continuation.yield(.cancelled(id: id))
+            notifyChange()
+            return true
+        case .running:
+            entry.stopIntent = .cancel
+            entries[id] = entry
+            entry.task?.cancel()
+            await entry.task?.value
+            return true
+        case .completed, .cancelled:
+            return false
+        }
+    }
+
+    public func state(of id: String) -> State? {
+        entries[id]?.state
+    }
+
+    /// Every download this manager knows, in the order they were started.
+    public func all() -> [(request: DownloadRequest, state: State)] {
+        order.compactMap { entries[$0] }.map { ($0.request, $0.state) }
+    }
+
+    /// Waits until none of `ids` (all when nil) is queued or running.
+    public func waitUntilIdle(_ ids: [String]? = nil) async {
+        while entries.contains(where: { (ids?.contains($0.key) ?? true) && $0.value.state.isActive }) {
+            await withCheckedContinuation { changeWaiters.append($0) }
+        }
+    }
+
+    /// Pauses everything active (on quit or a signal) and stops the transport.
+    public func shutdown() async {
+        for (id, entry) in entries where entry.state.isActive {
+            _ = await pause(id)
+        }
+        await transport.shutdown()
+        continuation.finish()
+    }
+
+    private func schedule() {
+        var running = entries.values.filter { if case .running = $0.state { true } else { false } }.count
+        while running < maxConcurrent, !queue.isEmpty {
+            let id = queue.removeFirst()
+            guard var entry = entries[id], entry.state == .queued else { continue }
+            let job = DownloadJob(
+                request: entry.request,
+                transport: transport,
+                policy: policy,
+                emit: { [weak self, continuation] event in
+                    continuation.yield(event)
+                    if case .progress(let id, let progress) = event, let self {
+                        Task { await self.record(progress, for: id) }
+                    }
+                }
+            )
+            entry.state = .running(nil)
+            entry.stopIntent = nil
+            entry.task = Task { [weak self] in
+                let outcome: Result<Int64, any Error>
+                do {
+                    outcome = .success(try await job.run())
+                } catch {
+                    outcome = .failure(error)
+                }
+                await self?.finished(id, outcome)
+            }
+            entries[id] = entry
+            running += 1
+        }
+    }
+
+    private func record(_ progress: DownloadProgress, for id: String) {
+        guard var entry = entries[id], case .running = entry.state else { return }
+        entry.state = .running(progress)
+        entries[id] = entry
+    }
+
+    private func finished(_ id: String, _ outcome: Result<Int64, any Error>) {
+        guard var entry = entries[id] else { return }
+        entry.task = nil
+        let request = entry.request
+        switch outcome {
+        case .success(let bytes):
+            entry.state = .completed(bytes: bytes)
+            continuation.yield(.completed(id: id, bytes: bytes, file: request.file.final))
+        case .failure(let error as DownloadError):
+            entry.state = .failed(error)
+            continuation.yield(.failed(id: id, error))
+        case .failure:
+            if entry.stopIntent == .cancel {
+                removePartial(request)
+                entry.state = .cancelled
+                continuation.yield(.cancelled(id: id))
+            } else {
+                let sidecar = Sidecar.load(from: request.file.sidecar)
+                let bytes = sidecar?.confirmedBytes ?? 0
+                entry.state = .paused(bytes: bytes, total: sidecar?.expectedLength)
+                continuation.yield(.paused(id: id, bytes: bytes, total: sidecar?.expectedLength))
+            }
+        }
+        entry.stopIntent = nil
+        entries[id] = entry
+        schedule()
+        notifyChange()
+    }
+
+    private func removePartial(_ request: DownloadRequest) {
+        unlink(request.file.part.path)
+        unlink(request.file.sidecar.path)
+    }
+
+    private func notifyChange() {
+        let waiters = changeWaiters
+        changeWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,333 @@
+import Downloads
+import FixtureServer
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The transports under test: every engine test runs against each.
+enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case ahc
+    case urlsession
+
+    func makeTransport() -> any DownloadTransport {
+        switch self {
+        case .ahc: AsyncHTTPClientTransport(idleTimeout: .seconds(10))
+        case .urlsession: URLSessionTransport(idleTimeout: .seconds(10))
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// A fixture server, a download folder and a manager, torn down after the test.
+struct EngineHarness {
+    let server: FixtureServer
+    let manager: DownloadManager
+    let layout: DownloadLayout
+    let events: EventLog
+
+    static let fastRetries = RetryPolicy(attempts: 5, baseDelay: .milliseconds(20), maxDelay: .seconds(2))
+
+    static func run(
+        _ engine: Engine,
+        maxConcurrent: Int = 3,
+        policy: RetryPolicy = fastRetries,
+        _ body: (EngineHarness) async throws -> Void
+    ) async throws {
+        let server = try await FixtureServer.start()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-dl-\(UUID().uuidString)")
+        let manager = DownloadManager(transport: engine.makeTransport(), maxConcurrent: maxConcurrent, policy: policy)
+        let events = EventLog(manager.events)
+        let harness = EngineHarness(
+            server: server,
+            manager: manager,
+            layout: DownloadLayout(root: root),
+            events: events
+        )
+        defer { try? FileManager.default.removeItem(at: root) }
+        do {
+            try await body(harness)
+        } catch {
+            await manager.shutdown()
+            await server.stop()
+            throw error
+        }
+        await manager.shutdown()
+        await server.stop()
+    }
+
+    /// A request for synthetic media `name` of `size` bytes behind `fault`.
+    func request(_ name: String, size: Int, fault: String? = nil, id: String? = nil) -> DownloadRequest {
+        let prefix = fault.map { "/fault/\($0)" } ?? ""
+        return DownloadRequest(
+            id: id ?? name,
+            url: server.url("\(prefix)/media/t/\(name).mp3?size=\(size)"),
+            file: layout.file(podcastID: 1, episodeID: Int64(abs(name.hashValue % 1_000_000)), extension: "mp3")
+        )
+    }
+
+    func expectedBytes(_ name: String, size: Int, version: Int = 0) -> Data {
+        Data(SyntheticMedia(key: "t/\(name).mp3", version: version, size: size).allBytes)
+    }
+
+    /// Starts and waits; returns the final state.
+    func download(_ request: DownloadRequest) async -> DownloadManager.State? {
+        await manager.start(request)
+        await manager.waitUntilIdle([request.id])
+        return await manager.state(of: request.id)
+    }
+
+    /// Writes a `.part` and sidecar as an earlier run would have left them.
+    func leavePartial(
+        _ request: DownloadRequest,
+        bytes: Data,
+        etag: String?,
+        lastModified: String? = nil,
+        expected: Int64?
+    ) throws {
+        try FileManager.default.createDirectory(
+            at: request.file.final.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try bytes.write(to: request.file.part)
+        var sidecar: [String: Any] = ["url": request.url.absoluteString, "confirmedBytes": bytes.count]
+        if let etag { sidecar["etag"] = etag }
+        if let lastModified { sidecar["lastModified"] = lastModified }
+        if let expected { sidecar["expectedLength"] = expected }
+        try JSONSerialization.data(withJSONObject: sidecar).write(to: request.file.sidecar)
+    }
+}
+
+/// Collects a manager's events in the background.
+final class EventLog: Sendable {
+    private let collected = Mutex<[DownloadEvent]>([])
+
+    init(_ stream: AsyncStream<DownloadEvent>) {
+        Task { [weak self] in
+            for await event in stream { self?.collected.withLock { $0.append(event) } }
+        }
+    }
+
+    var all: [DownloadEvent] { collected.withLock { $0 } }
+}
+
+func fileData(_ url: URL) -> Data? { try? Data(contentsOf: url) }
+
+@Suite("Download engine")
+struct DownloadEngineTests {
+    @Test(arguments: Engine.allCases)
+    func plainDownloadIsExact(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("plain", size: 3_000_017)
+            #expect(await h.download(request) == .completed(bytes: 3_000_017))
+            #expect(fileData(request.file.final) == h.expectedBytes("plain", size: 3_000_017))
+            #expect(!FileManager.default.fileExists(atPath: request.file.part.path))
+            #expect(!FileManager.default.fileExists(atPath: request.file.sidecar.path))
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func droppedConnectionResumesWithRange(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("drop", size: 2_000_000, fault: "drop=700000,times=1")
+            #expect(await h.download(request) == .completed(bytes: 2_000_000))
+            #expect(fileData(request.file.final) == h.expectedBytes("drop", size: 2_000_000))
+            let ranges = h.server.requests.compactMap(\.range)
+            #expect(ranges.count == 1)
+            #expect(ranges.first.map { $0.hasPrefix("bytes=") && $0 != "bytes=0-" } == true)
+            #expect(h.events.all.contains { if case .retrying = $0 { true } else { false } })
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func shortBodyIsRetried(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("short", size: 500_000, fault: "short=1000,times=1")
+            #expect(await h.download(request) == .completed(bytes: 500_000))
+            #expect(fileData(request.file.final) == h.expectedBytes("short", size: 500_000))
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func serverIgnoringRangeStartsOver(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("norange", size: 400_000, fault: "norange")
+            let head = h.expectedBytes("norange", size: 400_000).prefix(100_000)
+            try h.leavePartial(request, bytes: Data(head), etag: nil, expected: 400_000)
+            #expect(await h.download(request) == .completed(bytes: 400_000))
+            #expect(fileData(request.file.final) == h.expectedBytes("norange", size: 400_000))
+            #expect(h.events.all.contains { if case .restarted = $0 { true } else { false } })
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func changedETagStartsOverWithTheNewBytes(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("etag", size: 300_000, fault: "etag=1")
+            let old = h.expectedBytes("etag", size: 300_000, version: 0).prefix(120_000)
+            try h.leavePartial(request, bytes: Data(old), etag: "\"stale\"", expected: 300_000)
+            #expect(await h.download(request) == .completed(bytes: 300_000))
+            #expect(fileData(request.file.final) == h.expectedBytes("etag", size: 300_000, version: 1))
+            #expect(h.server.requests.first?.ifRange == "\"stale\"")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func resumeAppendsToAPartialFile(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("resume", size: 300_000)
+            let probe = try await fetchHead(request.url)
+            let bytes = h.expectedBytes("resume", size: 300_000)
+            // The sidecar confirms 100 000 bytes; the .part holds more (unconfirmed).
+            try h.leavePartial(request, bytes: bytes.prefix(100_000), etag: probe, expected: 300_000)
+            let handle = try FileHandle(forWritingTo: request.file.part)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: 0xFF, count: 5000))
+            try handle.close()
+            #expect(await h.download(request) == .completed(bytes: 300_000))
+            #expect(fileData(request.file.final) == bytes)
+            // requests[0] is the probe for the ETag; the download follows.
+            let download = h.server.requests.dropFirst().first
+            #expect(download?.range == "bytes=100000-")
+            #expect(download?.ifRange == probe)
+            #expect(h.server.requests.count == 2)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func serviceUnavailableIsRetriedAfterRetryAfter(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("busy", size: 50_000, fault: "status=503,retry-after=1,times=2")
+            #expect(await h.download(request) == .completed(bytes: 50_000))
+            let retries = h.events.all.compactMap { event -> Duration? in
+                if case .retrying(_, _, let delay, _) = event { return delay }
+                return nil
+            }
+            #expect(retries == [.seconds(1), .seconds(1)])
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func notFoundFailsAtOnce(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("missing", size: 10, fault: "status=404")
+            let state = await h.download(request)
+            guard case .failed(let error) = state else {
+                Issue.record("expected a failure, got \(String(describing: state))")
+                return
+            }
+            #expect(error.status == 404)
+            #expect(error.description == "HTTP 404 from \(request.url.absoluteString)")
+            #expect(h.server.requests.count == 1)
+            #expect(!FileManager.default.fileExists(atPath: request.file.final.path))
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func htmlIsAnErrorNotAFile(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("portal", size: 10, fault: "html")
+            guard case .failed(let error) = await h.download(request) else {
+                Issue.record("expected a failure")
+                return
+            }
+            #expect(error.code == "not-media")
+            #expect(!FileManager.default.fileExists(atPath: request.file.final.path))
+            #expect(!FileManager.default.fileExists(atPath: request.file.part.path))
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func rangeNotSatisfiableOnACompletePartCompletesIt(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("whole", size: 80_000)
+            let bytes = h.expectedBytes("whole", size: 80_000)
+            try h.leavePartial(request, bytes: bytes, etag: nil, expected: 80_000)
+            #expect(await h.download(request) == .completed(bytes: 80_000))
+            #expect(fileData(request.file.final) == bytes)
+            #expect(h.server.requests.count == 1)
+            #expect(h.server.requests.first?.range == "bytes=80000-")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func gaveUpAfterFiveTries(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("down", size: 10, fault: "status=500")
+            guard case .failed(let error) = await h.download(request) else {
+                Issue.record("expected a failure")
+                return
+            }
+            #expect(error.description == "gave up after 5 attempts: HTTP 500")
+            #expect(h.server.requests.count == 5)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func rapidPauseResumeKeepsBytesExact(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("toggle", size: 1_500_000, fault: "rate=3000000")
+            await h.manager.start(request)
+            for _ in 0..<50 {
+                _ = await h.manager.pause(request.id)
+                await h.manager.start(request)
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            await h.manager.waitUntilIdle([request.id])
+            #expect(await h.manager.state(of: request.id) == .completed(bytes: 1_500_000))
+            #expect(fileData(request.file.final) == h.expectedBytes("toggle", size: 1_500_000))
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func pauseKeepsThePartAndCancelRemovesIt(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("slow", size: 2_000_000, fault: "rate=1000000")
+            await h.manager.start(request)
+            try await Task.sleep(for: .milliseconds(400))
+            guard case .paused(let bytes, let total) = await h.manager.pause(request.id) else {
+                Issue.record("expected paused")
+                return
+            }
+            #expect(bytes > 0 && bytes < 2_000_000)
+            #expect(total == 2_000_000)
+            #expect(FileManager.default.fileExists(atPath: request.file.part.path))
+            #expect(FileManager.default.fileExists(atPath: request.file.sidecar.path))
+            #expect(await h.manager.cancel(request.id))
+            #expect(await h.manager.state(of: request.id) == .cancelled)
+            #expect(!FileManager.default.fileExists(atPath: request.file.part.path))
+            #expect(!FileManager.default.fileExists(atPath: request.file.sidecar.path))
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func concurrencyIsLimitedAndTheRestQueued(engine: Engine) async throws {
+        try await EngineHarness.run(engine, maxConcurrent: 2) { h in
+            let requests = (0..<5).map { h.request("c\($0)", size: 300_000, fault: "rate=1500000") }
+            for request in requests { await h.manager.start(request) }
+            var most = 0
+            while await h.manager.all().contains(where: { $0.state.isActive }) {
+                let running = await h.manager.all().filter { if case .running = $0.state { true } else { false } }.count
+                most = max(most, running)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(most == 2)
+            for request in requests {
+                #expect(await h.manager.state(of: request.id) == .completed(bytes: 300_000))
+            }
+        }
+    }
+}
+
+/// The ETag the server gives `url`, read with a plain GET.
+private func fetchHead(_ url: URL) async throws -> String? {
+    let transport = AsyncHTTPClientTransport()
+    defer { Task { await transport.shutdown() } }
+    let response = try await transport.send(TransportRequest(url: url, headers: []))
+    for try await _ in response.body {}
+    return response.header("etag")
+}
