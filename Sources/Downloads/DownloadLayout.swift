@@ -32,8 +32,9 @@ public struct DownloadLayout: Sendable, Equatable {
         case absent
         /// Complete, with its size in bytes.
         case downloaded(bytes: Int64)
-        /// Incomplete: a `.part` file holding this many bytes.
-        case partial(bytes: Int64)
+        /// Incomplete: a `.part` file holding this many confirmed bytes of `total`
+        /// (when the sidecar knows it).
+        case partial(bytes: Int64, total: Int64?)
     }
 
     public func status(of file: File) -> Status {
@@ -42,7 +43,9 @@ public struct DownloadLayout: Sendable, Equatable {
             return .downloaded(bytes: size.int64Value)
         }
         if let size = (try? manager.attributesOfItem(atPath: file.part.path))?[.size] as? NSNumber {
-            return .partial(bytes: size.int64Value)
+            let sidecar = Sidecar.load(from: file.sidecar)
+            let confirmed = sidecar.map { min($0.confirmedBytes, size.int64Value) } ?? size.int64Value
+            return .partial(bytes: confirmed, total: sidecar?.expectedLength)
         }
         return .absent
     }

@@ -22,7 +22,7 @@ enum Render {
     /// The numbered episode table: number, date, length, status (when any), title.
     static func episodes(
         _ podcast: Podcast,
-        statuses: [Int64: DownloadLayout.Status],
+        statuses: [Int64: EpisodeStatus],
         width: Int?,
         timeZone: TimeZone = .current
     ) -> String {
@@ -32,7 +32,7 @@ enum Render {
                 String(index + 1),
                 episode.releaseDate.map { Formatting.date($0, timeZone: timeZone) } ?? "-",
                 episode.duration.map(Formatting.duration) ?? "-",
-                statuses[episode.id].map(statusText) ?? "",
+                TerminalText.line(statuses[episode.id]?.text ?? ""),
                 TerminalText.line(episode.title),
             ]
         }
@@ -48,20 +48,12 @@ enum Render {
         return table(header: header, rows: body, rightAligned: [0, 2], width: width)
     }
 
-    static func statusText(_ status: DownloadLayout.Status) -> String {
-        switch status {
-        case .absent: ""
-        case .downloaded: "downloaded"
-        case .partial(let bytes): "partial, \(ByteCountText.format(Int(bytes)))"
-        }
-    }
-
     /// One episode in full.
     static func episode(
         _ episode: Episode,
         number: Int,
         podcast: Podcast,
-        status: DownloadLayout.Status?,
+        status: EpisodeStatus?,
         timeZone: TimeZone = .current
     ) -> String {
         var facts = [TerminalText.line(podcast.title)]
@@ -71,7 +63,7 @@ enum Render {
         var lines = [TerminalText.line(episode.title), facts.joined(separator: " · ")]
         lines.append("id:     \(episode.id)")
         lines.append("audio:  \(TerminalText.line(episode.audioURL.absoluteString))")
-        if let status, status != .absent { lines.append("status: \(statusText(status))") }
+        if let status, status != .none { lines.append("status: \(TerminalText.line(status.text))") }
         if let description = episode.description.map(TerminalText.block), !description.isEmpty {
             lines.append("")
             lines.append(description.trimmingCharacters(in: .whitespacesAndNewlines))

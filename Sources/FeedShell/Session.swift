@@ -2,23 +2,34 @@ import Downloads
 import FeedKit
 import Foundation
 
-/// The state a shell works on: the loaded podcast and the clients that load things.
+/// The state a shell works on: the loaded podcast, the clients that load things and
+/// the downloads running in the background.
 ///
-/// An actor, so that background work (downloads, in a later step) and the command
-/// loop can share it safely.
+/// An actor, so that the download event printer and the command loop share it
+/// safely.
 public actor Session {
     public nonisolated let configuration: ShellConfiguration
     let http: HTTPFetcher
     let itunes: ITunesClient
     let layout: DownloadLayout
+    /// The engine; its events are printed by the shell.
+    public nonisolated let downloads: DownloadManager
     /// The podcast from the last successful `lookup`.
     public private(set) var podcast: Podcast?
+    /// How to name each download in messages: number and title when it started.
+    private var labels: [String: String] = [:]
 
     public init(configuration: ShellConfiguration) {
         self.configuration = configuration
         http = HTTPFetcher(settings: configuration.http)
         itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
         layout = DownloadLayout(root: configuration.downloadDirectory)
+        let transport: any DownloadTransport =
+            switch configuration.engine {
+            case .ahc: AsyncHTTPClientTransport()
+            case .urlsession: URLSessionTransport()
+            }
+        downloads = DownloadManager(transport: transport, maxConcurrent: configuration.maxConcurrent)
     }
 
     /// Loads a podcast; it replaces the loaded one only when the lookup succeeds.
@@ -35,19 +46,41 @@ public actor Session {
         return podcast
     }
 
-    /// What is on disk for each episode of the loaded podcast.
-    func statuses() -> [Int64: DownloadLayout.Status] {
+    /// The download of episode `number` (1-based) of the loaded podcast.
+    func downloadRequest(number: Int, of podcast: Podcast) -> DownloadRequest {
+        let episode = podcast.episodes[number - 1]
+        let id = String(episode.id)
+        labels[id] = "\(number) \(TerminalText.line(episode.title))"
+        return DownloadRequest(
+            id: id,
+            url: episode.audioURL,
+            file: layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
+        )
+    }
+
+    /// `3 Title`, for messages about a download.
+    func label(for id: String) -> String {
+        labels[id] ?? id
+    }
+
+    /// The status of every episode of the loaded podcast.
+    func statuses() async -> [Int64: EpisodeStatus] {
         guard let podcast else { return [:] }
-        var statuses: [Int64: DownloadLayout.Status] = [:]
+        var statuses: [Int64: EpisodeStatus] = [:]
         for episode in podcast.episodes {
-            let file = layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
-            statuses[episode.id] = layout.status(of: file)
+            statuses[episode.id] = await status(of: episode, in: podcast)
         }
         return statuses
     }
 
-    /// Releases the HTTP client's connections.
+    func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
+        let file = layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
+        return EpisodeStatus(engine: await downloads.state(of: String(episode.id)), disk: layout.status(of: file))
+    }
+
+    /// Pauses running downloads (keeping their .part files) and releases the network.
     public func close() async {
+        await downloads.shutdown()
         try? await http.shutdown()
     }
 }

@@ -1,3 +1,4 @@
+import Downloads
 import FeedKit
 import Foundation
 
@@ -6,11 +7,20 @@ public final class Shell: Sendable {
     public let session: Session
     let console: Console
     let registry: CommandRegistry
+    /// Prints what background downloads report until the engine shuts down.
+    private let printer: Task<Void, Never>
 
     public init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard) {
-        self.session = Session(configuration: configuration)
+        let session = Session(configuration: configuration)
+        self.session = session
         self.console = console
         self.registry = registry
+        printer = Task {
+            var reporter = DownloadReporter(console: console)
+            for await event in session.downloads.events {
+                await reporter.report(event, label: session.label(for: event.id))
+            }
+        }
     }
 
     /// Runs a script; stops at the first failure unless `keepGoing`.
@@ -32,15 +42,29 @@ public final class Shell: Sendable {
             }
             for words in statements {
                 do {
-                    if try await execute(words) == .quit { return status }
+                    if try await execute(words) == .quit { return await finishDownloads(status) }
                 } catch {
                     report(error, at: line.location)
-                    if !keepGoing { return .failure }
+                    if !keepGoing { return await finishDownloads(.failure) }
                     status = .failure
                 }
             }
         }
-        return status
+        return await finishDownloads(status)
+    }
+
+    /// At the end of a script: waits for downloads still running (saying so), and
+    /// fails when any download of the run failed.
+    private func finishDownloads(_ status: ExitStatus) async -> ExitStatus {
+        let active = await session.downloads.all().filter { $0.state.isActive }.count
+        if active > 0 {
+            console.printError("waiting for \(active) \(active == 1 ? "download" : "downloads") to finish")
+            await session.downloads.waitUntilIdle()
+        }
+        let failed = await session.downloads.all().filter {
+            if case .failed = $0.state { true } else { false }
+        }
+        return failed.isEmpty ? status : .failure
     }
 
     /// Runs one command given as words.
@@ -84,8 +108,10 @@ public final class Shell: Sendable {
         console.printError("\(location ?? prefix): \(TerminalText.line(error.description))")
     }
 
-    /// Releases network resources; call once when done.
+    /// Pauses running downloads, prints their last events and releases network
+    /// resources; call once when done.
     public func close() async {
         await session.close()
+        await printer.value
     }
 }

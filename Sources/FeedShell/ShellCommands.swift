@@ -39,6 +39,6 @@ extension Command {
 extension CommandRegistry {
     /// Every command feedsh has, in the order `help` lists them.
     public static let standard = CommandRegistry([
-        .lookup, .episodes, .show, .help, .quit,
+        .lookup, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .help, .quit,
     ])
 }

@@ -1,3 +1,4 @@
+import Downloads
 import FeedKit
 import Foundation
 
@@ -11,20 +12,34 @@ public struct ShellConfiguration: Sendable {
     public var http: HTTPSettings
     /// Continue a script after a failed command (and still exit 1).
     public var keepGoing: Bool
+    /// The download transport: `ahc` (AsyncHTTPClient) or `urlsession`.
+    public var engine: DownloadEngine
+    /// How many downloads run at once; the rest wait in a queue.
+    public var maxConcurrent: Int
 
     public init(
         endpoints: Endpoints = .init(),
         downloadDirectory: URL,
         historyFile: URL? = nil,
         http: HTTPSettings = .init(),
-        keepGoing: Bool = false
+        keepGoing: Bool = false,
+        engine: DownloadEngine = .ahc,
+        maxConcurrent: Int = 3
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
         self.historyFile = historyFile
         self.http = http
         self.keepGoing = keepGoing
+        self.engine = engine
+        self.maxConcurrent = maxConcurrent
     }
+}
+
+/// Which transport downloads use (`--engine`).
+public enum DownloadEngine: String, Sendable, CaseIterable {
+    case ahc
+    case urlsession
 }
 
 /// How a run of feedsh ends, as its exit status.

@@ -51,9 +51,18 @@ struct Feedsh: AsyncParsableCommand {
     @Flag(help: "Continue a script after a command fails (the exit status is still 1).")
     var keepGoing = false
 
+    @Option(help: ArgumentHelp("Download transport: ahc (AsyncHTTPClient) or urlsession.", valueName: "engine"))
+    var engine: DownloadEngine = .ahc
+
+    @Option(help: ArgumentHelp("Downloads that run at once; the rest are queued.", valueName: "n"))
+    var maxConcurrent = 3
+
     func validate() throws {
         if file != nil && commands != nil {
             throw ValidationError("-f and -c cannot be used together.")
+        }
+        guard (1...64).contains(maxConcurrent) else {
+            throw ValidationError("--max-concurrent must be from 1 to 64.")
         }
     }
 
@@ -85,7 +94,9 @@ struct Feedsh: AsyncParsableCommand {
                 fileURLWithPath: downloadDir ?? environment["FEEDSH_DOWNLOAD_DIR"] ?? paths.downloads.path
             ),
             historyFile: paths.history,
-            keepGoing: keepGoing
+            keepGoing: keepGoing,
+            engine: engine,
+            maxConcurrent: maxConcurrent
         )
         let shell = Shell(configuration: configuration, console: .standard())
         let status = await run(shell)
@@ -159,6 +170,8 @@ struct ServeFixtures: AsyncParsableCommand {
         try await server.wait()
     }
 }
+
+extension DownloadEngine: ExpressibleByArgument {}
 
 /// The XDG base directories feedsh uses.
 struct XDGPaths {

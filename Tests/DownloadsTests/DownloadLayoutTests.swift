@@ -23,7 +23,9 @@ struct DownloadLayoutTests {
             withIntermediateDirectories: true
         )
         try Data(count: 10).write(to: file.part)
-        #expect(layout.status(of: file) == .partial(bytes: 10))
+        #expect(layout.status(of: file) == .partial(bytes: 10, total: nil))
+        try Data(#"{"url":"http://h/x","confirmedBytes":8,"expectedLength":100}"#.utf8).write(to: file.sidecar)
+        #expect(layout.status(of: file) == .partial(bytes: 8, total: 100))
         try Data(count: 25).write(to: file.final)
         // A complete file wins over a leftover .part.
         #expect(layout.status(of: file) == .downloaded(bytes: 25))
