@@ -22,8 +22,11 @@ public struct DownloadRequest: Sendable, Equatable {
 /// on a `.part` that already holds the promised length completes it. The final name
 /// appears only by rename after the length is checked and the data synced.
 struct DownloadJob: Sendable {
-    /// How often received bytes are made durable and recorded in the sidecar.
+    /// Received bytes are made durable and recorded in the sidecar after this many
+    /// bytes or this much time, whichever comes first: a killed process loses at
+    /// most that much.
     static let confirmInterval: Int64 = 32 << 20
+    static let confirmPeriod: Duration = .seconds(1)
     static let progressInterval: Duration = .milliseconds(100)
 
     let request: DownloadRequest
@@ -185,15 +188,17 @@ struct DownloadJob: Sendable {
         let clock = ContinuousClock()
         var nextReport = clock.now
         var nextConfirm = part.length + Self.confirmInterval
+        var confirmDue = clock.now + Self.confirmPeriod
         for try await chunk in body {
             try part.append(chunk)
-            if part.length >= nextConfirm {
+            let now = clock.now
+            if part.length >= nextConfirm || now >= confirmDue {
                 try part.sync()
                 sidecar.confirmedBytes = part.length
                 try sidecar.save(to: file.sidecar)
                 nextConfirm = part.length + Self.confirmInterval
+                confirmDue = now + Self.confirmPeriod
             }
-            let now = clock.now
             if now >= nextReport {
                 meter.record(bytes: part.length, at: now)
                 emit(

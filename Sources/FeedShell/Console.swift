@@ -45,6 +45,11 @@ public final class CapturedOutput: OutputSink {
     }
 
     public var standardOutput: String { buffers.withLock { $0.out } }
+
+    /// Forgets what was collected so far.
+    public func clear() {
+        buffers.withLock { $0 = ("", "") }
+    }
     public var standardError: String { buffers.withLock { $0.err } }
 }
 

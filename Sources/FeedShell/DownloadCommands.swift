@@ -153,9 +153,12 @@ extension Command {
         }
         var rows: [[String]] = []
         for (request, state) in all {
-            let status = EpisodeStatus(engine: state, disk: .absent)
-            var detail = status.text
-            if case .downloading(let progress?) = status { detail = progressText(progress) }
+            let detail: String =
+                switch state {
+                case .cancelled: "cancelled"
+                case .running(let progress?) where progress.bytes > 0: progressText(progress)
+                default: EpisodeStatus(engine: state, disk: .absent).text
+                }
             rows.append([TerminalText.line(detail), await context.session.label(for: request.id)])
         }
         context.console.print(

@@ -74,6 +74,16 @@ struct EngineHarness {
         Data(SyntheticMedia(key: "t/\(name).mp3", version: version, size: size).allBytes)
     }
 
+    /// Polls until a running download has at least `bytes` on disk.
+    func waitForBytes(_ id: String, atLeast bytes: Int64) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if case .running(let progress?) = await manager.state(of: id), progress.bytes >= bytes { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("\(id) never reached \(bytes) bytes")
+    }
+
     /// Starts and waits; returns the final state.
     func download(_ request: DownloadRequest) async -> DownloadManager.State? {
         await manager.start(request)
@@ -288,7 +298,7 @@ struct DownloadEngineTests {
         try await EngineHarness.run(engine) { h in
             let request = h.request("slow", size: 2_000_000, fault: "rate=1000000")
             await h.manager.start(request)
-            try await Task.sleep(for: .milliseconds(400))
+            try await h.waitForBytes(request.id, atLeast: 300_000)
             guard case .paused(let bytes, let total) = await h.manager.pause(request.id) else {
                 Issue.record("expected paused")
                 return

@@ -12,8 +12,12 @@ struct ShellHarness {
     let output: CapturedOutput
     let downloads: URL
 
-    static func run<T>(width: Int? = nil, _ body: (ShellHarness) async throws -> T) async throws -> T {
-        let server = try await FixtureServer.start()
+    static func run<T>(
+        width: Int? = nil,
+        mediaRate: Int? = nil,
+        _ body: (ShellHarness) async throws -> T
+    ) async throws -> T {
+        let server = try await FixtureServer.start(.init(mediaRate: mediaRate))
         let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString)")
         let output = CapturedOutput()
         let shell = Shell(
@@ -35,6 +39,25 @@ struct ShellHarness {
             await server.stop()
             throw error
         }
+    }
+
+    /// Another shell on the same server and download folder: a later run.
+    func sibling() -> ShellHarness {
+        let output = CapturedOutput()
+        let shell = Shell(
+            configuration: ShellConfiguration(
+                endpoints: Endpoints(allAt: server.baseURL),
+                downloadDirectory: downloads
+            ),
+            console: Console(sink: output, isTerminal: false, width: nil)
+        )
+        return ShellHarness(server: server, shell: shell, output: output, downloads: downloads)
+    }
+
+    /// Runs a line as typed at the prompt: failures are reported, nothing waits for
+    /// background downloads.
+    func type(_ line: String) async {
+        _ = await shell.runInteractive(line: line)
     }
 
     func run(_ text: String, source: String? = nil, keepGoing: Bool = false) async -> FeedShell.ExitStatus {
@@ -161,7 +184,7 @@ struct ShellTests {
             let rows = h.output.standardOutput.split(separator: "\n").map(String.init)
             #expect(rows[2].contains("  Status  "))
             #expect(rows[4].contains("  downloaded  ") && rows[4].hasSuffix("  Range Requests: Resuming What Was Lost"))
-            #expect(rows[5].contains("  partial, 1.5 kB  The ETag Whisperer"))
+            #expect(rows[5].contains("  1.5 kB paused  The ETag Whisperer"))
             #expect(rows[3].hasSuffix("  Ports, Sockets and the Art of Listening"))
             #expect(!rows[3].contains("downloaded"))
         }

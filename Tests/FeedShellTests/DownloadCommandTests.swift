@@ -1,0 +1,168 @@
+import Downloads
+import FeedKit
+import FixtureServer
+import Foundation
+import Testing
+
+@testable import FeedShell
+
+@Suite("Episode selectors")
+struct EpisodeSelectorTests {
+    @Test(arguments: [
+        ("3", 5, [3]), ("2-4", 5, [2, 3, 4]), ("1,3", 5, [1, 3]), ("1-2,5", 5, [1, 2, 5]),
+        ("all", 3, [1, 2, 3]), ("2,2,1-2", 5, [2, 1]), ("5", 5, [5]),
+    ])
+    func selects(text: String, count: Int, expected: [Int]) {
+        #expect(EpisodeSelector.parse(text, count: count) == expected)
+    }
+
+    @Test(arguments: ["0", "6", "4-2", "1-", "-1", "a", "1,,2", "", "all"])
+    func rejects(text: String) {
+        #expect(EpisodeSelector.parse(text, count: text == "all" ? 0 : 5) == nil)
+    }
+}
+
+@Suite("Download commands")
+struct DownloadCommandTests {
+    /// The media of episode `number` of the default fixture, as the server sends it.
+    private func expectedMedia(_ h: ShellHarness, number: Int) async throws -> Data {
+        let podcast = try #require(await h.shell.session.podcast)
+        let episode = podcast.episodes[number - 1]
+        return Data(SyntheticMedia(key: "\(podcast.id)/\(episode.id).mp3").allBytes)
+    }
+
+    private func file(_ h: ShellHarness, number: Int) async throws -> DownloadLayout.File {
+        let podcast = try #require(await h.shell.session.podcast)
+        let episode = podcast.episodes[number - 1]
+        return DownloadLayout(root: h.downloads).file(podcastID: podcast.id, episodeID: episode.id, extension: "mp3")
+    }
+
+    @Test func getThenWaitDownloadsExactBytes() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; get 1,3; wait") == .success)
+            let out = h.output.standardOutput
+            #expect(out.contains("downloading 1: Ports, Sockets and the Art of Listening\n"))
+            #expect(out.contains("downloaded 1 Ports, Sockets and the Art of Listening ("))
+            #expect(out.contains("downloaded 3 The ETag Whisperer ("))
+            for number in [1, 3] {
+                let final = try await file(h, number: number).final
+                #expect(try Data(contentsOf: final) == (try await expectedMedia(h, number: number)))
+            }
+            h.output.clear()
+            #expect(await h.run("episodes; get 1") == .success)
+            let rows = h.output.standardOutput.split(separator: "\n")
+            #expect(rows[1].contains("  downloaded  "))
+            #expect(!rows[2].contains("downloaded"))
+            #expect(h.output.standardOutput.hasSuffix("1 is already downloaded\n"))
+        }
+    }
+
+    @Test func selectorsAreValidated() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; get 9") == .failure)
+            #expect(h.output.standardError == "feedsh: no episode '9'; usage: get N|N-M|N,M|all (1-5)\n")
+        }
+        try await ShellHarness.run { h in
+            #expect(await h.run("get 1") == .failure)
+            #expect(h.output.standardError == "feedsh: no podcast loaded: run 'lookup' first\n")
+        }
+    }
+
+    @Test func pauseKeepsThePartAndAnotherShellResumesIt() async throws {
+        try await ShellHarness.run(mediaRate: 2_000_000) { h in
+            await h.type("lookup; get 2")
+            try await waitForBytes(h, number: 2, atLeast: 1_000_000)
+            await h.type("pause 2")
+            #expect(h.output.standardOutput.contains("paused 2 at "))
+            let file = try await file(h, number: 2)
+            #expect(FileManager.default.fileExists(atPath: file.part.path))
+            #expect(!FileManager.default.fileExists(atPath: file.final.path))
+
+            // A new shell (a later run) sees the .part as paused and resumes it.
+            let later = h.sibling()
+            #expect(await later.run("lookup; episodes") == .success)
+            #expect(later.output.standardOutput.contains("% paused  Range Requests"))
+            #expect(await later.run("resume 2; wait") == .success)
+            #expect(later.output.standardOutput.contains("resuming 2 at "))
+            #expect(try Data(contentsOf: file.final) == (try await expectedMedia(h, number: 2)))
+            let ranged = h.server.requests.filter { $0.path.hasSuffix(".mp3") }.compactMap(\.range)
+            #expect(ranged.count == 1)
+            #expect(ranged.first != "bytes=0-")
+            await later.shell.close()
+        }
+    }
+
+    @Test func cancelRemovesThePart() async throws {
+        try await ShellHarness.run(mediaRate: 1_000_000) { h in
+            await h.type("lookup; get 4")
+            try await waitForBytes(h, number: 4, atLeast: 100_000)
+            await h.type("cancel 4; cancel 5; downloads")
+            let out = h.output.standardOutput
+            #expect(out.contains("cancelled 4\n"))
+            #expect(out.contains("5 is not downloading\n"))
+            #expect(out.contains("cancelled  4 Backpressure"))
+            let file = try await file(h, number: 4)
+            #expect(!FileManager.default.fileExists(atPath: file.part.path))
+            #expect(!FileManager.default.fileExists(atPath: file.sidecar.path))
+        }
+    }
+
+    @Test func scriptEndWaitsForRunningDownloads() async throws {
+        try await ShellHarness.run { h in
+            let status = await h.run("lookup 1000000001 --limit 2; get all")
+            #expect(status == .success)
+            #expect(h.output.standardError.contains("waiting for 2 downloads to finish\n"))
+            #expect(await h.shell.session.downloads.all().allSatisfy { $0.state == .completed(bytes: $0.state.bytes) })
+        }
+    }
+
+    @Test func scriptFailsWhenABackgroundDownloadFailed() async throws {
+        try await ShellHarness.run { h in
+            await h.shell.session.downloads.start(brokenRequest(h))
+            // Every command succeeds, but the download started alongside fails.
+            #expect(await h.run("lookup") == .failure)
+            await h.shell.close()  // lets the event printer finish
+            #expect(h.output.standardError.contains("failed broken: HTTP 404 from "))
+        }
+    }
+
+    @Test func failedDownloadMakesWaitFail() async throws {
+        try await ShellHarness.run { h in
+            _ = await h.run("lookup")
+            await h.shell.session.downloads.start(brokenRequest(h))
+            #expect(await h.run("wait") == .failure)
+            #expect(h.output.standardOutput.contains("failed broken: HTTP 404 from "))
+            #expect(h.output.standardError.hasSuffix("feedsh: 1 download failed\n"))
+        }
+    }
+}
+
+/// Polls until episode `number` of the loaded podcast has `bytes` downloaded.
+private func waitForBytes(_ h: ShellHarness, number: Int, atLeast bytes: Int64) async throws {
+    let podcast = try #require(await h.shell.session.podcast)
+    let id = String(podcast.episodes[number - 1].id)
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+        if case .running(let progress?) = await h.shell.session.downloads.state(of: id), progress.bytes >= bytes {
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("episode \(number) never reached \(bytes) bytes")
+}
+
+private func brokenRequest(_ h: ShellHarness) -> DownloadRequest {
+    DownloadRequest(
+        id: "broken",
+        url: h.server.url("/fault/status=404/media/x.mp3"),
+        file: DownloadLayout(root: h.downloads).file(podcastID: 1, episodeID: 1, extension: "mp3")
+    )
+}
+
+extension DownloadManager.State {
+    /// The completed size, for comparisons in tests.
+    var bytes: Int64 {
+        if case .completed(let bytes) = self { return bytes }
+        return -1
+    }
+}
