@@ -1,0 +1,79 @@
+import FixtureServer
+import Foundation
+import Testing
+
+@Suite("Downloads across processes")
+struct DownloadProcessTests {
+    @Test func killedMidDownloadResumesInANewProcess() async throws {
+        let server = try await FixtureServer.start(.init(mediaRate: 1_500_000))
+        defer { Task { await server.stop() } }
+        let downloads = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        let environment = [
+            "FEEDSH_ITUNES_URL": server.baseURL.absoluteString,
+            "FEEDSH_DOWNLOAD_DIR": downloads.path,
+        ]
+        let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
+        let part = URL(fileURLWithPath: final.path + ".part")
+        let sidecar = URL(fileURLWithPath: final.path + ".part.json")
+
+        let first = Process()
+        first.executableURL = feedshBinary
+        first.arguments = ["-c", "lookup; get 1; wait"]
+        first.environment = testEnvironment(environment, home: downloads)
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+
+        // Kill it once the sidecar confirms some bytes (it does so every second).
+        let deadline = ContinuousClock.now + .seconds(30)
+        var confirmed = 0
+        while ContinuousClock.now < deadline, confirmed == 0 {
+            if let data = try? Data(contentsOf: sidecar),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
+                confirmed = object["confirmedBytes"] as? Int ?? 0
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        kill(first.processIdentifier, SIGKILL)
+        #expect(await waitForExit(first, timeout: .seconds(10)))
+        #expect(confirmed > 0)
+        #expect(FileManager.default.fileExists(atPath: part.path))
+        #expect(!FileManager.default.fileExists(atPath: final.path))
+
+        let second = try await runFeedsh(["-c", "lookup; episodes; resume 1; wait"], environment: environment)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("% paused  Ports, Sockets"))
+        #expect(second.standardOutput.contains("downloaded 1 Ports, Sockets and the Art of Listening"))
+        let expected = SyntheticMedia(key: "1386867488/1000700000001.mp3").allBytes
+        #expect(try Data(contentsOf: final) == Data(expected))
+        #expect(!FileManager.default.fileExists(atPath: part.path))
+        #expect(!FileManager.default.fileExists(atPath: sidecar.path))
+        let resumedFrom = server.requests.compactMap(\.range).compactMap { range -> Int? in
+            guard range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
+            return Int(range.dropFirst(6).dropLast())
+        }
+        #expect(resumedFrom.count == 1)
+        #expect(resumedFrom.first.map { $0 >= confirmed && $0 > 0 } == true)
+    }
+
+    @Test func getRunsInTheBackgroundAndTheScriptWaits() async throws {
+        let server = try await FixtureServer.start(.init(mediaRate: 8_000_000))
+        defer { Task { await server.stop() } }
+        let downloads = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        let result = try await runFeedsh(
+            ["--engine", "urlsession", "-c", "lookup 1000000001 --limit 1; get 1"],
+            environment: ["FEEDSH_DOWNLOAD_DIR": downloads.path, "FEEDSH_ITUNES_URL": server.baseURL.absoluteString]
+        )
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("downloading 1: #060 A Short History of Bridges, Part 1"))
+        #expect(result.standardError.contains("waiting for 1 download to finish"))
+        let progressLines = result.standardError.split(separator: "\n").filter { $0.hasPrefix("[1] ") }
+        #expect(progressLines.count >= 3 && progressLines.count <= 9, "one line per 10 % at most")
+        #expect(progressLines.allSatisfy { $0.contains("% of 7.5 MB, ") })
+        let files = try FileManager.default.contentsOfDirectory(atPath: downloads.path + "/1000000001")
+        #expect(files == ["1000800000000.mp3"])
+    }
+}
