@@ -3,7 +3,7 @@ SWIFT ?= swift
 FEEDSH := .build/debug/feedsh
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test lint format clean
+.PHONY: all deps build demo test lint format clean bench
 
 all: build
 
@@ -34,3 +34,12 @@ format:
 
 clean:
 	rm -rf .build
+
+# Downloads against curl and aria2c on loopback nginx (not part of `make test`).
+bench: deps
+	@command -v nginx >/dev/null && command -v aria2c >/dev/null && command -v curl >/dev/null \
+		&& [ -x /usr/bin/time ] || { \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light aria2 curl time; }
+	$(SWIFT) build -c release --product feedsh
+	python3 Scripts/bench.py --runs $${RUNS:-3}

@@ -208,9 +208,12 @@ public actor DownloadManager {
         notifyChange()
     }
 
-    private func removePartial(_ request: DownloadRequest) {
-        unlink(request.file.part.path)
+    /// Deletes a download's `.part` and sidecar; says whether there was a `.part`.
+    @discardableResult
+    public nonisolated func removePartial(_ request: DownloadRequest) -> Bool {
+        let existed = unlink(request.file.part.path) == 0
         unlink(request.file.sidecar.path)
+        return existed
     }
 
     private func notifyChange() {

@@ -21,121 +21,97 @@ extension Command {
         return (podcast, numbers)
     }
 
-    static let get = Command(
+    /// A command that acts on each selected episode and prints one line for each.
+    private static func perEpisode(
+        name: String,
+        summary: String,
+        details: String,
+        act: @escaping @Sendable (Podcast, Int, CommandContext) async -> String
+    ) -> Command {
+        Command(
+            name: name,
+            synopsis: "\(name) N|N-M|N,M|all",
+            summary: summary,
+            details: "\(selectorDetails) \(details)"
+        ) { arguments, context throws(ShellError) in
+            let (podcast, numbers) = try await selection(&arguments, context, name)
+            var lines: [String] = []
+            for number in numbers {
+                lines.append(await act(podcast, number, context))
+            }
+            context.console.print(lines.joined(separator: "\n"))
+            return .proceed
+        }
+    }
+
+    static let get = perEpisode(
         name: "get",
-        synopsis: "get N|N-M|N,M|all",
         summary: "download episodes in the background",
         details: """
-            \(selectorDetails) Returns at once; progress and results print as they come.
-            At most --max-concurrent downloads run at a time, the rest are queued.
-            A .part file left by an earlier run is continued, not started again.
+            Returns at once; progress and results print as they come. At most
+            --max-concurrent downloads run at a time, the rest are queued. A .part file
+            left by an earlier run is continued, not started again.
             """
-    ) { arguments, context throws(ShellError) in
-        let (podcast, numbers) = try await selection(&arguments, context, "get")
-        var lines: [String] = []
-        for number in numbers {
-            let episode = podcast.episodes[number - 1]
-            switch await context.session.status(of: episode, in: podcast) {
-            case .downloaded:
-                lines.append("\(number) is already downloaded")
-                continue
-            case .queued, .downloading:
-                lines.append("\(number) is already downloading")
-                continue
-            default:
-                break
-            }
-            let request = await context.session.downloadRequest(number: number, of: podcast)
-            switch await context.session.downloads.start(request) {
-            case .started: lines.append("downloading \(number): \(TerminalText.line(episode.title))")
-            case .queued: lines.append("queued \(number): \(TerminalText.line(episode.title))")
-            case .alreadyActive: lines.append("\(number) is already downloading")
-            }
+    ) { podcast, number, context in
+        let episode = podcast.episodes[number - 1]
+        switch await context.session.status(of: episode, in: podcast) {
+        case .downloaded: return "\(number) is already downloaded"
+        case .queued, .downloading: return "\(number) is already downloading"
+        case .none, .paused, .failed: break
         }
-        context.console.print(lines.joined(separator: "\n"))
-        return .proceed
+        let request = await context.session.downloadRequest(number: number, of: podcast)
+        let title = TerminalText.line(episode.title)
+        switch await context.session.downloads.start(request) {
+        case .started: return "downloading \(number): \(title)"
+        case .queued: return "queued \(number): \(title)"
+        case .alreadyActive: return "\(number) is already downloading"
+        }
     }
 
-    static let pause = Command(
+    static let pause = perEpisode(
         name: "pause",
-        synopsis: "pause N|N-M|N,M|all",
         summary: "pause downloads, keeping what has arrived",
-        details: "\(selectorDetails) The .part file stays; 'resume' continues it, now or in a later run."
-    ) { arguments, context throws(ShellError) in
-        let (podcast, numbers) = try await selection(&arguments, context, "pause")
-        var lines: [String] = []
-        for number in numbers {
-            let id = String(podcast.episodes[number - 1].id)
-            switch await context.session.downloads.pause(id) {
-            case .paused(let bytes, let total)?:
-                lines.append("paused \(number) at \(EpisodeStatus.precisePercent(bytes, total))")
-            case .completed?:
-                lines.append("\(number) finished before it could be paused")
-            default:
-                lines.append("\(number) is not downloading")
-            }
+        details: "The .part file stays; 'resume' continues it, now or in a later run."
+    ) { podcast, number, context in
+        switch await context.session.downloads.pause(String(podcast.episodes[number - 1].id)) {
+        case .paused(let bytes, let total)?: "paused \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
+        case .completed?: "\(number) finished before it could be paused"
+        default: "\(number) is not downloading"
         }
-        context.console.print(lines.joined(separator: "\n"))
-        return .proceed
     }
 
-    static let resume = Command(
+    static let resume = perEpisode(
         name: "resume",
-        synopsis: "resume N|N-M|N,M|all",
         summary: "continue paused or failed downloads",
-        details: "\(selectorDetails) Continues from the bytes on disk with a Range request."
-    ) { arguments, context throws(ShellError) in
-        let (podcast, numbers) = try await selection(&arguments, context, "resume")
-        var lines: [String] = []
-        for number in numbers {
-            let episode = podcast.episodes[number - 1]
-            let status = await context.session.status(of: episode, in: podcast)
-            switch status {
-            case .paused(let bytes, let total):
-                let request = await context.session.downloadRequest(number: number, of: podcast)
-                await context.session.downloads.start(request)
-                lines.append("resuming \(number) at \(EpisodeStatus.precisePercent(bytes, total))")
-            case .failed:
-                let request = await context.session.downloadRequest(number: number, of: podcast)
-                await context.session.downloads.start(request)
-                lines.append("retrying \(number)")
-            case .queued, .downloading:
-                lines.append("\(number) is already downloading")
-            case .downloaded:
-                lines.append("\(number) is already downloaded")
-            case .none:
-                lines.append("\(number) is not paused (use 'get \(number)')")
-            }
+        details: "Continues from the bytes on disk with a Range request."
+    ) { podcast, number, context in
+        let status = await context.session.status(of: podcast.episodes[number - 1], in: podcast)
+        let message: String
+        switch status {
+        case .paused(let bytes, let total):
+            message = "resuming \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
+        case .failed: message = "retrying \(number)"
+        case .queued, .downloading: return "\(number) is already downloading"
+        case .downloaded: return "\(number) is already downloaded"
+        case .none: return "\(number) is not paused (use 'get \(number)')"
         }
-        context.console.print(lines.joined(separator: "\n"))
-        return .proceed
+        await context.session.downloads.start(await context.session.downloadRequest(number: number, of: podcast))
+        return message
     }
 
-    static let cancel = Command(
+    static let cancel = perEpisode(
         name: "cancel",
-        synopsis: "cancel N|N-M|N,M|all",
         summary: "stop downloads and delete what they saved",
-        details: "\(selectorDetails) Removes the .part file and its metadata; a finished file is kept."
-    ) { arguments, context throws(ShellError) in
-        let (podcast, numbers) = try await selection(&arguments, context, "cancel")
-        var lines: [String] = []
-        for number in numbers {
-            let episode = podcast.episodes[number - 1]
-            let status = await context.session.status(of: episode, in: podcast)
-            let request = await context.session.downloadRequest(number: number, of: podcast)
-            if await context.session.downloads.cancel(request.id) {
-                lines.append("cancelled \(number)")
-            } else if status.isPartial {
-                // Left by an earlier run: the engine does not know it, the disk does.
-                unlink(request.file.part.path)
-                unlink(request.file.sidecar.path)
-                lines.append("cancelled \(number)")
-            } else {
-                lines.append("\(number) is not downloading")
-            }
+        details: "Removes the .part file and its metadata; a finished file is kept."
+    ) { podcast, number, context in
+        let request = await context.session.downloadRequest(number: number, of: podcast)
+        let engine = context.session.downloads
+        // The engine knows this session's downloads; a .part from an earlier run is
+        // only on disk.
+        if await engine.cancel(request.id) || engine.removePartial(request) {
+            return "cancelled \(number)"
         }
-        context.console.print(lines.joined(separator: "\n"))
-        return .proceed
+        return "\(number) is not downloading"
     }
 
     static let downloads = Command(

@@ -44,11 +44,6 @@ enum EpisodeStatus: Sendable, Equatable {
         }
     }
 
-    var isPartial: Bool {
-        if case .paused = self { return true }
-        return false
-    }
-
     static func percent(_ bytes: Int64, _ total: Int64?) -> String {
         guard let total, total > 0 else { return ByteCountText.format(Int(bytes)) }
         return String(format: "%.0f%%", Double(bytes) / Double(total) * 100)
