@@ -41,12 +41,7 @@ struct DownloadJob: Sendable {
     /// `DownloadError`, or `CancellationError` after leaving `.part` and sidecar
     /// consistent for a later resume.
     func run() async throws -> Int64 {
-        let directory = file.final.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw DownloadError.disk("create directory", path: directory, errno: posixCode(error))
-        }
+        try makeDirectories(file.final.deletingLastPathComponent().path)
 
         var sidecar = Sidecar.load(from: file.sidecar).flatMap { $0.url == request.url.absoluteString ? $0 : nil }
         let partSize = fileSize(file.part.path)
@@ -273,9 +268,18 @@ func fileSize(_ path: String) -> Int64 {
     return stat(path, &info) == 0 ? Int64(info.st_size) : 0
 }
 
-func posixCode(_ error: any Error) -> Int32 {
-    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-    return underlying.map { Int32(truncatingIfNeeded: $0.code) } ?? EIO
+/// `mkdir -p`, failing with the errno of the component that could not be made.
+func makeDirectories(_ path: String) throws(DownloadError) {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != path { try makeDirectories(parent) }
+    if mkdir(path, 0o755) != 0, errno != EEXIST {
+        throw .disk("create directory", path: path, errno: errno)
+    }
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        throw .disk("create directory", path: path, errno: ENOTDIR)
+    }
 }
 
 /// A short reason for a failed transfer, for retry messages.

@@ -12,11 +12,19 @@ import Synchronization
 /// On Linux only the session-level delegate receives data callbacks (a per-task
 /// delegate is ignored) and resume data does not exist, so this transport streams
 /// each task's bytes through one session delegate and leaves resuming to the
-/// engine's Range requests. URLSession has no backpressure of its own: a task is
-/// suspended while more than `highWater` bytes wait for the consumer and resumed
-/// when they drop below `lowWater`.
+/// engine's Range requests.
+///
+/// URLSession has no backpressure, and `suspend()` during a fast transfer crashes
+/// FoundationNetworking (curl keeps delivering data to a task it has marked paused).
+/// So the body is fetched in windows of `window` bytes with Range requests, the next
+/// one only when the engine has taken the previous one, and stitched into the one
+/// response the engine asked for. Every window after the first carries `If-Range`
+/// with the first one's validator, so a file that changes midway is noticed. A
+/// server that ignores Range gets a plain streaming request.
 public final class URLSessionTransport: DownloadTransport {
     public let name = "urlsession"
+    /// Bytes per Range window: the most this transport holds in memory per download.
+    static let window: Int64 = 8 << 20
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -31,6 +39,63 @@ public final class URLSessionTransport: DownloadTransport {
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let rangeHeader = request.headers.first { $0.name.lowercased() == "range" }?.value
+        let ifRange = request.headers.first { $0.name.lowercased() == "if-range" }?.value
+        let others = request.headers.filter { !["range", "if-range"].contains($0.name.lowercased()) }
+        guard let start = rangeHeader.map(Self.openRangeStart) ?? 0 else {
+            return try await fetch(request)  // a Range form the windows do not cover
+        }
+        var offset = start
+        var head = try await fetchWindow(request.url, from: offset, ifRange: ifRange, headers: others)
+        if head.status == 200, ifRange != nil {
+            // The validator no longer matches: the engine starts over; so do the windows.
+            (head.body as? TaskState.Body)?.state.task.cancel()
+            offset = 0
+            head = try await fetchWindow(request.url, from: 0, ifRange: nil, headers: others)
+        }
+        guard head.status == 206, let range = ContentRange(head.header("content-range")), range.start == offset,
+            let total = range.total
+        else {
+            return head  // 200 from a server without ranges, 416, errors: as they are
+        }
+        var headers = head.headers
+        let partial = offset > 0 && offset == start
+        if partial {
+            headers["content-range"] = "bytes \(offset)-\(total - 1)/\(total)"
+        } else {
+            headers["content-range"] = nil
+        }
+        headers["content-length"] = String(total - offset)
+        let validator = head.header("etag").flatMap { $0.hasPrefix("W/") ? nil : $0 } ?? head.header("last-modified")
+        let windows = WindowedBody(
+            first: head.body,
+            next: range.end + 1,
+            total: total,
+            fetch: { [self] from in
+                let next = try await fetchWindow(request.url, from: from, ifRange: validator, headers: others)
+                guard next.status == 206, ContentRange(next.header("content-range"))?.start == from else {
+                    (next.body as? TaskState.Body)?.state.task.cancel()
+                    throw URLSessionTransportError.changedDuringDownload(status: next.status)
+                }
+                return next.body
+            }
+        )
+        return TransportResponse(status: partial ? 206 : 200, headers: headers, body: windows)
+    }
+
+    private func fetchWindow(
+        _ url: URL,
+        from start: Int64,
+        ifRange: String?,
+        headers: [(name: String, value: String)]
+    ) async throws -> TransportResponse {
+        var windowHeaders = headers
+        windowHeaders.append(("Range", "bytes=\(start)-\(start + Self.window - 1)"))
+        if let ifRange { windowHeaders.append(("If-Range", ifRange)) }
+        return try await fetch(TransportRequest(url: url, headers: windowHeaders))
+    }
+
+    private func fetch(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url)
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
@@ -48,26 +113,70 @@ public final class URLSessionTransport: DownloadTransport {
         }
     }
 
+    /// `bytes=N-` gives N; any other Range form gives nil.
+    static func openRangeStart(_ header: String) -> Int64? {
+        guard header.hasPrefix("bytes="), header.hasSuffix("-") else { return nil }
+        return Int64(header.dropFirst(6).dropLast())
+    }
+
     public func shutdown() async {
         session.invalidateAndCancel()
+    }
+}
+
+/// A window after the first did not continue the same file.
+enum URLSessionTransportError: Error, CustomStringConvertible {
+    case changedDuringDownload(status: Int)
+
+    var description: String {
+        switch self {
+        case .changedDuringDownload(let status):
+            "the file changed during the download (HTTP \(status) for the next range)"
+        }
+    }
+}
+
+/// The windows of one response as one body: the next window is requested only when
+/// the previous one has been read to its end.
+struct WindowedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let first: any AsyncSequence<ByteBuffer, any Error> & Sendable
+    let next: Int64
+    let total: Int64
+    let fetch: @Sendable (Int64) async throws -> any AsyncSequence<ByteBuffer, any Error> & Sendable
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(current: first.makeAsyncIterator(), next: next, total: total, fetch: fetch)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var current: any AsyncIteratorProtocol<ByteBuffer, any Error>
+        var next: Int64
+        let total: Int64
+        let fetch: @Sendable (Int64) async throws -> any AsyncSequence<ByteBuffer, any Error> & Sendable
+
+        mutating func next() async throws -> ByteBuffer? {
+            while true {
+                if let chunk = try await current.next() {
+                    return chunk
+                }
+                guard next < total else { return nil }
+                let body = try await fetch(next)
+                next = Swift.min(total, next + URLSessionTransport.window)
+                current = body.makeAsyncIterator()
+            }
+        }
     }
 }
 
 /// What one data task has delivered, shared between URLSession's delegate queue and
 /// the consumer.
 final class TaskState: Sendable {
-    static let highWater = 4 << 20
-    static let lowWater = 1 << 20
-
     private struct Guarded {
         var head: CheckedContinuation<TransportResponse, any Error>?
-        var buffered = 0
-        var suspended = false
     }
 
-    // URLSessionTask is thread-safe (its methods may be called from any thread) but
-    // not marked Sendable in FoundationNetworking.
-    nonisolated(unsafe) let task: URLSessionDataTask
+    let task: URLSessionDataTask
     private let guarded = Mutex(Guarded())
     let chunks: AsyncThrowingStream<ByteBuffer, any Error>
     private let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
@@ -99,24 +208,7 @@ final class TaskState: Sendable {
     }
 
     func received(_ data: Data) {
-        let shouldSuspend = guarded.withLock { state -> Bool in
-            state.buffered += data.count
-            guard state.buffered > Self.highWater, !state.suspended else { return false }
-            state.suspended = true
-            return true
-        }
         continuation.yield(ByteBuffer(data: data))
-        if shouldSuspend { task.suspend() }
-    }
-
-    func consumed(_ count: Int) {
-        let shouldResume = guarded.withLock { state -> Bool in
-            state.buffered -= count
-            guard state.suspended, state.buffered < Self.lowWater else { return false }
-            state.suspended = false
-            return true
-        }
-        if shouldResume { task.resume() }
     }
 
     func completed(_ error: (any Error)?) {
@@ -131,23 +223,12 @@ final class TaskState: Sendable {
         continuation.finish(throwing: error)
     }
 
-    /// The body as the engine reads it: each chunk taken frees buffer space.
+    /// One task's body; keeps the task reachable so that it can be cancelled.
     struct Body: AsyncSequence, Sendable {
         let state: TaskState
 
-        func makeAsyncIterator() -> Iterator {
-            Iterator(state: state, base: state.chunks.makeAsyncIterator())
-        }
-
-        struct Iterator: AsyncIteratorProtocol {
-            let state: TaskState
-            var base: AsyncThrowingStream<ByteBuffer, any Error>.Iterator
-
-            mutating func next() async throws -> ByteBuffer? {
-                guard let chunk = try await base.next() else { return nil }
-                state.consumed(chunk.readableBytes)
-                return chunk
-            }
+        func makeAsyncIterator() -> AsyncThrowingStream<ByteBuffer, any Error>.Iterator {
+            state.chunks.makeAsyncIterator()
         }
     }
 }

@@ -51,8 +51,8 @@ struct DownloadProcessTests {
         #expect(!FileManager.default.fileExists(atPath: part.path))
         #expect(!FileManager.default.fileExists(atPath: sidecar.path))
         let resumedFrom = server.requests.compactMap(\.range).compactMap { range -> Int? in
-            guard range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
-            return Int(range.dropFirst(6).dropLast())
+            guard range.hasPrefix("bytes=") else { return nil }
+            return Int(range.dropFirst(6).prefix { $0 != "-" })
         }
         #expect(resumedFrom.count == 1)
         #expect(resumedFrom.first.map { $0 >= confirmed && $0 > 0 } == true)
