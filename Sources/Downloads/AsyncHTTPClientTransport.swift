@@ -6,10 +6,16 @@ import NIOCore
 public final class AsyncHTTPClientTransport: DownloadTransport {
     public let name = "ahc"
     private let client: HTTPClient
+    private let userAgent: String
 
     /// - Parameter idleTimeout: how long the body may stall before the attempt fails
     ///   (and is retried from the bytes on disk).
-    public init(connectTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30)) {
+    public init(
+        userAgent: String = "feedsh",
+        connectTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(30)
+    ) {
+        self.userAgent = userAgent
         var configuration = HTTPClient.Configuration(
             timeout: .init(
                 connect: .nanoseconds(connectTimeout.nanoseconds),
@@ -25,7 +31,7 @@ public final class AsyncHTTPClientTransport: DownloadTransport {
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.headers.add(name: "User-Agent", value: DownloadEngineInfo.userAgent)
+        outgoing.headers.add(name: "User-Agent", value: userAgent)
         for (name, value) in request.headers {
             outgoing.headers.add(name: name, value: value)
         }
@@ -42,11 +48,6 @@ public final class AsyncHTTPClientTransport: DownloadTransport {
     public func shutdown() async {
         try? await client.shutdown()
     }
-}
-
-/// Identity of the download engine on the wire.
-public enum DownloadEngineInfo {
-    public static let userAgent = "feedsh/0.1.0"
 }
 
 extension Duration {

@@ -1,5 +1,11 @@
+import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOPosix
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// What to download and where.
 public struct DownloadRequest: Sendable, Equatable {
@@ -284,13 +290,25 @@ func makeDirectories(_ path: String) throws(DownloadError) {
 
 /// A short reason for a failed transfer, for retry messages.
 func describeTransportError(_ error: any Error) -> String {
-    let text = String(describing: error)
-    if text.contains("remoteConnectionClosed") || text.contains("connectionReset") || text.contains("ECONNRESET") {
-        return "the connection dropped"
+    if let error = error as? HTTPClientError {
+        if error == .remoteConnectionClosed { return "the connection dropped" }
+        if error == .readTimeout { return "the server stopped sending" }
+        if error == .connectTimeout { return "the connection timed out" }
     }
-    if text.contains("ECONNREFUSED") || text.contains("connection refused") || text.contains("Connection refused") {
-        return "connection refused"
+    if let error = error as? URLError {
+        switch error.code {
+        case .networkConnectionLost: return "the connection dropped"
+        case .timedOut: return "the server stopped sending"
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost: return "unknown host"
+        default: break
+        }
     }
-    if text.contains("readTimeout") || text.contains("timed out") { return "the server stopped sending" }
-    return text
+    if let error = error as? IOError {
+        return String(cString: strerror(error.errnoCode))
+    }
+    if let error = error as? NIOConnectionError, let first = error.connectionErrors.first?.error {
+        return describeTransportError(first)
+    }
+    return String(describing: error)
 }

@@ -28,12 +28,16 @@ public final class URLSessionTransport: DownloadTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
 
-    public init(connectTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30)) {
+    public init(
+        userAgent: String = "feedsh",
+        connectTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(30)
+    ) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = Double(idleTimeout.nanoseconds) / 1e9
-        configuration.httpAdditionalHeaders = ["User-Agent": DownloadEngineInfo.userAgent]
+        configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
         delegate = SessionDelegate()
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }

@@ -26,8 +26,8 @@ public actor Session {
         layout = DownloadLayout(root: configuration.downloadDirectory)
         let transport: any DownloadTransport =
             switch configuration.engine {
-            case .ahc: AsyncHTTPClientTransport()
-            case .urlsession: URLSessionTransport()
+            case .ahc: AsyncHTTPClientTransport(userAgent: configuration.http.userAgent)
+            case .urlsession: URLSessionTransport(userAgent: configuration.http.userAgent)
             }
         downloads = DownloadManager(transport: transport, maxConcurrent: configuration.maxConcurrent)
     }

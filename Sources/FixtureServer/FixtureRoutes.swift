@@ -6,6 +6,7 @@ import Synchronization
 
 /// The request handling of ``FixtureServer``, apart from the socket.
 final class FixtureRoutes: Sendable {
+    static let logLimit = 10_000
     let mediaRate: Int?
     let log = Mutex<[RecordedRequest]>([])
     /// How often each `times=`-limited fault has fired, by prefix and path.
@@ -37,6 +38,8 @@ final class FixtureRoutes: Sendable {
             }
         }
         log.withLock {
+            // Bounded, for a long `serve-fixtures` run; tests look at far fewer.
+            if $0.count >= Self.logLimit { $0.removeFirst($0.count / 2) }
             $0.append(
                 RecordedRequest(
                     method: request.method.rawValue,

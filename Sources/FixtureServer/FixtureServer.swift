@@ -86,7 +86,7 @@ public final class FixtureServer: Sendable {
         try await task.value
     }
 
-    /// Every request answered so far, oldest first.
+    /// The requests answered so far, oldest first (the most recent 5 000 to 10 000).
     public var requests: [RecordedRequest] { routes.log.withLock { $0 } }
 
     /// The URL of `path` (which starts with `/`) on this server.

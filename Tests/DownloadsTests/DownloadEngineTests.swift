@@ -91,6 +91,16 @@ struct EngineHarness {
         return await manager.state(of: request.id)
     }
 
+    /// Starts and waits, expecting a failure; records an issue otherwise.
+    func failure(_ request: DownloadRequest) async -> DownloadError? {
+        let state = await download(request)
+        guard case .failed(let error) = state else {
+            Issue.record("expected a failure, got \(String(describing: state))")
+            return nil
+        }
+        return error
+    }
+
     /// Writes a `.part` and sidecar as an earlier run would have left them.
     func leavePartial(
         _ request: DownloadRequest,
@@ -225,11 +235,7 @@ struct DownloadEngineTests {
     func notFoundFailsAtOnce(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
             let request = h.request("missing", size: 10, fault: "status=404")
-            let state = await h.download(request)
-            guard case .failed(let error) = state else {
-                Issue.record("expected a failure, got \(String(describing: state))")
-                return
-            }
+            guard let error = await h.failure(request) else { return }
             #expect(error.status == 404)
             #expect(error.description == "HTTP 404 from \(request.url.absoluteString)")
             #expect(h.server.requests.count == 1)
@@ -241,10 +247,7 @@ struct DownloadEngineTests {
     func htmlIsAnErrorNotAFile(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
             let request = h.request("portal", size: 10, fault: "html")
-            guard case .failed(let error) = await h.download(request) else {
-                Issue.record("expected a failure")
-                return
-            }
+            guard let error = await h.failure(request) else { return }
             #expect(error.code == "not-media")
             #expect(!FileManager.default.fileExists(atPath: request.file.final.path))
             #expect(!FileManager.default.fileExists(atPath: request.file.part.path))
@@ -268,10 +271,7 @@ struct DownloadEngineTests {
     func gaveUpAfterFiveTries(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
             let request = h.request("down", size: 10, fault: "status=500")
-            guard case .failed(let error) = await h.download(request) else {
-                Issue.record("expected a failure")
-                return
-            }
+            guard let error = await h.failure(request) else { return }
             #expect(error.description == "gave up after 5 attempts: HTTP 500")
             #expect(h.server.requests.count == 5)
         }
@@ -325,10 +325,7 @@ struct DownloadEngineTests {
             )
             try Data("x".utf8).write(to: blocker)
             let request = h.request("blocked", size: 1000)
-            guard case .failed(let error) = await h.download(request) else {
-                Issue.record("expected a failure")
-                return
-            }
+            guard let error = await h.failure(request) else { return }
             #expect(error.code == "disk")
             #expect(error.description == "cannot create directory \(blocker.path): Not a directory")
             try FileManager.default.removeItem(at: blocker)
