@@ -3,7 +3,7 @@ SWIFT ?= swift
 FEEDSH := .build/debug/feedsh
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test lint format clean bench
+.PHONY: all deps test-deps build demo test lint format clean bench
 
 all: build
 
@@ -22,7 +22,14 @@ build: deps
 demo: build
 	$(FEEDSH) --demo
 
-test: deps lint
+# tmux drives the end-to-end tests of the interactive shell.
+test-deps: deps
+	@command -v tmux >/dev/null || { \
+		echo "installing tmux"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }
+
+test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 typedef char *(*feedsh_prompt_fn)(EditLine *);
+typedef int (*feedsh_read_fn)(EditLine *, wchar_t *);
 typedef unsigned char (*feedsh_command_fn)(EditLine *, int);
 
 static inline int feedsh_el_set_prompt(EditLine *el, feedsh_prompt_fn fn) {
@@ -19,6 +20,16 @@ static inline int feedsh_el_set_editor(EditLine *el, const char *mode) {
 
 static inline int feedsh_el_set_signal(EditLine *el, int on) {
     return el_set(el, EL_SIGNAL, on);
+}
+
+/// Replaces libedit's read-a-character function (EL_GETCFN).
+static inline int feedsh_el_set_getcfn(EditLine *el, feedsh_read_fn fn) {
+    return el_set(el, EL_GETCFN, fn);
+}
+
+/// Redraws the prompt and the line being edited (EL_REFRESH).
+static inline int feedsh_el_refresh(EditLine *el) {
+    return el_set(el, EL_REFRESH);
 }
 
 static inline int feedsh_el_set_hist(EditLine *el, History *h) {

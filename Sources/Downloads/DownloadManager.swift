@@ -43,7 +43,8 @@ public actor DownloadManager {
     private var queue: [String] = []
     /// Ids in the order they were first started, for listings.
     private var order: [String] = []
-    private var changeWaiters: [CheckedContinuation<Void, Never>] = []
+    private var changeWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
 
     public init(transport: any DownloadTransport, maxConcurrent: Int = 3, policy: RetryPolicy = .init()) {
         precondition(maxConcurrent > 0, "maxConcurrent must be positive")
@@ -125,11 +126,30 @@ public actor DownloadManager {
         order.compactMap { entries[$0] }.map { ($0.request, $0.state) }
     }
 
-    /// Waits until none of `ids` (all when nil) is queued or running.
+    /// Waits until none of `ids` (all when nil) is queued or running, or until the
+    /// calling task is cancelled (Ctrl-C stops waiting, not the downloads).
     public func waitUntilIdle(_ ids: [String]? = nil) async {
-        while entries.contains(where: { (ids?.contains($0.key) ?? true) && $0.value.state.isActive }) {
-            await withCheckedContinuation { changeWaiters.append($0) }
+        while !Task.isCancelled,
+            entries.contains(where: { (ids?.contains($0.key) ?? true) && $0.value.state.isActive })
+        {
+            let waiter = nextWaiter
+            nextWaiter += 1
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    if Task.isCancelled {
+                        continuation.resume()
+                    } else {
+                        changeWaiters[waiter] = continuation
+                    }
+                }
+            } onCancel: {
+                Task { await self.resumeWaiter(waiter) }
+            }
         }
+    }
+
+    private func resumeWaiter(_ waiter: Int) {
+        changeWaiters.removeValue(forKey: waiter)?.resume()
     }
 
     /// Pauses everything active (on quit or a signal) and stops the transport.
@@ -217,7 +237,7 @@ public actor DownloadManager {
     }
 
     private func notifyChange() {
-        let waiters = changeWaiters
+        let waiters = changeWaiters.values
         changeWaiters.removeAll()
         for waiter in waiters { waiter.resume() }
     }

@@ -10,6 +10,8 @@ public struct Command: Sendable {
     public let summary: String
     /// More for `help NAME`.
     public let details: String
+    /// The `--options` it takes, for completion.
+    public let flags: [String]
     let action: @Sendable (inout Arguments, CommandContext) async throws(ShellError) -> CommandOutcome
 
     init(
@@ -18,6 +20,7 @@ public struct Command: Sendable {
         synopsis: String,
         summary: String,
         details: String = "",
+        flags: [String] = [],
         action: @escaping @Sendable (inout Arguments, CommandContext) async throws(ShellError) -> CommandOutcome
     ) {
         self.name = name
@@ -25,6 +28,7 @@ public struct Command: Sendable {
         self.synopsis = synopsis
         self.summary = summary
         self.details = details
+        self.flags = flags
         self.action = action
     }
 }
@@ -34,6 +38,8 @@ struct CommandContext: Sendable {
     let session: Session
     let console: Console
     let registry: CommandRegistry
+    /// The interactive shell's history, oldest first; nil in scripts.
+    let history: (@Sendable () -> [String])?
 }
 
 /// Whether the shell goes on after a command.
@@ -54,9 +60,12 @@ public struct CommandRegistry: Sendable {
         commands.first { $0.name == name || $0.aliases.contains(name) }
     }
 
-    /// The closest command name within two edits, for "did you mean".
+    /// The command `name` abbreviates when only one starts with it, else the closest
+    /// name within two edits, for "did you mean".
     public func suggestion(for name: String) -> String? {
         let names = commands.flatMap { [$0.name] + $0.aliases }
+        let extensions = names.filter { $0.hasPrefix(name) }
+        if !name.isEmpty, extensions.count == 1 { return extensions[0] }
         let scored = names.map { ($0, editDistance($0, name)) }.filter { $0.1 <= 2 }
         return scored.min { $0.1 < $1.1 }?.0
     }

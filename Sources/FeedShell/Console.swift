@@ -84,6 +84,8 @@ public struct Console: Sendable {
         sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
     }
 
+    /// The terminal's width now (it follows resizes): `COLUMNS`, then 80, when it
+    /// cannot be read.
     static func terminalWidth() -> Int {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {

@@ -156,6 +156,11 @@ extension Command {
         }
         try arguments.finish()
         await context.session.downloads.waitUntilIdle(ids)
+        if Task.isCancelled {
+            // After the ^C the terminal echoed.
+            context.console.printError("\nstopped waiting; the downloads go on")
+            return .proceed
+        }
         var lines: [String] = []
         var failures = 0
         for (request, state) in await context.session.downloads.all() where ids?.contains(request.id) ?? true {

@@ -13,7 +13,8 @@ extension Command {
             Podcasts URL (https://podcasts.apple.com/us/podcast/name/id1386867488).
             Without an argument it loads \(defaultPodcastID). --limit sets how many of
             the latest episodes to load (1-200, default \(defaultLookupLimit)).
-            """
+            """,
+        flags: ["--limit"]
     ) { arguments, context throws(ShellError) in
         let limit = try arguments.intOption("limit", in: 1...200) ?? defaultLookupLimit
         var id = defaultPodcastID

@@ -1,24 +1,34 @@
 import Downloads
 import FeedKit
 import Foundation
+import LineEditor
+import Synchronization
 
 /// Runs feedsh commands from scripts or from a person at a prompt.
 public final class Shell: Sendable {
     public let session: Session
     let console: Console
     let registry: CommandRegistry
+    /// The interactive shell's state shared with the event printer.
+    let terminal = TerminalState()
     /// Prints what background downloads report until the engine shuts down.
     private let printer: Task<Void, Never>
 
     public init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard) {
         let session = Session(configuration: configuration)
+        let terminal = self.terminal
         self.session = session
         self.console = console
         self.registry = registry
         printer = Task {
             var reporter = DownloadReporter(console: console)
             for await event in session.downloads.events {
-                await reporter.report(event, label: session.label(for: event.id))
+                let label = await session.label(for: event.id)
+                if let editor = terminal.editor {
+                    await terminal.report(event, label: label, to: editor, session: session)
+                } else {
+                    reporter.report(event, label: label)
+                }
             }
         }
     }
@@ -74,10 +84,9 @@ public final class Shell: Sendable {
             throw .unknownCommand(TerminalText.line(name), suggestion: registry.suggestion(for: name))
         }
         var arguments = Arguments(Array(words.dropFirst()), synopsis: command.synopsis)
-        return try await command.action(
-            &arguments,
-            CommandContext(session: session, console: console, registry: registry)
-        )
+        let history = terminal.editor.map { editor in { @Sendable in editor.historyEntries } }
+        let context = CommandContext(session: session, console: console, registry: registry, history: history)
+        return try await command.action(&arguments, context)
     }
 
     /// Runs the statements of one line typed at the prompt; failures are reported
@@ -88,7 +97,11 @@ public final class Shell: Sendable {
                 do {
                     if try await execute(words) == .quit { return .quit }
                 } catch {
-                    report(error, at: nil, prefix: "error")
+                    if Task.isCancelled {
+                        console.printError("interrupted")
+                    } else {
+                        report(error, at: nil, prefix: "error")
+                    }
                     return .proceed
                 }
             }
@@ -98,10 +111,25 @@ public final class Shell: Sendable {
         return .proceed
     }
 
-    /// The prompt: `feedsh> `, or the loaded podcast's shortened title.
+    /// The prompt: `feedsh> `, or the loaded podcast's shortened title, with the
+    /// number of active downloads when there are any (`feedsh:Loopback Radio ↓2> `).
     public func prompt() async -> String {
-        guard let podcast = await session.podcast else { return "feedsh> " }
-        return "feedsh:" + TerminalText.truncate(TerminalText.line(podcast.title), toWidth: 24) + "> "
+        await Self.prompt(session)
+    }
+
+    static func prompt(_ session: Session) async -> String {
+        var prompt = "feedsh"
+        if let podcast = await session.podcast {
+            prompt += ":" + TerminalText.truncate(TerminalText.line(podcast.title), toWidth: 24)
+        }
+        let active = await session.downloads.all().filter { $0.state.isActive }.count
+        if active > 0 { prompt += " ↓\(active)" }
+        return prompt + "> "
+    }
+
+    /// Tab completion for the line editor: answers at once from the last snapshot.
+    public func complete(_ textBeforeCursor: String) -> LineEditor.Completion {
+        Completer(registry: registry).complete(textBeforeCursor, snapshot: terminal.snapshot)
     }
 
     private func report(_ error: ShellError, at location: String?, prefix: String = "feedsh") {

@@ -36,9 +36,30 @@ extension Command {
     }
 }
 
+extension Command {
+    static let history = Command(
+        name: "history",
+        synopsis: "history",
+        summary: "list the commands typed at the prompt",
+        details: "Saved in $XDG_STATE_HOME/feedsh/history; Ctrl-R searches it."
+    ) { arguments, context throws(ShellError) in
+        try arguments.finish()
+        guard let entries = context.history?() else {
+            context.console.print("history is kept by the interactive shell only")
+            return .proceed
+        }
+        let width = String(entries.count).count
+        let lines = entries.enumerated().map { index, entry in
+            String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  \(entry)"
+        }
+        context.console.print(lines.isEmpty ? "no history yet" : lines.joined(separator: "\n"))
+        return .proceed
+    }
+}
+
 extension CommandRegistry {
     /// Every command feedsh has, in the order `help` lists them.
     public static let standard = CommandRegistry([
-        .lookup, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .help, .quit,
+        .lookup, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .history, .help, .quit,
     ])
 }

@@ -52,4 +52,8 @@ public enum ExitStatus: Int32, Sendable {
     case usage = 2
     /// Interrupted (SIGINT).
     case interrupted = 130
+    /// Ended by SIGHUP (the terminal went away), after pausing downloads.
+    case hangUp = 129
+    /// Ended by SIGTERM, after pausing downloads.
+    case terminated = 143
 }

@@ -122,7 +122,11 @@ struct Feedsh: AsyncParsableCommand {
             return await shell.run(script: ScriptLines(text: text, source: file), keepGoing: keepGoing)
         }
         if isatty(STDIN_FILENO) == 1,
-            let editor = LineEditor(programName: "feedsh", historyFile: shell.session.configuration.historyFile)
+            let editor = LineEditor(
+                programName: "feedsh",
+                historyFile: shell.session.configuration.historyFile,
+                completer: { [shell] text in shell.complete(text) }
+            )
         {
             return await shell.runInteractive(editor: editor)
         }

@@ -39,9 +39,8 @@ struct ScriptModeTests {
     }
 
     @Test func closedPortFailsWithOneLineNamingTheAddress() async throws {
-        let server = try await FixtureServer.start()
-        let port = server.baseURL.port!
-        await server.stop()
+        let closed = try ClosedPort()
+        let port = closed.port
         let result = try await runFeedsh(
             ["-c", "lookup; episodes"],
             environment: ["FEEDSH_ITUNES_URL": "http://127.0.0.1:\(port)"]
@@ -50,6 +49,7 @@ struct ScriptModeTests {
         #expect(!result.signalled)
         #expect(result.standardError == "feedsh: cannot connect to 127.0.0.1:\(port): connection refused\n")
         #expect(result.standardOutput == "")
+        withExtendedLifetime(closed) {}
     }
 
     @Test func flagBeatsEnvironment() async throws {

@@ -92,15 +92,14 @@ struct ITunesClientTests {
     }
 
     @Test func refusedConnectionNamesHostAndPort() async throws {
-        // Start and stop a server to get a port that nothing listens on.
-        let server = try await FixtureServer.start()
-        let base = server.baseURL
-        await server.stop()
+        let closed = try ClosedPort()
+        let base = URL(string: "http://127.0.0.1:\(closed.port)")!
         let http = HTTPFetcher()
         let error = await #expect(throws: FeedError.self) {
             try await ITunesClient(baseURL: base, http: http).lookup(id: 1, limit: 1)
         }
         try await http.shutdown()
+        withExtendedLifetime(closed) {}
         #expect(error?.code == .connectionFailed)
         #expect(error?.description == "cannot connect to 127.0.0.1:\(base.port!): connection refused")
     }

@@ -1,0 +1,194 @@
+import FixtureServer
+import Foundation
+import Testing
+
+/// feedsh in tmux: what a person would see on the screen.
+@Suite("Interactive shell in tmux", .serialized)
+struct TmuxTests {
+    @Test func tabCompletesCommandsFlagsAndEpisodes() async throws {
+        try await TmuxSession.with { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("epi", "Tab")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> episodes") }
+            tmux.keys("C-u", "lookup --l", "Tab")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> lookup --limit") }
+            tmux.keys("2", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh:Loopback Radio>") }
+            tmux.keys("get ", "Tab")
+            try await tmux.waitForScreen {
+                $0.contains("1  Ports, Sockets and the Art of Listening")
+                    && $0.contains("2  Range Requests: Resuming What Was Lost")
+            }
+        }
+    }
+
+    @Test func typedTextStaysIntactWhileProgressRedraws() async throws {
+        try await TmuxSession.with(mediaRate: 1_000_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 1,2", "Enter")
+            try await tmux.waitForScreen { $0.contains("\n[1] ") && $0.contains("\n[2] ") && $0.hasSuffix("↓2>") }
+            let first = try await tmux.screen()
+            tmux.keys("show 3 # typed while it redraws")
+            // Let several redraws happen while the text sits in the line.
+            try await Task.sleep(for: .milliseconds(1500))
+            let screen = try await tmux.screen()
+            #expect(screen != first, "the status area should have redrawn")
+            let promptLines = screen.split(separator: "\n").filter { $0.contains("feedsh:Loopback Radio ↓2> ") }
+            #expect(promptLines.count == 1, "\(screen)")
+            #expect(promptLines.first?.hasSuffix("> show 3 # typed while it redraws") == true, "\(screen)")
+            // The status lines sit right above the prompt.
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let prompt = try #require(lines.firstIndex { $0.contains("↓2> ") })
+            #expect(lines[prompt - 1].hasPrefix("[2] ") && lines[prompt - 2].hasPrefix("[1] "), "\(screen)")
+            tmux.keys("Enter")
+            try await tmux.waitForScreen { $0.contains("episode 3 of 5") }
+        }
+    }
+
+    @Test func ctrlCClearsTheLineAndStopsWaitButNotTheShell() async throws {
+        try await TmuxSession.with(mediaRate: 500_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("some half-typed line")
+            tmux.keys("C-c")
+            tmux.keys("help", "Enter")
+            try await tmux.waitForScreen { $0.contains("Commands (type 'help COMMAND' for more):") }
+            #expect(try await !tmux.screen().contains("some half-typed linehelp"))
+            tmux.keys("lookup; get 1; wait", "Enter")
+            try await tmux.waitForScreen { $0.contains("downloading 1:") }
+            try await Task.sleep(for: .milliseconds(700))
+            tmux.keys("C-c")
+            try await tmux.waitForScreen { $0.contains("stopped waiting; the downloads go on") }
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh:Loopback Radio ↓1>") }
+            tmux.keys("pause 1", "Enter")
+            try await tmux.waitForScreen { $0.contains("paused 1 at ") }
+            let part = tmux.downloads.appendingPathComponent("1386867488/1000700000001.mp3.part")
+            #expect(FileManager.default.fileExists(atPath: part.path))
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForExit()
+            let history = try String(
+                contentsOf: tmux.home.appendingPathComponent(".local/state/feedsh/history"),
+                encoding: .utf8
+            )
+            #expect(history.contains("\nhelp\n"))
+            #expect(history.contains("pause\\0401"))
+            #expect(!history.contains("some"))
+        }
+    }
+
+    @Test func ctrlDWithDownloadsAsksBeforePausing() async throws {
+        try await TmuxSession.with(mediaRate: 500_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 2", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("↓1>") }
+            tmux.keys("C-d")
+            try await tmux.waitForScreen { $0.hasSuffix("1 download is running. Pause and quit? [y/N]") }
+            tmux.keys("n", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("↓1>") }
+            tmux.keys("C-d")
+            try await tmux.waitForScreen { $0.hasSuffix("Pause and quit? [y/N]") }
+            tmux.keys("y", "Enter")
+            try await tmux.waitForExit()
+            let part = tmux.downloads.appendingPathComponent("1386867488/1000700000002.mp3.part")
+            #expect(FileManager.default.fileExists(atPath: part.path))
+        }
+    }
+}
+
+/// One feedsh in its own tmux server, against its own fixture server.
+struct TmuxSession {
+    let socket: String
+    let home: URL
+    let downloads: URL
+
+    static func with(mediaRate: Int? = nil, _ body: (TmuxSession) async throws -> Void) async throws {
+        let server = try await FixtureServer.start(.init(mediaRate: mediaRate))
+        let home = try temporaryDirectory()
+        let session = TmuxSession(
+            socket: "feedsh-test-\(UUID().uuidString.prefix(8))",
+            home: home,
+            downloads: home.appendingPathComponent("downloads")
+        )
+        let environment = [
+            "HOME=\(home.path)", "TERM=xterm-256color", "LANG=C.UTF-8", "TZ=UTC",
+            "FEEDSH_ITUNES_URL=\(server.baseURL.absoluteString)", "FEEDSH_DOWNLOAD_DIR=\(session.downloads.path)",
+        ]
+        let command = (["env"] + environment + [feedshBinary.path]).map { "'\($0)'" }.joined(separator: " ")
+        // The tmux server this starts would inherit a pipe for its output and keep
+        // it open: nothing is captured here.
+        try session.tmux(["new-session", "-d", "-x", "100", "-y", "30", command], capture: false)
+        do {
+            try await body(session)
+        } catch {
+            print("screen at failure:\n\((try? await session.screen()) ?? "(none)")")
+            session.kill()
+            await server.stop()
+            try? FileManager.default.removeItem(at: home)
+            throw error
+        }
+        session.kill()
+        await server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// Runs a tmux command on this session's server. Through popen, not Process:
+    /// the tmux server that `new-session` forks keeps inherited descriptors open, and
+    /// Foundation's Process then never sees the client finish.
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let quoted = (["tmux", "-L", socket] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let command = quoted.joined(separator: " ") + (capture ? " 2>/dev/null" : " >/dev/null 2>&1")
+        guard let stream = popen(command, "r") else { throw POSIXError(.EIO) }
+        var output = Data()
+        if capture {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = fread(&buffer, 1, buffer.count, stream)
+                if count <= 0 { break }
+                output.append(contentsOf: buffer[0..<count])
+            }
+        }
+        pclose(stream)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Sends keys as tmux names them: literal text, or `Enter`, `Tab`, `C-c`, ...
+    func keys(_ keys: String...) {
+        for key in keys {
+            let named = ["Enter", "Tab", "C-c", "C-d", "C-u"].contains(key)
+            _ = try? tmux(["send-keys", "-t", "0"] + (named ? [key] : ["-l", key]))
+        }
+    }
+
+    /// The visible screen, trailing blank lines removed (tmux drops trailing spaces,
+    /// so a prompt shows as `feedsh>`).
+    func screen() async throws -> String {
+        let text = try tmux(["capture-pane", "-p", "-t", "0"])
+        return text.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+    }
+
+    func waitForScreen(timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(try await screen()) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("timed out; the screen shows:\n\(try await screen())")
+        throw CancellationError()
+    }
+
+    /// Waits until feedsh has exited (tmux then has no session left).
+    func waitForExit(timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if (try? tmux(["list-sessions"]))?.isEmpty ?? true { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("feedsh did not exit")
+    }
+
+    func kill() {
+        _ = try? tmux(["kill-server"], capture: false)
+    }
+}

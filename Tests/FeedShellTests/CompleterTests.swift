@@ -1,0 +1,81 @@
+import Downloads
+import LineEditor
+import Testing
+
+@testable import FeedShell
+
+@Suite("Completion")
+struct CompleterTests {
+    let completer = Completer(registry: .standard)
+    let snapshot = CompletionSnapshot(episodes: [
+        .init(number: 1, title: "One", status: .downloaded(bytes: 10)),
+        .init(number: 2, title: "Two", status: .downloading(nil)),
+        .init(number: 3, title: "Three", status: .paused(bytes: 5, total: 10)),
+        .init(number: 4, title: "Four", status: .none),
+        .init(number: 10, title: "Ten", status: .failed("HTTP 404")),
+    ])
+
+    private func words(_ text: String) -> [String] {
+        completer.complete(text, snapshot: snapshot).candidates.map(\.word)
+    }
+
+    @Test func commandNames() {
+        #expect(words("epi") == ["episodes"])
+        #expect(words("e") == ["episodes", "exit"])
+        #expect(words("lookup; ep") == ["episodes"])
+        #expect(completer.complete("epi", snapshot: snapshot).replacing == 3)
+        #expect(words("zzz").isEmpty)
+    }
+
+    @Test func flags() {
+        #expect(words("lookup --l") == ["--limit"])
+        #expect(words("lookup 1 --limit 3 --").isEmpty)
+    }
+
+    @Test(arguments: [
+        ("get ", ["3", "4", "10"]),
+        ("pause ", ["2"]),
+        ("resume ", ["3", "10"]),
+        ("cancel ", ["2", "3", "10"]),
+        ("show ", ["1", "2", "3", "4", "10"]),
+        ("show 1", ["1", "10"]),
+        ("wait ", ["2"]),
+        ("get 4 ", []),
+    ])
+    func episodeNumbersThatMakeSense(text: String, expected: [String]) {
+        #expect(words(text) == expected)
+    }
+
+    @Test func candidatesCarryTitlesAndStatus() {
+        let candidates = completer.complete("resume ", snapshot: snapshot).candidates
+        #expect(candidates.map(\.note) == ["Three (50% paused)", "Ten (failed: HTTP 404)"])
+    }
+
+    @Test func helpCompletesCommandNames() {
+        #expect(words("help lo") == ["lookup"])
+    }
+}
+
+@Suite("Status area")
+struct StatusAreaTests {
+    let progress = DownloadProgress(bytes: 500_000, total: 1_000_000, bytesPerSecond: 250_000)
+
+    @Test func oneLinePerDownloadCutToWidth() {
+        let lines = StatusArea.lines(
+            [.init(label: "3 The ETag Whisperer", progress: progress), .init(label: "4 Starting", progress: nil)],
+            width: 80
+        )
+        #expect(lines == ["[3] 50.0% of 1.0 MB, 250.0 kB/s, ETA 0:02  The ETag Whisperer", "[4] starting  Starting"])
+        let narrow = StatusArea.lines([.init(label: "3 The ETag Whisperer", progress: progress)], width: 20)
+        #expect(narrow.allSatisfy { TerminalText.width($0) <= 20 })
+    }
+
+    @Test func summaryWhenMoreThanFit() {
+        let entries = (1...6).map { StatusArea.Entry(label: "\($0) Episode", progress: progress) }
+        #expect(StatusArea.lines(entries, width: 80, maxLines: 4) == ["6 downloads: 50.0% of 6.0 MB, 1.5 MB/s"])
+    }
+
+    @Test func nothingWhenIdle() {
+        #expect(StatusArea.lines([], width: 80).isEmpty)
+    }
+}
