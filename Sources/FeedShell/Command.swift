@@ -40,6 +40,8 @@ struct CommandContext: Sendable {
     let registry: CommandRegistry
     /// The interactive shell's history, oldest first; nil in scripts.
     let history: (@Sendable () -> [String])?
+    /// Runs the commands of a file in this shell (`source`).
+    let source: @Sendable (String) async throws(ShellError) -> CommandOutcome
 }
 
 /// Whether the shell goes on after a command.

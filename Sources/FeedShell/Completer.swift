@@ -1,3 +1,4 @@
+import Foundation
 import LineEditor
 
 /// What completion knows about the session, refreshed after each command and each
@@ -42,6 +43,9 @@ struct Completer: Sendable {
             let flags = command.flags.filter { $0.hasPrefix(partial) && !words.contains($0) }
             return .init(replacing: replacing, candidates: flags.map { .init($0) })
         }
+        if command.name == "source" && words.count == 1 {
+            return .init(replacing: replacing, candidates: Self.paths(completing: partial))
+        }
         if command.name == "help" && words.count == 1 {
             let names = registry.commands.map(\.name).filter { $0.hasPrefix(partial) }
             return .init(replacing: replacing, candidates: names.map { .init($0) })
@@ -55,6 +59,21 @@ struct Completer: Sendable {
             return .init(String(entry.number), note: entry.title + (status.isEmpty ? "" : " (\(status))"))
         }
         return .init(replacing: replacing, candidates: candidates)
+    }
+
+    /// Files and folders whose path starts with `partial` (folders end in `/`).
+    static func paths(completing partial: String) -> [LineEditor.Completion.Candidate] {
+        let slash = partial.lastIndex(of: "/")
+        let folder = slash.map { String(partial[...$0]) } ?? ""
+        let prefix = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
+        let expanded = (folder.isEmpty ? "." : (folder as NSString).expandingTildeInPath)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded) else { return [] }
+        return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map {
+            name in
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: expanded + "/" + name, isDirectory: &isDirectory)
+            return .init(folder + name + (isDirectory.boolValue ? "/" : ""), isFinal: !isDirectory.boolValue)
+        }
     }
 
     /// Which episodes each command can act on.

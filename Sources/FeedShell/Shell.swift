@@ -85,8 +85,68 @@ public final class Shell: Sendable {
         }
         var arguments = Arguments(Array(words.dropFirst()), synopsis: command.synopsis)
         let history = terminal.editor.map { editor in { @Sendable in editor.historyEntries } }
-        let context = CommandContext(session: session, console: console, registry: registry, history: history)
+        let context = CommandContext(
+            session: session,
+            console: console,
+            registry: registry,
+            history: history,
+            source: { path throws(ShellError) in try await self.source(path) }
+        )
         return try await command.action(&arguments, context)
+    }
+
+    /// The files being sourced, innermost last, for cycle detection.
+    @TaskLocal static var sourcing: [String] = []
+    static let sourceDepthLimit = 8
+
+    /// Runs a file's commands in this shell, stopping at the first failure, whose
+    /// message names the file and line.
+    func source(_ path: String) async throws(ShellError) -> CommandOutcome {
+        let expanded = (path as NSString).expandingTildeInPath
+        let canonical = URL(fileURLWithPath: expanded).resolvingSymlinksInPath().path
+        guard !Self.sourcing.contains(canonical) else {
+            throw .other("\(path) is already being sourced (a cycle)")
+        }
+        guard Self.sourcing.count < Self.sourceDepthLimit else {
+            throw .other("sources nested more than \(Self.sourceDepthLimit) deep")
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: expanded, encoding: .utf8)
+        } catch {
+            throw .other("cannot read \(path): \(Self.reason(error))")
+        }
+        // withValue rethrows untyped errors: carry ours out as a Result.
+        let outcome = await Self.$sourcing.withValue(Self.sourcing + [canonical]) {
+            await runSourced(text, path: path)
+        }
+        return try outcome.get()
+    }
+
+    private func runSourced(_ text: String, path: String) async -> Result<CommandOutcome, ShellError> {
+        for line in ScriptLines(text: text, source: path) {
+            let statements: [[String]]
+            do throws(CommandLineSyntaxError) {
+                statements = try Tokenizer.statements(line.text)
+            } catch {
+                return .failure(.other("\(line.location ?? path): \(error.description)"))
+            }
+            for words in statements {
+                do throws(ShellError) {
+                    if try await execute(words) == .quit { return .success(.quit) }
+                } catch {
+                    return .failure(.other("\(line.location ?? path): \(error.description)"))
+                }
+            }
+        }
+        return .success(.proceed)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
+        }
+        return (error as NSError).localizedDescription
     }
 
     /// Runs the statements of one line typed at the prompt; failures are reported

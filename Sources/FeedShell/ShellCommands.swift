@@ -57,9 +57,26 @@ extension Command {
     }
 }
 
+extension Command {
+    static let source = Command(
+        name: "source",
+        synopsis: "source FILE",
+        summary: "run the commands in a file",
+        details: """
+            Runs FILE's commands in this shell, stopping at the first failure, which is
+            reported with the file and line. Sourced files may source others, up to 8
+            deep; a file that sources itself is refused.
+            """
+    ) { arguments, context throws(ShellError) in
+        guard let path = try arguments.positional() else { throw .usage(synopsis: arguments.synopsis) }
+        try arguments.finish()
+        return try await context.source(path)
+    }
+}
+
 extension CommandRegistry {
     /// Every command feedsh has, in the order `help` lists them.
     public static let standard = CommandRegistry([
-        .lookup, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .history, .help, .quit,
+        .lookup, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .source, .history, .help, .quit,
     ])
 }

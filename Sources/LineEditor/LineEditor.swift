@@ -34,10 +34,14 @@ public final class LineEditor: @unchecked Sendable {
         public struct Candidate: Sendable, Equatable {
             public var word: String
             public var note: String?
+            /// Whether a lone match is followed by a space (not for a directory,
+            /// whose completion goes on).
+            public var isFinal: Bool
 
-            public init(_ word: String, note: String? = nil) {
+            public init(_ word: String, note: String? = nil, isFinal: Bool = true) {
                 self.word = word
                 self.note = note
+                self.isFinal = isFinal
             }
         }
 
@@ -377,7 +381,7 @@ public final class LineEditor: @unchecked Sendable {
         guard let first = words.first else { return UInt8(CC_REFRESH_BEEP) }
         let typed = String(before.unicodeScalars.suffix(completion.replacing))
         var insertion = words.dropFirst().reduce(first) { $0.commonPrefix(with: $1) }
-        if words.count == 1 { insertion += " " }
+        if words.count == 1, completion.candidates[0].isFinal { insertion += " " }
         if insertion.count > typed.count || words.count == 1 {
             el_deletestr(editLine, Int32(completion.replacing))
             _ = el_insertstr(editLine, insertion)

@@ -94,6 +94,44 @@ struct TmuxTests {
     }
 }
 
+extension TmuxTests {
+    @Test func nonASCIIIsEditedByCharacters() async throws {
+        try await TmuxSession.with { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("help caf\u{E9} \u{97F3}\u{58F0}")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> help caf\u{E9} \u{97F3}\u{58F0}") }
+            tmux.keys("BSpace")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> help caf\u{E9} \u{97F3}") }
+            tmux.keys("BSpace", "BSpace", "BSpace")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> help caf") }
+        }
+    }
+
+    @Test func sigtermPausesDownloadsAndExits() async throws {
+        try await TmuxSession.with(mediaRate: 500_000) { tmux in
+            try tmux.tmux(["set-option", "-g", "remain-on-exit", "on"], capture: false)
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 1", "Enter")
+            try await tmux.waitForScreen { $0.contains("\n[1] ") }
+            let pid = try #require(
+                Int32(try tmux.tmux(["display", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+            )
+            kill(pid, SIGTERM)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try tmux.tmux(["display", "-p", "#{pane_dead}"]).hasPrefix("0"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let status = try tmux.tmux(["display", "-p", "#{pane_dead_status}"])
+            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "143")
+            let part = tmux.downloads.appendingPathComponent("1386867488/1000700000001.mp3.part")
+            #expect(FileManager.default.fileExists(atPath: part.path))
+            let sidecar = try Data(contentsOf: URL(fileURLWithPath: part.path + ".json"))
+            let confirmed = try JSONSerialization.jsonObject(with: sidecar) as? [String: Any]
+            #expect((confirmed?["confirmedBytes"] as? Int ?? 0) > 0)
+        }
+    }
+}
+
 /// One feedsh in its own tmux server, against its own fixture server.
 struct TmuxSession {
     let socket: String
@@ -156,7 +194,7 @@ struct TmuxSession {
     /// Sends keys as tmux names them: literal text, or `Enter`, `Tab`, `C-c`, ...
     func keys(_ keys: String...) {
         for key in keys {
-            let named = ["Enter", "Tab", "C-c", "C-d", "C-u"].contains(key)
+            let named = ["Enter", "Tab", "C-c", "C-d", "C-u", "BSpace"].contains(key)
             _ = try? tmux(["send-keys", "-t", "0"] + (named ? [key] : ["-l", key]))
         }
     }

@@ -1,4 +1,5 @@
 import Downloads
+import Foundation
 import LineEditor
 import Testing
 
@@ -49,6 +50,23 @@ struct CompleterTests {
     @Test func candidatesCarryTitlesAndStatus() {
         let candidates = completer.complete("resume ", snapshot: snapshot).candidates
         #expect(candidates.map(\.note) == ["Three (50% paused)", "Ten (failed: HTTP 404)"])
+    }
+
+    @Test func sourceCompletesPaths() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-paths-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("scripts"),
+            withIntermediateDirectories: true
+        )
+        try Data().write(to: root.appendingPathComponent("setup.feedsh"))
+        try Data().write(to: root.appendingPathComponent(".hidden"))
+        let base = root.path + "/"
+        let all = completer.complete("source \(base)", snapshot: snapshot).candidates
+        #expect(all.map(\.word) == [base + "scripts/", base + "setup.feedsh"])
+        #expect(all.map(\.isFinal) == [false, true])
+        #expect(words("source \(base)se") == [base + "setup.feedsh"])
+        #expect(words("source \(base).h") == [base + ".hidden"])
     }
 
     @Test func helpCompletesCommandNames() {

@@ -190,6 +190,41 @@ struct ShellTests {
         }
     }
 
+    @Test func sourceRunsAFileAndNamesItsLineOnFailure() async throws {
+        try await ShellHarness.run { h in
+            let dir = h.downloads
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try "lookup 1000000001 --limit 3\nsource \(dir.path)/inner.feedsh\n".write(
+                to: dir.appendingPathComponent("outer.feedsh"),
+                atomically: true,
+                encoding: .utf8
+            )
+            try "episodes\n\nshow 9\n".write(
+                to: dir.appendingPathComponent("inner.feedsh"),
+                atomically: true,
+                encoding: .utf8
+            )
+            #expect(await h.run("source \(dir.path)/outer.feedsh") == .failure)
+            #expect(h.output.standardOutput.contains("3 of 60 episodes loaded"))
+            #expect(h.output.standardOutput.contains("#  Date"))
+            #expect(
+                h.output.standardError
+                    == "feedsh: \(dir.path)/outer.feedsh:2: \(dir.path)/inner.feedsh:3: no episode '9'; usage: show N (1-3)\n"
+            )
+        }
+    }
+
+    @Test func sourceRefusesCycles() async throws {
+        try await ShellHarness.run { h in
+            let dir = h.downloads
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let loop = dir.appendingPathComponent("loop.feedsh")
+            try "source \(loop.path)\n".write(to: loop, atomically: true, encoding: .utf8)
+            #expect(await h.run("source \(loop.path)") == .failure)
+            #expect(h.output.standardError.contains("\(loop.path) is already being sourced (a cycle)"))
+        }
+    }
+
     @Test func promptShowsTheLoadedPodcast() async throws {
         try await ShellHarness.run { h in
             #expect(await h.shell.prompt() == "feedsh> ")
