@@ -28,19 +28,30 @@ struct DownloadReporter {
             guard decile > (lastDecile[id] ?? 0), decile < 10 else { return }
             lastDecile[id] = decile
             console.printError("[\(number)] \(progressText(progress))")
+        case .completed, .failed:
+            lastDecile[event.id] = nil
+            fallthrough
+        case .restarted, .retrying:
+            if let line = Self.message(for: event, label: label) { console.printError(line) }
+        }
+    }
+
+    /// The line a person sees for news about a download (restarts, retries, the
+    /// end), in scripts and above the interactive prompt alike.
+    static func message(for event: DownloadEvent, label: String) -> String? {
+        let number = label.prefix { $0 != " " }
+        switch event {
+        case .completed(_, let bytes, _):
+            return "downloaded \(label) (\(ByteCountText.format(Int(bytes))))"
+        case .failed(_, let error):
+            return "failed \(label): \(TerminalText.line(error.description))"
         case .restarted(_, let reason):
-            console.printError("[\(number)] \(reason)")
+            return "[\(number)] \(reason)"
         case .retrying(_, let attempt, let delay, let reason):
             let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-            console.printError(
-                "[\(number)] \(TerminalText.line(reason)); try \(attempt) in \(String(format: "%.1f", seconds)) s"
-            )
-        case .completed(let id, let bytes, _):
-            lastDecile[id] = nil
-            console.printError("downloaded \(label) (\(ByteCountText.format(Int(bytes))))")
-        case .failed(let id, let error):
-            lastDecile[id] = nil
-            console.printError("failed \(label): \(TerminalText.line(error.description))")
+            return "[\(number)] \(TerminalText.line(reason)); try \(attempt) in \(String(format: "%.1f", seconds)) s"
+        default:
+            return nil
         }
     }
 }

@@ -114,7 +114,7 @@ public final class Shell: Sendable {
         do {
             text = try String(contentsOfFile: expanded, encoding: .utf8)
         } catch {
-            throw .other("cannot read \(path): \(Self.reason(error))")
+            throw .other("cannot read \(path): \(describeFileError(error))")
         }
         // withValue rethrows untyped errors: carry ours out as a Result.
         let outcome = await Self.$sourcing.withValue(Self.sourcing + [canonical]) {
@@ -140,13 +140,6 @@ public final class Shell: Sendable {
             }
         }
         return .success(.proceed)
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        return (error as NSError).localizedDescription
     }
 
     /// Runs the statements of one line typed at the prompt; failures are reported
@@ -202,4 +195,13 @@ public final class Shell: Sendable {
         await session.close()
         await printer.value
     }
+}
+
+/// A file error in a few words (`No such file or directory`), without Foundation's
+/// wrapping sentence.
+public func describeFileError(_ error: any Error) -> String {
+    if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+        return String(cString: strerror(underlying.code.rawValue))
+    }
+    return (error as NSError).localizedDescription
 }

@@ -55,7 +55,6 @@ final class TerminalState: Sendable {
     /// A download event in the interactive shell: progress goes to the status area,
     /// news above the prompt, and the prompt's download count follows.
     func report(_ event: DownloadEvent, label: String, to editor: LineEditor, session: Session) async {
-        let number = label.prefix { $0 != " " }
         var finished = false
         state.withLock { state in
             switch event {
@@ -73,20 +72,8 @@ final class TerminalState: Sendable {
                 break
             }
         }
-        switch event {
-        case .completed(_, let bytes, _):
-            editor.post(["downloaded \(label) (\(ByteCountText.format(Int(bytes))))"])
-        case .failed(_, let error):
-            editor.post(["failed \(label): \(TerminalText.line(error.description))"])
-        case .restarted(_, let reason):
-            editor.post(["[\(number)] \(reason)"])
-        case .retrying(_, let attempt, let delay, let reason):
-            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-            editor.post([
-                "[\(number)] \(TerminalText.line(reason)); try \(attempt) in \(String(format: "%.1f", seconds)) s"
-            ])
-        default:
-            break
+        if let line = DownloadReporter.message(for: event, label: label) {
+            editor.post([line])
         }
         // By episode number, so that lines keep their places as they redraw.
         let entries = state.withLock { state in state.order.compactMap { state.running[$0] } }.sorted {

@@ -116,7 +116,7 @@ struct Feedsh: AsyncParsableCommand {
             do {
                 text = try String(contentsOfFile: file, encoding: .utf8)
             } catch {
-                FileHandle.standardError.write(Data("feedsh: cannot read \(file): \(describe(error))\n".utf8))
+                FileHandle.standardError.write(Data("feedsh: cannot read \(file): \(describeFileError(error))\n".utf8))
                 return .usage
             }
             return await shell.run(script: ScriptLines(text: text, source: file), keepGoing: keepGoing)
@@ -193,11 +193,4 @@ struct XDGPaths {
         downloads = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("feedsh/downloads")
         history = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("feedsh/history")
     }
-}
-
-func describe(_ error: any Error) -> String {
-    if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-        return String(cString: strerror(underlying.code.rawValue))
-    }
-    return (error as NSError).localizedDescription
 }
