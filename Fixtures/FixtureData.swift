@@ -10,5 +10,8 @@ public enum FixtureFiles {
         "itunes/lookup-1000000001.json": PackageResources.lookup_1000000001_json,
         "itunes/lookup-1000000002.json": PackageResources.lookup_1000000002_json,
         "itunes/lookup-1000000003.json": PackageResources.lookup_1000000003_json,
+        "itunes/search-podcasts.json": PackageResources.search_podcasts_json,
+        "posts/posts.json": PackageResources.posts_json,
+        "posts/comments.json": PackageResources.comments_json,
     ]
 }

@@ -150,8 +150,67 @@ def malformed_podcast():
     write("Fixtures/itunes/lookup-1000000003.json", results)
 
 
+def podcast_search():
+    """Podcasts the fixture server's /search?media=podcast filters by term."""
+    shows = [
+        (1386867488, "Loopback Radio", "feedsh fixtures", 5, "Technology"),
+        (1000000001, "The Long Archive", "feedsh fixtures", 60, "History"),
+        (1000000002, "Quirks \u201cand\u201d Edge\u00a0Cases", "feedsh fixtures", 6, "Comedy"),
+        (1000000010, "Radio Waves Weekly", "Antenna Club", 212, "Science"),
+        (1000000011, "The History of Radio", "Marconi Society", 48, "History"),
+        (1000000012, "Swift on the Server", "Server Crew", 97, "Technology"),
+        (1000000013, "Quiet Mornings", "Slow Studio", 30, "Arts"),
+    ]
+    results = []
+    for pid, name, artist, count, genre in shows:
+        results.append({
+            "wrapperType": "track", "kind": "podcast",
+            "collectionId": pid, "trackId": pid,
+            "collectionName": name, "trackName": name, "artistName": artist,
+            "feedUrl": f"https://feeds.invalid/{pid}.xml",
+            "artworkUrl600": ART.format(pid),
+            "trackCount": count, "primaryGenreName": genre,
+            "genres": [genre, "Podcasts"],
+            "releaseDate": "2026-10-01T08:00:00Z",
+        })
+    write("Fixtures/itunes/search-podcasts.json", results)
+
+
+def posts():
+    """JSONPlaceholder-style posts and comments, invented: 100 posts by 10 users."""
+    rng = random.Random(100)
+    words = ("signal carrier antenna relay packet socket stream buffer window range "
+             "resume pause cache header status terminal prompt cursor archive episode").split()
+    def sentence(n):
+        return " ".join(rng.choice(words) for _ in range(n))
+    post_list = []
+    comments = []
+    for pid in range(1, 101):
+        post_list.append({
+            "userId": (pid - 1) // 10 + 1,
+            "id": pid,
+            "title": sentence(rng.randrange(3, 8)),
+            "body": "\n".join(sentence(rng.randrange(6, 12)) for _ in range(3)),
+        })
+        for c in range(5):
+            cid = (pid - 1) * 5 + c + 1
+            comments.append({
+                "postId": pid,
+                "id": cid,
+                "name": sentence(rng.randrange(2, 5)),
+                "email": f"reader{cid}@example.invalid",
+                "body": sentence(rng.randrange(5, 10)),
+            })
+    with open("Fixtures/posts/posts.json", "w") as f:
+        json.dump(post_list, f, indent=1)
+    with open("Fixtures/posts/comments.json", "w") as f:
+        json.dump(comments, f, separators=(",", ":"))
+
+
 if __name__ == "__main__":
     default_lookup()
     large_lookup()
     quirks_lookup()
     malformed_podcast()
+    podcast_search()
+    posts()

@@ -4,7 +4,7 @@ import Foundation
 public struct ITunesClient: Sendable {
     /// The API root, `https://itunes.apple.com` unless configured.
     public let baseURL: URL
-    private let http: HTTPFetcher
+    let http: HTTPFetcher
 
     public init(baseURL: URL, http: HTTPFetcher) {
         self.baseURL = baseURL
@@ -37,7 +37,7 @@ public struct ITunesClient: Sendable {
         }
     }
 
-    private func endpoint(_ name: String, query: [URLQueryItem]) -> URL {
+    func endpoint(_ name: String, query: [URLQueryItem]) -> URL {
         // appendingPathComponent keeps any path prefix in the base URL.
         var components = URLComponents(
             url: baseURL.appendingPathComponent(name),

@@ -11,11 +11,14 @@ public struct CompletionSnapshot: Sendable, Equatable {
     }
 
     var episodes: [EpisodeEntry] = []
+    /// Titles of the last search's results, for `open`.
+    var searchResults: [String] = []
 
     public init() {}
 
-    init(episodes: [EpisodeEntry]) {
+    init(episodes: [EpisodeEntry], searchResults: [String] = []) {
         self.episodes = episodes
+        self.searchResults = searchResults
     }
 }
 
@@ -42,6 +45,13 @@ struct Completer: Sendable {
         if partial.hasPrefix("-") {
             let flags = command.flags.filter { $0.hasPrefix(partial) && !words.contains($0) }
             return .init(replacing: replacing, candidates: flags.map { .init($0) })
+        }
+        if command.name == "open" && words.count == 1 {
+            let numbered = snapshot.searchResults.enumerated().map { (String($0.offset + 1), $0.element) }
+            return .init(
+                replacing: replacing,
+                candidates: numbered.filter { $0.0.hasPrefix(partial) }.map { .init($0.0, note: $0.1) }
+            )
         }
         if command.name == "source" && words.count == 1 {
             return .init(replacing: replacing, candidates: Self.paths(completing: partial))

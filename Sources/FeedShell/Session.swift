@@ -11,11 +11,21 @@ public actor Session {
     public nonisolated let configuration: ShellConfiguration
     let http: HTTPFetcher
     let itunes: ITunesClient
+    let posts: PostsClient
     let layout: DownloadLayout
     /// The engine; its events are printed by the shell.
     public nonisolated let downloads: DownloadManager
     /// The podcast from the last successful `lookup`.
     public private(set) var podcast: Podcast?
+    /// The results of the last `search`, for `open N`.
+    private(set) var searchResults: [PodcastSearchResult] = []
+
+    func searchPodcasts(term: String, limit: Int) async throws(FeedError) -> [PodcastSearchResult] {
+        let results = try await itunes.searchPodcasts(term: term, limit: limit)
+        searchResults = results
+        return results
+    }
+
     /// How to name each download in messages: number and title when it started.
     private var labels: [String: String] = [:]
 
@@ -23,6 +33,7 @@ public actor Session {
         self.configuration = configuration
         http = HTTPFetcher(settings: configuration.http)
         itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
+        posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
         layout = DownloadLayout(root: configuration.downloadDirectory)
         let transport: any DownloadTransport =
             switch configuration.engine {

@@ -77,6 +77,7 @@ extension Command {
 extension CommandRegistry {
     /// Every command feedsh has, in the order `help` lists them.
     public static let standard = CommandRegistry([
-        .lookup, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .source, .history, .help, .quit,
+        .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .posts, .post,
+        .source, .history, .help, .quit,
     ])
 }

@@ -49,7 +49,8 @@ final class TerminalState: Sendable {
                 )
             }
         }
-        state.withLock { $0.snapshot = CompletionSnapshot(episodes: entries) }
+        let results = await session.searchResults.map { TerminalText.line($0.title) }
+        state.withLock { $0.snapshot = CompletionSnapshot(episodes: entries, searchResults: results) }
     }
 
     /// A download event in the interactive shell: progress goes to the status area,

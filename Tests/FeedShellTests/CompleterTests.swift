@@ -69,6 +69,13 @@ struct CompleterTests {
         #expect(words("source \(base).h") == [base + ".hidden"])
     }
 
+    @Test func openCompletesSearchResults() {
+        let withResults = CompletionSnapshot(episodes: [], searchResults: ["Loopback Radio", "Radio Waves Weekly"])
+        let candidates = completer.complete("open ", snapshot: withResults).candidates
+        #expect(candidates.map(\.word) == ["1", "2"])
+        #expect(candidates.map(\.note) == ["Loopback Radio", "Radio Waves Weekly"])
+    }
+
     @Test func helpCompletesCommandNames() {
         #expect(words("help lo") == ["lookup"])
     }

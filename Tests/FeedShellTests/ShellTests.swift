@@ -225,6 +225,45 @@ struct ShellTests {
         }
     }
 
+    @Test func searchThenOpenLoadsTheResult() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("search the history; open 1; episodes") == .success)
+            let out = h.output.standardOutput
+            #expect(out.contains("1        48  The History of Radio · Marconi Society"))
+            #expect(out.contains("The History of Radio · Marconi Society\nHistory, Podcasts · 5 of 48 episodes loaded"))
+            #expect(
+                h.server.requests.contains { $0.path == "/search" && $0.query?.contains("term=the%20history") == true }
+            )
+        }
+    }
+
+    @Test func searchWithoutResultsSaysSoAndSucceeds() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("search zzzz") == .success)
+            #expect(h.output.standardOutput == "no podcasts match 'zzzz'\n")
+        }
+        try await ShellHarness.run { h in
+            #expect(await h.run("open 1") == .failure)
+            #expect(h.output.standardError == "feedsh: no search results: run 'search TERM' first\n")
+        }
+    }
+
+    @Test func postsAndPost() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("posts --user 2 --limit 2; post 3") == .success)
+            let out = h.output.standardOutput
+            #expect(out.hasPrefix(" #  User  Title\n11     2  "))
+            #expect(out.contains("(2 of 10 posts; --limit N shows more)\n"))
+            #expect(out.contains("post 3 by user 1\n"))
+            #expect(out.contains("Comments (5):"))
+            #expect(out.contains("<reader11@example.invalid>"))
+        }
+        try await ShellHarness.run { h in
+            #expect(await h.run("post 101") == .failure)
+            #expect(h.output.standardError == "feedsh: no post 101 (ids 1-100)\n")
+        }
+    }
+
     @Test func promptShowsTheLoadedPodcast() async throws {
         try await ShellHarness.run { h in
             #expect(await h.shell.prompt() == "feedsh> ")

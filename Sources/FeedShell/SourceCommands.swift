@@ -1,0 +1,124 @@
+import FeedKit
+
+extension Command {
+    static let defaultPostsLimit = 20
+
+    static let posts = Command(
+        name: "posts",
+        synopsis: "posts [--user N] [--limit N]",
+        summary: "list posts: id, user and title",
+        details:
+            "From the posts API (JSONPlaceholder format). --user shows one user's; --limit (default \(defaultPostsLimit)) how many.",
+        flags: ["--user", "--limit"]
+    ) { arguments, context throws(ShellError) in
+        let user = try arguments.intOption("user", in: 1...Int(Int32.max))
+        let limit = try arguments.intOption("limit", in: 1...10_000) ?? defaultPostsLimit
+        try arguments.finish()
+        let posts: [Post]
+        do throws(FeedError) {
+            posts = try await context.session.posts.posts(userId: user)
+        } catch {
+            throw .feed(error)
+        }
+        guard !posts.isEmpty else {
+            context.console.print(user.map { "user \($0) has no posts" } ?? "no posts")
+            return .proceed
+        }
+        let rows = posts.prefix(limit).map { [String($0.id), String($0.userId), TerminalText.line($0.title)] }
+        var text = Render.table(
+            header: ["#", "User", "Title"],
+            rows: rows,
+            rightAligned: [0, 1],
+            width: context.console.width
+        )
+        if posts.count > limit { text += "\n(\(limit) of \(posts.count) posts; --limit N shows more)" }
+        context.console.print(text)
+        return .proceed
+    }
+
+    static let post = Command(
+        name: "post",
+        synopsis: "post N",
+        summary: "show a post with its comments"
+    ) { arguments, context throws(ShellError) in
+        guard let text = try arguments.positional() else { throw .usage(synopsis: arguments.synopsis) }
+        try arguments.finish()
+        guard let id = Int(text), id > 0 else {
+            throw .usage("'\(TerminalText.line(text))' is not a post number", synopsis: arguments.synopsis)
+        }
+        let (post, comments): (Post, [Comment])
+        do throws(FeedError) {
+            (post, comments) = try await context.session.posts.post(id: id)
+        } catch {
+            throw .feed(error)
+        }
+        var lines = [
+            TerminalText.line(post.title), "post \(post.id) by user \(post.userId)", "", TerminalText.block(post.body),
+        ]
+        lines += ["", comments.isEmpty ? "No comments." : "Comments (\(comments.count)):"]
+        for comment in comments {
+            lines.append("")
+            lines.append("  \(TerminalText.line(comment.name)) <\(TerminalText.line(comment.email))>")
+            lines += TerminalText.block(comment.body).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "    " + $0 }
+        }
+        context.console.print(lines.joined(separator: "\n"))
+        return .proceed
+    }
+
+    static let search = Command(
+        name: "search",
+        synopsis: "search TERM [--limit N]",
+        summary: "find podcasts by name; 'open N' loads one",
+        details: "Searches the iTunes podcast directory. --limit sets how many results (1-200, default 10).",
+        flags: ["--limit"]
+    ) { arguments, context throws(ShellError) in
+        let limit = try arguments.intOption("limit", in: 1...200) ?? 10
+        var words: [String] = []
+        while let word = try arguments.positional() { words.append(word) }
+        let term = words.joined(separator: " ")
+        guard !term.isEmpty else { throw .usage(synopsis: arguments.synopsis) }
+        let results: [PodcastSearchResult]
+        do throws(FeedError) {
+            results = try await context.session.searchPodcasts(term: term, limit: limit)
+        } catch {
+            throw .feed(error)
+        }
+        guard !results.isEmpty else {
+            context.console.print("no podcasts match '\(TerminalText.line(term))'")
+            return .proceed
+        }
+        let rows = results.enumerated().map { index, result in
+            [
+                String(index + 1), result.episodeCount.map(String.init) ?? "-",
+                TerminalText.line(result.title) + (result.artist.map { " · " + TerminalText.line($0) } ?? ""),
+            ]
+        }
+        context.console.print(
+            Render.table(
+                header: ["#", "Episodes", "Podcast"],
+                rows: rows,
+                rightAligned: [0, 1],
+                width: context.console.width
+            )
+        )
+        return .proceed
+    }
+
+    static let open = Command(
+        name: "open",
+        synopsis: "open N",
+        summary: "load search result N, as 'lookup' does"
+    ) { arguments, context throws(ShellError) in
+        let results = await context.session.searchResults
+        guard !results.isEmpty else { throw .other("no search results: run 'search TERM' first") }
+        arguments.synopsis = "open N (1-\(results.count))"
+        guard let text = try arguments.positional() else { throw .usage(synopsis: arguments.synopsis) }
+        try arguments.finish()
+        guard let number = Int(text), results.indices.contains(number - 1) else {
+            throw .usage("no result '\(TerminalText.line(text))'", synopsis: arguments.synopsis)
+        }
+        var lookup = Arguments([String(results[number - 1].id)], synopsis: Command.lookup.synopsis)
+        return try await Command.lookup.action(&lookup, context)
+    }
+}
