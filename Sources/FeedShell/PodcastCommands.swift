@@ -28,11 +28,8 @@ extension Command {
             id = parsed
         }
         try arguments.finish()
-        let podcast: Podcast
-        do throws(FeedError) {
-            podcast = try await context.session.lookup(id: id, limit: limit)
-        } catch {
-            throw .feed(error)
+        let podcast: Podcast = try await feed { () async throws(FeedError) in
+            try await context.session.lookup(id: id, limit: limit)
         }
         for warning in podcast.warnings {
             context.console.printError("warning: \(TerminalText.line(warning.description))")

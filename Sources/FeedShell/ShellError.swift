@@ -53,3 +53,12 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// Runs an API call, turning its ``FeedKit/FeedError`` into a shell failure.
+func feed<T>(_ call: () async throws(FeedError) -> T) async throws(ShellError) -> T {
+    do {
+        return try await call()
+    } catch {
+        throw .feed(error)
+    }
+}

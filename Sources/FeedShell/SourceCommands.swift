@@ -14,11 +14,8 @@ extension Command {
         let user = try arguments.intOption("user", in: 1...Int(Int32.max))
         let limit = try arguments.intOption("limit", in: 1...10_000) ?? defaultPostsLimit
         try arguments.finish()
-        let posts: [Post]
-        do throws(FeedError) {
-            posts = try await context.session.posts.posts(userId: user)
-        } catch {
-            throw .feed(error)
+        let posts: [Post] = try await feed { () async throws(FeedError) in
+            try await context.session.posts.posts(userId: user)
         }
         guard !posts.isEmpty else {
             context.console.print(user.map { "user \($0) has no posts" } ?? "no posts")
@@ -46,11 +43,8 @@ extension Command {
         guard let id = Int(text), id > 0 else {
             throw .usage("'\(TerminalText.line(text))' is not a post number", synopsis: arguments.synopsis)
         }
-        let (post, comments): (Post, [Comment])
-        do throws(FeedError) {
-            (post, comments) = try await context.session.posts.post(id: id)
-        } catch {
-            throw .feed(error)
+        let (post, comments): (Post, [Comment]) = try await feed { () async throws(FeedError) in
+            try await context.session.posts.post(id: id)
         }
         var lines = [
             TerminalText.line(post.title), "post \(post.id) by user \(post.userId)", "", TerminalText.block(post.body),
@@ -78,11 +72,8 @@ extension Command {
         while let word = try arguments.positional() { words.append(word) }
         let term = words.joined(separator: " ")
         guard !term.isEmpty else { throw .usage(synopsis: arguments.synopsis) }
-        let results: [PodcastSearchResult]
-        do throws(FeedError) {
-            results = try await context.session.searchPodcasts(term: term, limit: limit)
-        } catch {
-            throw .feed(error)
+        let results: [PodcastSearchResult] = try await feed { () async throws(FeedError) in
+            try await context.session.searchPodcasts(term: term, limit: limit)
         }
         guard !results.isEmpty else {
             context.console.print("no podcasts match '\(TerminalText.line(term))'")
