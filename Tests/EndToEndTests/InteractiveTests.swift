@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import Testing
 
@@ -44,6 +45,32 @@ struct InteractiveTests {
     }
 }
 
+extension InteractiveTests {
+    @Test func sigtermPausesDownloadsAndExits143() async throws {
+        let server = try await FixtureServer.start(.init(mediaRate: 500_000))
+        defer { Task { await server.stop() } }
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let downloads = home.appendingPathComponent("downloads")
+        let session = try PTYSession(
+            arguments: [],
+            home: home,
+            environment: ["FEEDSH_ITUNES_URL": server.baseURL.absoluteString, "FEEDSH_DOWNLOAD_DIR": downloads.path]
+        )
+        defer { session.terminate() }
+        try await session.waitFor("feedsh> ")
+        session.type("lookup; get 1\r")
+        try await session.waitFor("[1] ")
+        kill(session.processIdentifier, SIGTERM)
+        #expect(try await session.exitStatus() == 143)
+        let part = downloads.appendingPathComponent("1386867488/1000700000001.mp3.part")
+        #expect(FileManager.default.fileExists(atPath: part.path))
+        let sidecar = try Data(contentsOf: URL(fileURLWithPath: part.path + ".json"))
+        let object = try JSONSerialization.jsonObject(with: sidecar) as? [String: Any]
+        #expect((object?["confirmedBytes"] as? Int ?? 0) > 0)
+    }
+}
+
 /// A child process whose standard streams are a pseudo-terminal we hold the
 /// master side of.
 final class PTYSession {
@@ -53,7 +80,9 @@ final class PTYSession {
     /// Where the last `waitFor` match ended: each wait looks only at newer output.
     private var consumed = 0
 
-    init(arguments: [String], home: URL) throws {
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    init(arguments: [String], home: URL, environment: [String: String] = [:]) throws {
         var masterFD: Int32 = 0
         var slaveFD: Int32 = 0
         var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
@@ -64,7 +93,7 @@ final class PTYSession {
         let slave = FileHandle(fileDescriptor: slaveFD, closeOnDealloc: true)
         process.executableURL = feedshBinary
         process.arguments = arguments
-        process.environment = testEnvironment(["TERM": "xterm"], home: home)
+        process.environment = testEnvironment(environment.merging(["TERM": "xterm"]) { $1 }, home: home)
         process.standardInput = slave
         process.standardOutput = slave
         process.standardError = slave

@@ -106,30 +106,6 @@ extension TmuxTests {
             try await tmux.waitForScreen { $0.hasSuffix("feedsh> help caf") }
         }
     }
-
-    @Test func sigtermPausesDownloadsAndExits() async throws {
-        try await TmuxSession.with(mediaRate: 500_000) { tmux in
-            try tmux.tmux(["set-option", "-g", "remain-on-exit", "on"], capture: false)
-            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
-            tmux.keys("lookup; get 1", "Enter")
-            try await tmux.waitForScreen { $0.contains("\n[1] ") }
-            let pid = try #require(
-                Int32(try tmux.tmux(["display", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
-            )
-            kill(pid, SIGTERM)
-            let deadline = ContinuousClock.now + .seconds(20)
-            while try tmux.tmux(["display", "-p", "#{pane_dead}"]).hasPrefix("0"), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            let status = try tmux.tmux(["display", "-p", "#{pane_dead_status}"])
-            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "143")
-            let part = tmux.downloads.appendingPathComponent("1386867488/1000700000001.mp3.part")
-            #expect(FileManager.default.fileExists(atPath: part.path))
-            let sidecar = try Data(contentsOf: URL(fileURLWithPath: part.path + ".json"))
-            let confirmed = try JSONSerialization.jsonObject(with: sidecar) as? [String: Any]
-            #expect((confirmed?["confirmedBytes"] as? Int ?? 0) > 0)
-        }
-    }
 }
 
 /// One feedsh in its own tmux server, against its own fixture server.
