@@ -135,10 +135,7 @@ struct DownloadJob: Sendable {
                 throw error
             } catch {
                 // Keep what arrived: sync it and record it, then stop or retry.
-                try part.sync()
-                record.confirmedBytes = part.length
-                try record.save(to: file.sidecar)
-                sidecar = record
+                try confirm(part, in: &record)
                 offset = part.length
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
                 if offset > attemptStart { failures = 0 }
@@ -149,10 +146,7 @@ struct DownloadJob: Sendable {
             }
 
             if let expected, part.length < expected {
-                try part.sync()
-                record.confirmedBytes = part.length
-                try record.save(to: file.sidecar)
-                sidecar = record
+                try confirm(part, in: &record)
                 if part.length > offset { failures = 0 }
                 offset = part.length
                 lastProblem = "the body ended after \(part.length) of \(expected) bytes"
@@ -194,9 +188,7 @@ struct DownloadJob: Sendable {
             try part.append(chunk)
             let now = clock.now
             if part.length >= nextConfirm || now >= confirmDue {
-                try part.sync()
-                sidecar.confirmedBytes = part.length
-                try sidecar.save(to: file.sidecar)
+                try confirm(part, in: &sidecar)
                 nextConfirm = part.length + Self.confirmInterval
                 confirmDue = now + Self.confirmPeriod
             }
@@ -211,6 +203,14 @@ struct DownloadJob: Sendable {
         }
         meter.record(bytes: part.length, at: clock.now)
         emit(.progress(id: id, DownloadProgress(bytes: part.length, total: expected, bytesPerSecond: meter.rate)))
+    }
+
+    /// Makes the bytes in `part` durable and records their count in the sidecar, so
+    /// that a later run trusts exactly them.
+    private func confirm(_ part: borrowing PartFile, in record: inout Sidecar) throws(DownloadError) {
+        try part.sync()
+        record.confirmedBytes = part.length
+        try record.save(to: file.sidecar)
     }
 
     /// Renames the synced `.part` to the final name and removes the sidecar.

@@ -56,7 +56,8 @@ final class TerminalState: Sendable {
     /// A download event in the interactive shell: progress goes to the status area,
     /// news above the prompt, and the prompt's download count follows.
     func report(_ event: DownloadEvent, label: String, to editor: LineEditor, session: Session) async {
-        var finished = false
+        /// A download joined or left the active ones: prompt and completion follow.
+        var countChanged = false
         state.withLock { state in
             switch event {
             case .started(let id, _):
@@ -68,7 +69,7 @@ final class TerminalState: Sendable {
             case .completed(let id, _, _), .failed(let id, _), .paused(let id, _, _), .cancelled(let id):
                 state.running[id] = nil
                 state.order.removeAll { $0 == id }
-                finished = true
+                countChanged = true
             case .queued, .restarted, .retrying:
                 break
             }
@@ -81,7 +82,8 @@ final class TerminalState: Sendable {
             ($0.label.prefix { $0 != " " }.count, $0.label) < ($1.label.prefix { $0 != " " }.count, $1.label)
         }
         editor.setStatus(StatusArea.lines(entries, width: Console.terminalWidth()))
-        if finished || event == .queued(id: event.id) {
+        if case .queued = event { countChanged = true }
+        if countChanged {
             await refreshSnapshot(session)
             editor.setPrompt(await Shell.prompt(session))
         }
