@@ -67,6 +67,12 @@ let package = Package(
                 .embedInCode("itunes/search-podcasts.json"),
                 .embedInCode("posts/posts.json"),
                 .embedInCode("posts/comments.json"),
+                .embedInCode("itunes/search-music.json"),
+                .embedInCode("met/objects.json"),
+                .embedInCode("images/artwork.jpg"),
+                .embedInCode("images/photo.png"),
+                .embedInCode("images/tiles.gif"),
+                .embedInCode("images/swatch.webp"),
             ]
         ),
         .target(

@@ -13,5 +13,11 @@ public enum FixtureFiles {
         "itunes/search-podcasts.json": PackageResources.search_podcasts_json,
         "posts/posts.json": PackageResources.posts_json,
         "posts/comments.json": PackageResources.comments_json,
+        "itunes/search-music.json": PackageResources.search_music_json,
+        "met/objects.json": PackageResources.objects_json,
+        "images/artwork.jpg": PackageResources.artwork_jpg,
+        "images/photo.png": PackageResources.photo_png,
+        "images/tiles.gif": PackageResources.tiles_gif,
+        "images/swatch.webp": PackageResources.swatch_webp,
     ]
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the iTunes lookup fixtures in Fixtures/itunes/.
+"""Writes the fixtures in Fixtures/: iTunes lookups and searches, posts, Met
+objects and small images.
 
 The fixtures are invented for feedsh (no real API data is copied). They follow the
 shape of Apple's lookup responses: the first result is the podcast, the rest are
@@ -7,6 +8,8 @@ episodes. Run from the repository root: python3 Scripts/make-fixtures.py
 """
 import json
 import random
+import struct
+import zlib
 from datetime import datetime, timedelta, timezone
 
 ART = "https://artwork.invalid/feedsh/{}/600x600bb.jpg"
@@ -207,7 +210,206 @@ def posts():
         json.dump(comments, f, separators=(",", ":"))
 
 
+def music_search():
+    """Songs the fixture server's /search?media=music filters by term."""
+    songs = [
+        (2000000001, "Carrier Wave", "The Loopbacks", "Localhost", 214000, True),
+        (2000000002, "Port 8080", "The Loopbacks", "Localhost", 187500, True),
+        (2000000003, "Time to Live", "The Loopbacks", "Localhost", 241066, False),
+        (2000000004, "Handshake", "Syn & Ack", "Three Ways", 198000, True),
+        (2000000005, "Keep‑Alive", "Syn & Ack", "Three Ways", 305000, True),
+        (2000000006, "Café Blå", "Nørd Folk", "Første", 172000, True),
+        (2000000007, "Silence (Interlude)", "Nørd Folk", "Første", None, False),
+        (2000000008, "Radio Days", "Antenna Club", "Static", 226000, True),
+    ]
+    results = []
+    for tid, name, artist, album, millis, preview in songs:
+        record = {
+            "wrapperType": "track", "kind": "song",
+            "artistId": tid // 1000, "collectionId": tid // 10, "trackId": tid,
+            "artistName": artist, "collectionName": album, "trackName": name,
+            "artworkUrl100": f"https://artwork.invalid/music/{tid}/100x100bb.jpg",
+            "releaseDate": "2024-05-17T07:00:00Z",
+            "primaryGenreName": "Pop", "country": "USA", "currency": "USD",
+            "trackPrice": 1.29, "isStreamable": True,
+        }
+        if millis is not None:
+            record["trackTimeMillis"] = millis
+        if preview:
+            record["previewUrl"] = f"https://media.invalid/previews/{tid}.plus.aac.p.m4a"
+        results.append(record)
+    write("Fixtures/itunes/search-music.json", results)
+
+
+def met_objects():
+    """Met collection objects, invented, with the quirks of the real API: empty
+    strings for missing values, null constituents and tags, HTML entities, and
+    metadataDate with one to three fractional digits."""
+    def obj(oid, title, artist, date, medium, department, image=None, public=True,
+            constituents="default", tags="default", stamp="2025-01-10T04:52:17.107Z"):
+        return {
+            "objectID": oid, "isHighlight": False, "accessionNumber": f"2026.{oid}",
+            "accessionYear": "2026", "isPublicDomain": public,
+            "primaryImage": f"https://images.invalid/met/{image}" if image else "",
+            "primaryImageSmall": f"https://images.invalid/met/{image}" if image else "",
+            "additionalImages": [],
+            "constituents": None if constituents is None else ([{
+                "constituentID": oid + 1, "role": "Artist", "name": artist,
+                "constituentULAN_URL": "(not assigned)", "constituentWikidata_URL": "",
+                "gender": "",
+            }] if artist else []),
+            "department": department, "objectName": medium.split(" ")[0].title() if medium else "",
+            "title": title, "culture": "", "period": "", "dynasty": "", "reign": "",
+            "portfolio": "", "artistRole": "Artist" if artist else "", "artistPrefix": "",
+            "artistDisplayName": artist, "artistDisplayBio": "", "artistSuffix": "",
+            "artistAlphaSort": artist, "artistNationality": "", "artistBeginDate": "",
+            "artistEndDate": "", "artistGender": "", "artistWikidata_URL": "",
+            "artistULAN_URL": "", "objectDate": date, "objectBeginDate": 0, "objectEndDate": 0,
+            "medium": medium, "dimensions": "", "measurements": None, "creditLine": "Invented for feedsh",
+            "geographyType": "", "city": "", "state": "", "county": "", "country": "", "region": "",
+            "subregion": "", "locale": "", "locus": "", "excavation": "", "river": "",
+            "classification": "", "rightsAndReproduction": "", "linkResource": "",
+            "metadataDate": stamp, "repository": "Metropolitan Museum of Art, New York, NY",
+            "objectURL": f"https://www.metmuseum.invalid/art/collection/search/{oid}",
+            "tags": None if tags is None else [{"term": t, "AAT_URL": "", "Wikidata_URL": ""}
+                                                for t in (tags if tags != "default" else [])],
+            "objectWikidata_URL": "", "isTimelineWork": False, "GalleryNumber": "",
+        }
+    objects = [
+        obj(436101, "Wheat Field with Cypresses", "Vincent van Gogh", "1889", "Oil on canvas",
+            "European Paintings", image="436101.jpg", tags=["Landscapes", "Cypresses"]),
+        obj(436102, "Sunflowers &amp; Sky", "Vincent van Gogh", "1887", "Oil on canvas",
+            "European Paintings", image="436102.png", stamp="2024-03-02T10:11:12.5Z"),
+        obj(436103, "Study of a Cypress", "Vincent van Gogh", "ca. 1889", "Pen and ink on paper",
+            "Drawings and Prints", public=False, stamp="2023-07-19T08:00:00.25Z"),
+        obj(436104, "Bridge at Night", "Kawase Hasui", "1930", "Woodblock print; ink and color on paper",
+            "Asian Art", image="436104.gif", constituents=None, tags=None),
+        obj(436105, "Teapot", "", "18th century", "Porcelain", "European Sculpture and Decorative Arts",
+            image="436105.webp", constituents=None),
+        obj(436106, "Portrait of a Woman &quot;Anna&quot;", "Unknown &amp; Workshop", "", "Oil on wood",
+            "European Paintings", stamp="2022-12-01T00:00:00.1Z"),
+        obj(436107, "Cypress Grove (broken record)", "Anonymous", "1901", "Watercolor", "Drawings and Prints"),
+        obj(436108, "Harbour at Dawn", "Claude Monet", "1872", "Oil on canvas", "European Paintings",
+            image="436108.jpg"),
+        obj(436109, "Vase with Cypress Branches", "", "1920s", "Glass", "Modern and Contemporary Art",
+            image="missing.jpg"),
+    ]
+    with open("Fixtures/met/objects.json", "w") as f:
+        json.dump(objects, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
+def png(width, height, pixel):
+    """A truecolour PNG; pixel(x, y) gives (r, g, b)."""
+    raw = bytearray()
+    for y in range(height):
+        raw.append(0)
+        for x in range(width):
+            raw.extend(pixel(x, y))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + chunk(b"IEND", b""))
+
+
+def gif(width, height):
+    """A GIF of one colour. The LZW stream sends a clear code before every second
+    pixel, so the code width stays at 3 bits and no table is needed."""
+    codes = []
+    pixels = width * height
+    while pixels > 0:
+        codes.append(4)
+        take = min(2, pixels)
+        codes.extend([1] * take)
+        pixels -= take
+    codes.append(5)
+    bits, nbits, data = 0, 0, bytearray()
+    for code in codes:
+        bits |= code << nbits
+        nbits += 3
+        while nbits >= 8:
+            data.append(bits & 0xFF)
+            bits >>= 8
+            nbits -= 8
+    if nbits:
+        data.append(bits)
+    blocks = bytearray()
+    for i in range(0, len(data), 255):
+        part = data[i:i + 255]
+        blocks += bytes([len(part)]) + part
+    return (b"GIF89a" + struct.pack("<HHBBB", width, height, 0x81, 0, 0)
+            + bytes([0, 0, 0, 0x2E, 0x6B, 0x8A, 0, 0, 0, 0, 0, 0])
+            + b"," + struct.pack("<HHHHB", 0, 0, width, height, 0) + b"\x02" + bytes(blocks) + b"\x00;")
+
+
+def jpeg(width, height):
+    """A mid-grey baseline JPEG. Grey 128 shifts to 0, so every block is DC 0 and
+    an end of block: one Huffman symbol per table, two bits per block."""
+    def segment(marker, data):
+        return b"\xff" + bytes([marker]) + struct.pack(">H", len(data) + 2) + data
+    out = b"\xff\xd8"
+    out += segment(0xE0, b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00")
+    out += segment(0xDB, b"\x00" + bytes([1] * 64))
+    out += segment(0xC0, b"\x08" + struct.pack(">HH", height, width) + b"\x01\x01\x11\x00")
+    one_symbol = bytes([1] + [0] * 15)
+    out += segment(0xC4, b"\x00" + one_symbol + b"\x00")  # DC: category 0 is "0"
+    out += segment(0xC4, b"\x10" + one_symbol + b"\x00")  # AC: end of block is "0"
+    out += segment(0xDA, b"\x01\x01\x00\x00\x3f\x00")
+    blocks = ((width + 7) // 8) * ((height + 7) // 8)
+    nbits = blocks * 2
+    data = bytearray(b"\x00" * (nbits // 8))
+    if nbits % 8:
+        data.append((1 << (8 - nbits % 8)) - 1)  # pad with ones
+    return out + bytes(data) + b"\xff\xd9"
+
+
+def webp(width, height, argb=0xFF3C78B4):
+    """A lossless WebP of one colour: five single-symbol prefix codes, so the pixels
+    themselves take no bits."""
+    bits, nbits = 0, 0
+    def put(value, count):
+        nonlocal bits, nbits
+        bits |= value << nbits
+        nbits += count
+    put(width - 1, 14)
+    put(height - 1, 14)
+    put(0, 1)  # alpha unused
+    put(0, 3)  # version
+    put(0, 1)  # no transform
+    put(0, 1)  # no colour cache
+    put(0, 1)  # no meta prefix codes
+    a, r, g, b = (argb >> 24) & 0xFF, (argb >> 16) & 0xFF, (argb >> 8) & 0xFF, argb & 0xFF
+    for symbol in (g, r, b, a):
+        put(1, 1)  # simple code
+        put(0, 1)  # one symbol
+        put(1, 1)  # of eight bits
+        put(symbol, 8)
+    put(1, 1)
+    put(0, 1)
+    put(0, 1)  # distance: one symbol of one bit
+    put(0, 1)
+    payload = b"\x2f" + bits.to_bytes((nbits + 7) // 8, "little")
+    chunk = b"VP8L" + struct.pack("<I", len(payload)) + payload + b"\x00" * (len(payload) % 2)
+    return b"RIFF" + struct.pack("<I", 4 + len(chunk)) + b"WEBP" + chunk
+
+
+def images():
+    """Small real images in four formats, served by the fixture server's /images/."""
+    import os
+    os.makedirs("Fixtures/images", exist_ok=True)
+    def save(name, data):
+        with open(f"Fixtures/images/{name}", "wb") as f:
+            f.write(data)
+    save("artwork.jpg", jpeg(600, 600))
+    save("photo.png", png(200, 150, lambda x, y: ((x * 7 + y) % 256, (y * 5) % 256, (x ^ y) % 256)))
+    save("tiles.gif", gif(64, 48))
+    save("swatch.webp", webp(100, 80))
+
+
 if __name__ == "__main__":
+    music_search()
+    met_objects()
+    images()
     default_lookup()
     large_lookup()
     quirks_lookup()

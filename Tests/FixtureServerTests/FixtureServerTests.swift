@@ -255,7 +255,9 @@ struct FixtureFilesTests {
             .appendingPathComponent("Fixtures")
         let enumerator = try #require(FileManager.default.enumerator(atPath: root.path))
         let onDisk = Set(
-            enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
+            enumerator.compactMap { $0 as? String }.filter {
+                $0.contains(".") && !$0.hasSuffix(".md") && !$0.hasSuffix(".swift")
+            }
         )
         #expect(onDisk == Set(FixtureFiles.all.keys))
         for (name, bytes) in FixtureFiles.all {
