@@ -18,6 +18,11 @@ public struct DownloadLayout: Sendable, Equatable {
         public var part: URL { URL(fileURLWithPath: final.path + ".part") }
         /// The metadata beside the bytes (URL, validators, confirmed length).
         public var sidecar: URL { URL(fileURLWithPath: final.path + ".part.json") }
+
+        /// The files of a download whose complete file will be `final`.
+        public init(final: URL) {
+            self.final = final
+        }
     }
 
     public func file(podcastID: Int64, episodeID: Int64, extension ext: String) -> File {

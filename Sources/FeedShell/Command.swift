@@ -1,4 +1,5 @@
 import FeedKit
+import Synchronization
 
 /// A shell command: its names, its help, and what it does.
 public struct Command: Sendable {
@@ -42,6 +43,44 @@ struct CommandContext: Sendable {
     let history: (@Sendable () -> [String])?
     /// Runs the commands of a file in this shell (`source`).
     let source: @Sendable (String) async throws(ShellError) -> CommandOutcome
+    /// The command's result for `--json`.
+    let result: ResultSlot
+
+    /// Gives the command's result: `text` for a person, or `json` as the `result` of
+    /// the command's JSON line. Only the value is built in JSON mode and only the text
+    /// otherwise.
+    func output(_ text: @autoclosure () -> String, json: @autoclosure () -> JSONValue) {
+        if console.json {
+            result.set(json())
+        } else {
+            console.print(text())
+        }
+    }
+
+    /// A table for a person, rows as JSON objects otherwise.
+    func outputTable(
+        header: [String],
+        rows: @autoclosure () -> [[String]],
+        rightAligned: Set<Int>,
+        footer: String? = nil,
+        json: @autoclosure () -> JSONValue
+    ) {
+        output(
+            console.table(header: header, rows: rows(), rightAligned: rightAligned) + (footer.map { "\n" + $0 } ?? ""),
+            json: json()
+        )
+    }
+}
+
+/// Holds the result a command gives, until the shell writes its JSON line.
+final class ResultSlot: Sendable {
+    private let value = Mutex<JSONValue?>(nil)
+
+    func set(_ newValue: JSONValue) {
+        value.withLock { $0 = newValue }
+    }
+
+    var current: JSONValue? { value.withLock { $0 } }
 }
 
 /// Whether the shell goes on after a command.

@@ -16,10 +16,18 @@ public protocol OutputSink: Sendable {
 
 /// Writes to the process's standard output and error, unbuffered per call.
 public struct StandardStreams: OutputSink {
+    /// One write at a time, so that a long JSON line (more than a pipe's atomic 4 KiB)
+    /// never interleaves with an event written from another task.
+    private static let writing = Mutex(())
+
     public init() {}
 
     public func write(_ text: String, to stream: OutputStreamKind) {
         let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
+        Self.writing.withLock { _ in Self.writeAll(text, to: fd) }
+    }
+
+    private static func writeAll(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
@@ -53,25 +61,68 @@ public final class CapturedOutput: OutputSink {
     public var standardError: String { buffers.withLock { $0.err } }
 }
 
-/// The shell's view of the terminal: where to write and how wide it is.
+/// The shell's view of the terminal: where to write, how wide it is, and whether
+/// results are text for a person or JSON lines (`--json`).
 public struct Console: Sendable {
     /// True when standard output is a terminal: then long titles are cut to the width.
     public let isTerminal: Bool
     /// Columns available, when standard output is a terminal.
     public let width: Int?
+    /// `--json`: results, events and errors are JSON objects on standard output, one a
+    /// line, and nothing else is written there.
+    public let json: Bool
+    /// Bold table headings on standard output (a terminal, no `NO_COLOR`, no
+    /// `--no-color`).
+    public let color: Bool
+    /// Red `error:` on standard error, under the same rules for that stream.
+    public let errorColor: Bool
     let sink: any OutputSink
 
-    public init(sink: any OutputSink, isTerminal: Bool, width: Int?) {
+    public init(
+        sink: any OutputSink,
+        isTerminal: Bool,
+        width: Int?,
+        json: Bool = false,
+        color: Bool = false,
+        errorColor: Bool = false
+    ) {
         self.sink = sink
         self.isTerminal = isTerminal
         self.width = width
+        self.json = json
+        self.color = color && !json
+        self.errorColor = errorColor && !json
     }
 
     /// The process's streams, sized from the terminal (`COLUMNS`, then 80, when the
-    /// size cannot be read).
-    public static func standard() -> Console {
+    /// size cannot be read). Colour needs a terminal and neither `NO_COLOR` (any
+    /// value, even empty) nor `noColor`.
+    public static func standard(json: Bool = false, noColor: Bool = false) -> Console {
         let isTerminal = isatty(STDOUT_FILENO) == 1
-        return Console(sink: StandardStreams(), isTerminal: isTerminal, width: isTerminal ? terminalWidth() : nil)
+        let colorAllowed = !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        return Console(
+            sink: StandardStreams(),
+            isTerminal: isTerminal && !json,
+            width: isTerminal && !json ? terminalWidth() : nil,
+            json: json,
+            color: colorAllowed && isTerminal,
+            errorColor: colorAllowed && isatty(STDERR_FILENO) == 1
+        )
+    }
+
+    /// Writes one JSON object as a line on standard output.
+    public func emit(_ value: JSONValue) {
+        sink.write(value.text + "\n", to: .standardOutput)
+    }
+
+    /// A table whose heading is bold when colour is on.
+    func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        Render.table(header: header, rows: rows, rightAligned: rightAligned, width: width, boldHeader: color)
+    }
+
+    /// `error:` (or another prefix), red when colour is on for standard error.
+    func errorPrefix(_ prefix: String) -> String {
+        errorColor ? "\u{1B}[31m\(prefix):\u{1B}[0m" : "\(prefix):"
     }
 
     /// Prints result lines to standard output.

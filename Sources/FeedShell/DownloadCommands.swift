@@ -36,10 +36,19 @@ extension Command {
         ) { arguments, context throws(ShellError) in
             let (podcast, numbers) = try await selection(&arguments, context, name)
             var lines: [String] = []
+            var results: [JSONValue] = []
             for number in numbers {
-                lines.append(await act(podcast, number, context))
+                let message = await act(podcast, number, context)
+                lines.append(message)
+                let episode = podcast.episodes[number - 1]
+                results.append(
+                    .object([
+                        "number": .int(number), "id": .int(episode.id), "message": .string(message),
+                        "status": JSONRender.status(await context.session.status(of: episode, in: podcast)),
+                    ])
+                )
             }
-            context.console.print(lines.joined(separator: "\n"))
+            context.output(lines.joined(separator: "\n"), json: .array(results))
             return .proceed
         }
     }
@@ -124,10 +133,11 @@ extension Command {
         try arguments.finish()
         let all = await context.session.downloads.all()
         guard !all.isEmpty else {
-            context.console.print("no downloads")
+            context.output("no downloads", json: .array([]))
             return .proceed
         }
         var rows: [[String]] = []
+        var results: [JSONValue] = []
         for (request, state) in all {
             let detail: String =
                 switch state {
@@ -135,11 +145,16 @@ extension Command {
                 case .running(let progress?) where progress.bytes > 0: progressText(progress)
                 default: EpisodeStatus(engine: state, disk: .absent).text
                 }
-            rows.append([TerminalText.line(detail), await context.session.label(for: request.id)])
+            let label = await context.session.label(for: request.id)
+            rows.append([TerminalText.line(detail), label])
+            results.append(
+                .object([
+                    "id": .string(request.id), "label": .string(label), "path": .string(request.file.final.path),
+                    "status": JSONRender.state(state),
+                ])
+            )
         }
-        context.console.print(
-            Render.table(header: ["Status", "Episode"], rows: rows, rightAligned: [], width: context.console.width)
-        )
+        context.outputTable(header: ["Status", "Episode"], rows: rows, rightAligned: [], json: .array(results))
         return .proceed
     }
 
@@ -162,9 +177,14 @@ extension Command {
             return .proceed
         }
         var lines: [String] = []
+        var results: [JSONValue] = []
         var failures = 0
         for (request, state) in await context.session.downloads.all() where ids?.contains(request.id) ?? true {
             let label = await context.session.label(for: request.id)
+            if state.isActive { continue }
+            results.append(
+                .object(["id": .string(request.id), "label": .string(label), "status": JSONRender.state(state)])
+            )
             switch state {
             case .completed(let bytes):
                 lines.append("downloaded \(label) (\(ByteCountText.format(Int(bytes))))")
@@ -179,7 +199,9 @@ extension Command {
                 break
             }
         }
-        if !lines.isEmpty { context.console.print(lines.joined(separator: "\n")) }
+        if !lines.isEmpty || context.console.json {
+            context.output(lines.joined(separator: "\n"), json: .array(results))
+        }
         if failures > 0 {
             throw .other("\(failures) \(failures == 1 ? "download" : "downloads") failed")
         }

@@ -1,13 +1,15 @@
 import Downloads
 import FeedKit
 
-/// Turns download events into lines for a person, on standard error.
+/// Turns download events into lines for a person, on standard error, or into JSON
+/// event lines on standard output with `--json`.
 ///
-/// Progress is printed at most once per 10 % per download (the live status area of
-/// the interactive shell is separate); retries, restarts, completions and failures
-/// always.
+/// Progress is printed at most once per 10 % per download (once per 1 % as JSON; the
+/// live status area of the interactive shell is separate); retries, restarts,
+/// completions and failures always.
 struct DownloadReporter {
     let console: Console
+    /// The last tenth (or hundredth, in JSON) reported per download.
     private var lastDecile: [String: Int] = [:]
 
     init(console: Console) {
@@ -15,6 +17,10 @@ struct DownloadReporter {
     }
 
     mutating func report(_ event: DownloadEvent, label: String) {
+        if console.json {
+            reportJSON(event, label: label)
+            return
+        }
         let number = label.prefix { $0 != " " }
         switch event {
         case .queued, .paused, .cancelled:
@@ -36,6 +42,18 @@ struct DownloadReporter {
         }
     }
 
+    private mutating func reportJSON(_ event: DownloadEvent, label: String) {
+        if case .progress(let id, let progress) = event {
+            guard let fraction = progress.fraction else { return }
+            let percent = Int(fraction * 100)
+            guard percent > (lastDecile[id] ?? -1), percent < 100 else { return }
+            lastDecile[id] = percent
+        } else {
+            lastDecile[event.id] = nil
+        }
+        console.emit(JSONRender.event(event, label: label))
+    }
+
     /// The line a person sees for news about a download (restarts, retries, the
     /// end), in scripts and above the interactive prompt alike.
     static func message(for event: DownloadEvent, label: String) -> String? {
@@ -48,8 +66,8 @@ struct DownloadReporter {
         case .restarted(_, let reason):
             return "[\(number)] \(reason)"
         case .retrying(_, let attempt, let delay, let reason):
-            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-            return "[\(number)] \(TerminalText.line(reason)); try \(attempt) in \(String(format: "%.1f", seconds)) s"
+            return
+                "[\(number)] \(TerminalText.line(reason)); try \(attempt) in \(String(format: "%.1f", delay.seconds)) s"
         default:
             return nil
         }

@@ -31,10 +31,16 @@ extension Command {
         let podcast: Podcast = try await feed { () async throws(FeedError) in
             try await context.session.lookup(id: id, limit: limit)
         }
-        for warning in podcast.warnings {
-            context.console.printError("warning: \(TerminalText.line(warning.description))")
+        if !context.console.json {
+            for warning in podcast.warnings {
+                context.console.printError("warning: \(TerminalText.line(warning.description))")
+            }
         }
-        context.console.print(Render.podcastHeader(podcast, width: context.console.width))
+        let statuses = context.console.json ? await context.session.statuses() : [:]
+        context.output(
+            Render.podcastHeader(podcast, width: context.console.width),
+            json: JSONRender.podcast(podcast, statuses: statuses)
+        )
         return .proceed
     }
 
@@ -47,7 +53,10 @@ extension Command {
         try arguments.finish()
         let podcast = try await context.session.requirePodcast()
         let statuses = await context.session.statuses()
-        context.console.print(Render.episodes(podcast, statuses: statuses, width: context.console.width))
+        context.output(
+            Render.episodes(podcast, statuses: statuses, width: context.console.width, color: context.console.color),
+            json: JSONRender.episodes(podcast, statuses: statuses)
+        )
         return .proceed
     }
 
@@ -66,7 +75,10 @@ extension Command {
         }
         let episode = podcast.episodes[number - 1]
         let status = await context.session.statuses()[episode.id]
-        context.console.print(Render.episode(episode, number: number, podcast: podcast, status: status))
+        context.output(
+            Render.episode(episode, number: number, podcast: podcast, status: status),
+            json: JSONRender.episode(episode, number: number, status: status, full: true)
+        )
         return .proceed
     }
 }

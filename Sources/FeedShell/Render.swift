@@ -24,6 +24,7 @@ enum Render {
         _ podcast: Podcast,
         statuses: [Int64: EpisodeStatus],
         width: Int?,
+        color: Bool = false,
         timeZone: TimeZone = .current
     ) -> String {
         guard !podcast.episodes.isEmpty else { return "no episodes" }
@@ -45,7 +46,7 @@ enum Render {
                 var row = row; row.remove(at: 3); return row
             }
         }
-        return table(header: header, rows: body, rightAligned: [0, 2], width: width)
+        return table(header: header, rows: body, rightAligned: [0, 2], width: width, boldHeader: color)
     }
 
     /// One episode in full.
@@ -72,8 +73,15 @@ enum Render {
     }
 
     /// Columns separated by two spaces; the last column takes what width is left and
-    /// is cut with an ellipsis when `width` is known.
-    static func table(header: [String], rows: [[String]], rightAligned: Set<Int>, width: Int?) -> String {
+    /// is cut with an ellipsis when `width` is known. `boldHeader` sets the heading in
+    /// bold with SGR escapes (for a colour terminal).
+    static func table(
+        header: [String],
+        rows: [[String]],
+        rightAligned: Set<Int>,
+        width: Int?,
+        boldHeader: Bool = false
+    ) -> String {
         let columns = header.count
         var widths = header.map(TerminalText.width)
         for row in rows {
@@ -91,7 +99,8 @@ enum Render {
             }
             return cut(text + cells[columns - 1], width)
         }
-        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+        let heading = boldHeader ? "\u{1B}[1m" + line(header) + "\u{1B}[0m" : line(header)
+        return ([heading] + rows.map(line)).joined(separator: "\n")
     }
 
     private static func cut(_ text: String, _ width: Int?) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One logical line of a script, with where it came from for error messages.
 public struct ScriptLine: Sendable, Equatable {
     public let text: String
@@ -53,10 +55,43 @@ extension ScriptLines where Base == IndexingIterator<[String]> {
 }
 
 /// Lines of standard input, read as they arrive.
-public struct StandardInputLines: IteratorProtocol {
+public struct StandardInputLines: IteratorProtocol, Sendable {
     public init() {}
 
     public mutating func next() -> String? {
         readLine(strippingNewline: true)
     }
 }
+
+extension Shell {
+    /// Runs a script as ``run(script:keepGoing:)`` does, and ends it early on SIGINT
+    /// (130), SIGTERM (143) or SIGHUP (129): the command running is cancelled and the
+    /// status returned at once, even while the script waits for a line of standard
+    /// input. The caller's ``close()`` then pauses the downloads, keeping their
+    /// `.part` files.
+    public func runScript<Lines: Sequence<ScriptLine> & Sendable>(
+        _ script: Lines,
+        keepGoing: Bool
+    ) async -> ExitStatus {
+        let (outcomes, continuation) = AsyncStream.makeStream(of: ExitStatus.self)
+        let task = Task {
+            continuation.yield(await self.run(script: script, keepGoing: keepGoing))
+        }
+        let watcher = SignalWatcher()
+        for (signal, status) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, .terminated), (SIGHUP, .hangUp)] {
+            watcher.on(signal) {
+                task.cancel()
+                continuation.yield(status)
+            }
+        }
+        defer { watcher.cancel() }
+        var iterator = outcomes.makeAsyncIterator()
+        let status = await iterator.next() ?? .failure
+        if status == .interrupted || status == .terminated || status == .hangUp {
+            console.printError("feedsh: interrupted; pausing downloads")
+        }
+        return status
+    }
+}
+
+extension ScriptLines: Sendable where Base: Sendable {}

@@ -41,26 +41,55 @@ public final class Shell: Sendable {
     public func run<Lines: Sequence<ScriptLine>>(script: Lines, keepGoing: Bool) async -> ExitStatus {
         var status = ExitStatus.success
         for line in script {
-            let statements: [[String]]
-            do {
-                statements = try Tokenizer.statements(line.text)
-            } catch {
-                report(ShellError.syntax(error.description), at: line.location)
-                if !keepGoing { return .failure }
+            if Task.isCancelled { return .interrupted }
+            let outcome = await run(line) { error, command in
+                if Task.isCancelled { return false }
+                self.report(error, command: command, at: line.location)
                 status = .failure
-                continue
+                return keepGoing
             }
-            for words in statements {
-                do {
-                    if try await execute(words) == .quit { return await finishDownloads(status) }
-                } catch {
-                    report(error, at: line.location)
-                    if !keepGoing { return await finishDownloads(.failure) }
-                    status = .failure
-                }
+            if Task.isCancelled { return .interrupted }
+            switch outcome {
+            case .finished: continue
+            case .quit: return await finishDownloads(status)
+            case .failed: return await finishDownloads(.failure)
             }
         }
         return await finishDownloads(status)
+    }
+
+    /// How the statements of one line ended.
+    enum LineOutcome {
+        case finished
+        case quit
+        /// A statement failed (`command` names it; nil for a syntax error) and the
+        /// rest of the line was not run.
+        case failed(ShellError, command: String?)
+    }
+
+    /// Runs the statements of one line until one quits, or fails and `onFailure`
+    /// (given the error and the command's name) says not to go on. The one loop
+    /// behind scripts, sourced files and the prompt, which differ only in what a
+    /// failure does.
+    func run(
+        _ line: ScriptLine,
+        onFailure: (ShellError, String?) -> Bool = { _, _ in false }
+    ) async -> LineOutcome {
+        let statements: [[String]]
+        do throws(CommandLineSyntaxError) {
+            statements = try Tokenizer.statements(line.text)
+        } catch {
+            let error = ShellError.syntax(error.description)
+            return onFailure(error, nil) ? .finished : .failed(error, command: nil)
+        }
+        for words in statements {
+            do throws(ShellError) {
+                if try await execute(words) == .quit { return .quit }
+            } catch {
+                if !onFailure(error, words.first) { return .failed(error, command: words.first) }
+            }
+        }
+        return .finished
     }
 
     /// At the end of a script: waits for downloads still running (saying so), and
@@ -77,7 +106,7 @@ public final class Shell: Sendable {
         return failed.isEmpty ? status : .failure
     }
 
-    /// Runs one command given as words.
+    /// Runs one command given as words; with `--json`, writes its result line.
     func execute(_ words: [String]) async throws(ShellError) -> CommandOutcome {
         guard let name = words.first else { return .proceed }
         guard let command = registry.command(named: name) else {
@@ -90,9 +119,19 @@ public final class Shell: Sendable {
             console: console,
             registry: registry,
             history: history,
-            source: { path throws(ShellError) in try await self.source(path) }
+            source: { path throws(ShellError) in try await self.source(path) },
+            result: ResultSlot()
         )
-        return try await command.action(&arguments, context)
+        let outcome = try await command.action(&arguments, context)
+        // The commands `source` runs write their own lines.
+        if console.json, command.name != "source" {
+            console.emit(
+                .object([
+                    "command": .string(command.name), "ok": .bool(true), "result": context.result.current ?? .null,
+                ])
+            )
+        }
+        return outcome
     }
 
     /// The files being sourced, innermost last, for cycle detection.
@@ -125,18 +164,10 @@ public final class Shell: Sendable {
 
     private func runSourced(_ text: String, path: String) async -> Result<CommandOutcome, ShellError> {
         for line in ScriptLines(text: text, source: path) {
-            let statements: [[String]]
-            do throws(CommandLineSyntaxError) {
-                statements = try Tokenizer.statements(line.text)
-            } catch {
-                return .failure(.other("\(line.location ?? path): \(error.description)"))
-            }
-            for words in statements {
-                do throws(ShellError) {
-                    if try await execute(words) == .quit { return .success(.quit) }
-                } catch {
-                    return .failure(.other("\(line.location ?? path): \(error.description)"))
-                }
+            switch await run(line) {
+            case .finished: continue
+            case .quit: return .success(.quit)
+            case .failed(let error, _): return .failure(.located(error, at: line.location ?? path))
             }
         }
         return .success(.proceed)
@@ -145,23 +176,17 @@ public final class Shell: Sendable {
     /// Runs the statements of one line typed at the prompt; failures are reported
     /// and do not end the shell.
     func runInteractive(line: String) async -> CommandOutcome {
-        do {
-            for words in try Tokenizer.statements(line) {
-                do {
-                    if try await execute(words) == .quit { return .quit }
-                } catch {
-                    if Task.isCancelled {
-                        console.printError("interrupted")
-                    } else {
-                        report(error, at: nil, prefix: "error")
-                    }
-                    return .proceed
-                }
+        switch await run(ScriptLine(text: line, location: nil)) {
+        case .finished: return .proceed
+        case .quit: return .quit
+        case .failed(let error, let command):
+            if Task.isCancelled {
+                console.printError("interrupted")
+            } else {
+                report(error, command: command, at: nil, prefix: "error")
             }
-        } catch {
-            report(ShellError.syntax(error.description), at: nil, prefix: "error")
+            return .proceed
         }
-        return .proceed
     }
 
     /// The prompt: `feedsh> `, or the loaded podcast's shortened title, with the
@@ -185,8 +210,22 @@ public final class Shell: Sendable {
         Completer(registry: registry).complete(textBeforeCursor, snapshot: terminal.snapshot)
     }
 
-    private func report(_ error: ShellError, at location: String?, prefix: String = "feedsh") {
-        console.printError("\(location ?? prefix): \(TerminalText.line(error.description))")
+    /// Says a command failed: `file:line: message` on standard error, or with
+    /// `--json` an error line on standard output.
+    func report(_ error: ShellError, command: String?, at location: String?, prefix: String = "feedsh") {
+        if console.json {
+            console.emit(
+                .object([
+                    "command": .string(command), "ok": .bool(false),
+                    "error": .object([
+                        "code": .string(error.code), "message": .string(error.description),
+                        "location": location.map { .string($0) },
+                    ]),
+                ])
+            )
+        } else {
+            console.printError("\(console.errorPrefix(location ?? prefix)) \(TerminalText.line(error.description))")
+        }
     }
 
     /// Pauses running downloads, prints their last events and releases network

@@ -12,7 +12,16 @@ extension Command {
             for command in context.registry.commands {
                 lines.append("  " + TerminalText.pad(command.name, toWidth: width) + "  " + command.summary)
             }
-            context.console.print(lines.joined(separator: "\n"))
+            context.output(
+                lines.joined(separator: "\n"),
+                json: .array(
+                    context.registry.commands.map {
+                        .object([
+                            "name": .string($0.name), "synopsis": .string($0.synopsis), "summary": .string($0.summary),
+                        ])
+                    }
+                )
+            )
             return .proceed
         }
         guard let command = context.registry.command(named: name) else {
@@ -21,7 +30,14 @@ extension Command {
         var lines = ["usage: \(command.synopsis)", "", command.summary]
         if !command.details.isEmpty { lines += ["", command.details] }
         if !command.aliases.isEmpty { lines += ["", "aliases: " + command.aliases.joined(separator: ", ")] }
-        context.console.print(lines.joined(separator: "\n"))
+        context.output(
+            lines.joined(separator: "\n"),
+            json: .object([
+                "name": .string(command.name), "synopsis": .string(command.synopsis),
+                "summary": .string(command.summary), "details": .string(command.details),
+                "aliases": .array(command.aliases.map { .string($0) }),
+            ])
+        )
         return .proceed
     }
 
@@ -45,14 +61,17 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         try arguments.finish()
         guard let entries = context.history?() else {
-            context.console.print("history is kept by the interactive shell only")
+            context.output("history is kept by the interactive shell only", json: .array([]))
             return .proceed
         }
         let width = String(entries.count).count
         let lines = entries.enumerated().map { index, entry in
             String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  \(entry)"
         }
-        context.console.print(lines.isEmpty ? "no history yet" : lines.joined(separator: "\n"))
+        context.output(
+            lines.isEmpty ? "no history yet" : lines.joined(separator: "\n"),
+            json: .array(entries.map { .string($0) })
+        )
         return .proceed
     }
 }

@@ -12,6 +12,8 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case noPodcast
         case feed(FeedError)
         case other(String)
+        /// A failure in a sourced file, with its `file:line`.
+        indirect case located(ShellError, location: String)
     }
 
     let kind: Kind
@@ -26,6 +28,9 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     static let noPodcast = ShellError(kind: .noPodcast)
     static func feed(_ error: FeedError) -> ShellError { ShellError(kind: .feed(error)) }
     static func other(_ message: String) -> ShellError { ShellError(kind: .other(message)) }
+    static func located(_ error: ShellError, at location: String) -> ShellError {
+        ShellError(kind: .located(error, location: location))
+    }
 
     /// A stable name for the kind of failure (for `--json`).
     public var code: String {
@@ -36,6 +41,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .noPodcast: "no-podcast"
         case .feed(let error): error.code.description
         case .other: "failed"
+        case .located(let error, _): error.code
         }
     }
 
@@ -50,6 +56,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .noPodcast: "no podcast loaded: run 'lookup' first"
         case .feed(let error): error.description
         case .other(let message): message
+        case .located(let error, let location): "\(location): \(error.description)"
         }
     }
 }

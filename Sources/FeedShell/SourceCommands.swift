@@ -18,18 +18,17 @@ extension Command {
             try await context.session.posts.posts(userId: user)
         }
         guard !posts.isEmpty else {
-            context.console.print(user.map { "user \($0) has no posts" } ?? "no posts")
+            context.output(user.map { "user \($0) has no posts" } ?? "no posts", json: .array([]))
             return .proceed
         }
         let rows = posts.prefix(limit).map { [String($0.id), String($0.userId), TerminalText.line($0.title)] }
-        var text = Render.table(
+        context.outputTable(
             header: ["#", "User", "Title"],
             rows: rows,
             rightAligned: [0, 1],
-            width: context.console.width
+            footer: posts.count > limit ? "(\(limit) of \(posts.count) posts; --limit N shows more)" : nil,
+            json: .array(posts.prefix(limit).map { JSONRender.post($0) })
         )
-        if posts.count > limit { text += "\n(\(limit) of \(posts.count) posts; --limit N shows more)" }
-        context.console.print(text)
         return .proceed
     }
 
@@ -56,7 +55,7 @@ extension Command {
             lines += TerminalText.block(comment.body).split(separator: "\n", omittingEmptySubsequences: false)
                 .map { "    " + $0 }
         }
-        context.console.print(lines.joined(separator: "\n"))
+        context.output(lines.joined(separator: "\n"), json: JSONRender.post(post, comments: comments))
         return .proceed
     }
 
@@ -76,7 +75,7 @@ extension Command {
             try await context.session.searchPodcasts(term: term, limit: limit)
         }
         guard !results.isEmpty else {
-            context.console.print("no podcasts match '\(TerminalText.line(term))'")
+            context.output("no podcasts match '\(TerminalText.line(term))'", json: .array([]))
             return .proceed
         }
         let rows = results.enumerated().map { index, result in
@@ -85,12 +84,18 @@ extension Command {
                 TerminalText.line(result.title) + (result.artist.map { " · " + TerminalText.line($0) } ?? ""),
             ]
         }
-        context.console.print(
-            Render.table(
-                header: ["#", "Episodes", "Podcast"],
-                rows: rows,
-                rightAligned: [0, 1],
-                width: context.console.width
+        context.outputTable(
+            header: ["#", "Episodes", "Podcast"],
+            rows: rows,
+            rightAligned: [0, 1],
+            json: .array(
+                results.enumerated().map { index, result in
+                    .object([
+                        "number": .int(index + 1), "id": .int(result.id), "title": .string(result.title),
+                        "artist": .string(result.artist), "episodeCount": result.episodeCount.map { .int($0) },
+                        "genre": .string(result.genre),
+                    ])
+                }
             )
         )
         return .proceed

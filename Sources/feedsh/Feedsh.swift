@@ -57,6 +57,12 @@ struct Feedsh: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Downloads that run at once; the rest are queued.", valueName: "n"))
     var maxConcurrent = 3
 
+    @Flag(help: "Write every result, event and error as one JSON object a line on standard output.")
+    var json = false
+
+    @Flag(help: "No colour or styling (also when NO_COLOR is set or output is not a terminal).")
+    var noColor = false
+
     func validate() throws {
         if file != nil && commands != nil {
             throw ValidationError("-f and -c cannot be used together.")
@@ -98,7 +104,7 @@ struct Feedsh: AsyncParsableCommand {
             engine: engine,
             maxConcurrent: maxConcurrent
         )
-        let shell = Shell(configuration: configuration, console: .standard())
+        let shell = Shell(configuration: configuration, console: .standard(json: json, noColor: noColor))
         let status = await run(shell)
         await shell.close()
         await demoServer?.stop()
@@ -109,7 +115,7 @@ struct Feedsh: AsyncParsableCommand {
 
     private func run(_ shell: Shell) async -> ExitStatus {
         if let commands {
-            return await shell.run(script: ScriptLines(text: commands, source: nil), keepGoing: keepGoing)
+            return await shell.runScript(ScriptLines(text: commands, source: nil), keepGoing: keepGoing)
         }
         if let file {
             let text: String
@@ -119,9 +125,10 @@ struct Feedsh: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("feedsh: cannot read \(file): \(describeFileError(error))\n".utf8))
                 return .usage
             }
-            return await shell.run(script: ScriptLines(text: text, source: file), keepGoing: keepGoing)
+            return await shell.runScript(ScriptLines(text: text, source: file), keepGoing: keepGoing)
         }
-        if isatty(STDIN_FILENO) == 1,
+        // JSON is for programs: it reads plain lines even from a terminal.
+        if isatty(STDIN_FILENO) == 1, !json,
             let editor = LineEditor(
                 programName: "feedsh",
                 historyFile: shell.session.configuration.historyFile,
@@ -130,7 +137,7 @@ struct Feedsh: AsyncParsableCommand {
         {
             return await shell.runInteractive(editor: editor)
         }
-        return await shell.run(script: ScriptLines(StandardInputLines(), source: "<stdin>"), keepGoing: keepGoing)
+        return await shell.runScript(ScriptLines(StandardInputLines(), source: "<stdin>"), keepGoing: keepGoing)
     }
 
     private func url(_ flag: String?, env name: String, flag flagName: String) throws -> URL? {

@@ -29,7 +29,8 @@ struct InteractiveTests {
         try await session.waitFor("episode 2 of 5")
         try await session.waitFor(prompt)
         session.type("nosuchcommand\r")
-        try await session.waitFor("error: unknown command 'nosuchcommand'")
+        // A terminal without NO_COLOR gets a red "error:".
+        try await session.waitFor("\u{1B}[31merror:\u{1B}[0m unknown command 'nosuchcommand'")
         try await session.waitFor(prompt)
         session.type("\u{04}")  // Ctrl-D on an empty line quits
         #expect(try await session.exitStatus() == 0)
