@@ -7,6 +7,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     private enum Kind: Sendable, Equatable {
         case httpStatus(Int, URL)
         case notMedia(contentType: String, URL)
+        case wrongType(contentType: String, expected: String, URL)
         case disk(operation: String, path: String, errno: Int32)
         case gaveUp(attempts: Int, lastProblem: String)
         case lengthMismatch(expected: Int64, received: Int64)
@@ -20,6 +21,10 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     /// The server sent a web page (a captive portal, an error page) instead of media.
     public static func notMedia(contentType: String, url: URL) -> DownloadError {
         .init(.notMedia(contentType: contentType, url))
+    }
+    /// The body's type is not the one the request requires (`image/`, say).
+    public static func wrongType(_ contentType: String, expected: String, url: URL) -> DownloadError {
+        .init(.wrongType(contentType: contentType, expected: expected, url))
     }
     /// A file operation failed; what is on disk is kept for a later resume.
     public static func disk(_ operation: String, path: String, errno: Int32) -> DownloadError {
@@ -39,6 +44,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         switch kind {
         case .httpStatus: "http-status"
         case .notMedia: "not-media"
+        case .wrongType: "wrong-type"
         case .disk: "disk"
         case .gaveUp: "gave-up"
         case .lengthMismatch: "length-mismatch"
@@ -56,6 +62,8 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
             "HTTP \(status) from \(url.absoluteString)"
         case .notMedia(let contentType, let url):
             "\(url.absoluteString) sent \(contentType), not media"
+        case .wrongType(let contentType, let expected, let url):
+            "\(url.absoluteString) sent \(contentType), not \(expected == "image/" ? "an image" : expected)"
         case .disk(let operation, let path, let code):
             "cannot \(operation) \(path): \(String(cString: strerror(code)))"
         case .gaveUp(let attempts, let problem):

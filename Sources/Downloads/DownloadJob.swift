@@ -13,12 +13,49 @@ public struct DownloadRequest: Sendable, Equatable {
     public let id: String
     public let url: URL
     public let file: DownloadLayout.File
+    /// Validators of the complete file already at `file.final`: the first request
+    /// sends them as `If-None-Match` and `If-Modified-Since`, and a 304 keeps that file.
+    public var cached: Validators?
+    /// The media type the body must have, such as `image/`: any other type fails the
+    /// download and leaves nothing. Nil accepts anything but a web page.
+    public var requiredType: String?
 
-    public init(id: String, url: URL, file: DownloadLayout.File) {
+    public init(
+        id: String,
+        url: URL,
+        file: DownloadLayout.File,
+        cached: Validators? = nil,
+        requiredType: String? = nil
+    ) {
         self.id = id
         self.url = url
         self.file = file
+        self.cached = cached
+        self.requiredType = requiredType
     }
+}
+
+/// What a server said identifies one version of a file.
+public struct Validators: Sendable, Equatable, Codable {
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(etag: String?, lastModified: String?) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// How a download ended well.
+public struct DownloadOutcome: Sendable, Equatable {
+    /// The size of the final file.
+    public let bytes: Int64
+    /// The response's `Content-Type`, when it had one.
+    public let contentType: String?
+    /// The validators to send next time.
+    public let validators: Validators
+    /// The server answered 304: the cached file was kept as it was.
+    public let notModified: Bool
 }
 
 /// One download from start (or from the bytes on disk) to a verified final file.
@@ -43,10 +80,10 @@ struct DownloadJob: Sendable {
     private var id: String { request.id }
     private var file: DownloadLayout.File { request.file }
 
-    /// Downloads, retrying what can be retried. Returns the final size. Throws
-    /// `DownloadError`, or `CancellationError` after leaving `.part` and sidecar
-    /// consistent for a later resume.
-    func run() async throws -> Int64 {
+    /// Downloads, retrying what can be retried. Throws `DownloadError`, or
+    /// `CancellationError` after leaving `.part` and sidecar consistent for a later
+    /// resume.
+    func run() async throws -> DownloadOutcome {
         try makeDirectories(file.final.deletingLastPathComponent().path)
 
         var sidecar = Sidecar.load(from: file.sidecar).flatMap { $0.url == request.url.absoluteString ? $0 : nil }
@@ -62,6 +99,9 @@ struct DownloadJob: Sendable {
             if offset > 0, let sidecar {
                 headers.append(("Range", "bytes=\(offset)-"))
                 if let validator = sidecar.ifRangeValidator { headers.append(("If-Range", validator)) }
+            } else if let cached = request.cached, fileExists(file.final.path) {
+                if let etag = cached.etag { headers.append(("If-None-Match", etag)) }
+                if let date = cached.lastModified { headers.append(("If-Modified-Since", date)) }
             }
 
             let response: TransportResponse
@@ -91,9 +131,19 @@ struct DownloadJob: Sendable {
                 }
                 offset = 0
                 expected = response.header("content-length").flatMap(Int64.init)
+            case 304 where request.cached != nil && offset == 0:
+                return DownloadOutcome(
+                    bytes: fileSize(file.final.path),
+                    contentType: nil,
+                    validators: Validators(
+                        etag: response.header("etag") ?? request.cached?.etag,
+                        lastModified: response.header("last-modified") ?? request.cached?.lastModified
+                    ),
+                    notModified: true
+                )
             case 416:
                 if let sidecar, let length = sidecar.expectedLength, offset == length {
-                    return try finish(length: length)
+                    return try finish(length: length, contentType: sidecar.contentType)
                 }
                 emit(.restarted(id: id, reason: "the server refused the range; starting over"))
                 offset = 0
@@ -112,8 +162,17 @@ struct DownloadJob: Sendable {
                 throw DownloadError.httpStatus(response.status, url: request.url)
             }
 
-            if let type = response.header("content-type"), type.lowercased().contains("text/html") {
-                throw DownloadError.notMedia(contentType: type, url: request.url)
+            let contentType = response.header("content-type")
+            if let required = request.requiredType {
+                guard let contentType, contentType.lowercased().hasPrefix(required) else {
+                    throw DownloadError.wrongType(
+                        contentType ?? "no content type",
+                        expected: required,
+                        url: request.url
+                    )
+                }
+            } else if let contentType, contentType.lowercased().contains("text/html") {
+                throw DownloadError.notMedia(contentType: contentType, url: request.url)
             }
 
             var record = Sidecar(
@@ -121,7 +180,8 @@ struct DownloadJob: Sendable {
                 etag: response.header("etag"),
                 lastModified: response.header("last-modified"),
                 expectedLength: expected,
-                confirmedBytes: offset
+                confirmedBytes: offset,
+                contentType: contentType
             )
             try record.save(to: file.sidecar)
             sidecar = record
@@ -158,7 +218,7 @@ struct DownloadJob: Sendable {
                 throw DownloadError.lengthMismatch(expected: expected, received: part.length)
             }
             try part.sync()
-            return try finish(length: part.length)
+            return try finish(length: part.length, contentType: contentType)
         }
 
         func backOff(failures: Int, retryAfter: Duration?, problem: String) async throws {
@@ -214,7 +274,8 @@ struct DownloadJob: Sendable {
     }
 
     /// Renames the synced `.part` to the final name and removes the sidecar.
-    private func finish(length: Int64) throws -> Int64 {
+    private func finish(length: Int64, contentType: String?) throws -> DownloadOutcome {
+        let sidecar = Sidecar.load(from: file.sidecar)
         let actual = fileSize(file.part.path)
         guard actual == length else {
             throw DownloadError.lengthMismatch(expected: length, received: actual)
@@ -224,7 +285,12 @@ struct DownloadJob: Sendable {
         }
         syncDirectory(file.final.deletingLastPathComponent().path)
         unlink(file.sidecar.path)
-        return length
+        return DownloadOutcome(
+            bytes: length,
+            contentType: contentType,
+            validators: Validators(etag: sidecar?.etag, lastModified: sidecar?.lastModified),
+            notModified: false
+        )
     }
 }
 
@@ -267,6 +333,10 @@ struct RateMeter {
         let seconds = Double((last.time - first.time).nanoseconds) / 1e9
         return seconds > 0 ? Double(last.bytes - first.bytes) / seconds : 0
     }
+}
+
+func fileExists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
 }
 
 func fileSize(_ path: String) -> Int64 {

@@ -61,6 +61,20 @@ public actor DownloadManager {
         case alreadyActive
     }
 
+    /// Downloads in the caller's task, for a command that waits for its file (an
+    /// image): the same rules, retries and `.part` files as a background download,
+    /// with progress given to `progress` instead of ``events``, outside the queue.
+    ///
+    /// Cancelling the calling task stops the transfer and throws `CancellationError`;
+    /// the `.part` stays (``removePartial(_:)`` deletes it). Other failures throw
+    /// ``DownloadError``.
+    public nonisolated func fetch(
+        _ request: DownloadRequest,
+        progress: @escaping @Sendable (DownloadEvent) -> Void
+    ) async throws -> DownloadOutcome {
+        try await DownloadJob(request: request, transport: transport, policy: policy, emit: progress).run()
+    }
+
     /// Starts (or queues) a download, continuing any `.part` on disk.
     @discardableResult
     public func start(_ request: DownloadRequest) -> StartResult {
@@ -182,7 +196,7 @@ public actor DownloadManager {
             entry.task = Task { [weak self] in
                 let outcome: Result<Int64, any Error>
                 do {
-                    outcome = .success(try await job.run())
+                    outcome = .success(try await job.run().bytes)
                 } catch {
                     outcome = .failure(error)
                 }

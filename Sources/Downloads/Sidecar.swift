@@ -10,6 +10,8 @@ struct Sidecar: Codable, Equatable, Sendable {
     var lastModified: String?
     var expectedLength: Int64?
     var confirmedBytes: Int64
+    /// The response's `Content-Type` (absent in sidecars of older versions).
+    var contentType: String?
 
     /// The validator for `If-Range`: a strong ETag, else Last-Modified.
     var ifRangeValidator: String? {

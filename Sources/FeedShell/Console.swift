@@ -76,6 +76,8 @@ public struct Console: Sendable {
     public let color: Bool
     /// Red `error:` on standard error, under the same rules for that stream.
     public let errorColor: Bool
+    /// Standard error is a terminal: foreground progress updates one line in place.
+    public let errorIsTerminal: Bool
     let sink: any OutputSink
 
     public init(
@@ -84,7 +86,8 @@ public struct Console: Sendable {
         width: Int?,
         json: Bool = false,
         color: Bool = false,
-        errorColor: Bool = false
+        errorColor: Bool = false,
+        errorIsTerminal: Bool = false
     ) {
         self.sink = sink
         self.isTerminal = isTerminal
@@ -92,6 +95,7 @@ public struct Console: Sendable {
         self.json = json
         self.color = color && !json
         self.errorColor = errorColor && !json
+        self.errorIsTerminal = errorIsTerminal && !json
     }
 
     /// The process's streams, sized from the terminal (`COLUMNS`, then 80, when the
@@ -106,7 +110,8 @@ public struct Console: Sendable {
             width: isTerminal && !json ? terminalWidth() : nil,
             json: json,
             color: colorAllowed && isTerminal,
-            errorColor: colorAllowed && isatty(STDERR_FILENO) == 1
+            errorColor: colorAllowed && isatty(STDERR_FILENO) == 1,
+            errorIsTerminal: isatty(STDERR_FILENO) == 1
         )
     }
 
@@ -128,6 +133,12 @@ public struct Console: Sendable {
     /// Prints result lines to standard output.
     public func print(_ text: String) {
         sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
+    }
+
+    /// Writes text to standard error as it is (no newline added), for a progress
+    /// line redrawn in place.
+    func writeError(_ text: String) {
+        sink.write(text, to: .standardError)
     }
 
     /// Prints a line for a person to standard error.

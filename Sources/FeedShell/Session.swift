@@ -12,13 +12,45 @@ public actor Session {
     let http: HTTPFetcher
     let itunes: ITunesClient
     let posts: PostsClient
+    let met: MetClient
     let layout: DownloadLayout
+    /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
+    let images: ImageCache
     /// The engine; its events are printed by the shell.
     public nonisolated let downloads: DownloadManager
     /// The podcast from the last successful `lookup`.
     public private(set) var podcast: Podcast?
     /// The results of the last `search`, for `open N`.
     private(set) var searchResults: [PodcastSearchResult] = []
+    /// The songs of the last `tracks`, for `preview N`.
+    private(set) var tracks: [Track] = []
+    /// The `met search` in progress, which a new one cancels.
+    private var metSearch: (id: Int, cancel: @Sendable () -> Void)?
+    private var metSearchCount = 0
+
+    func searchTracks(term: String, limit: Int) async throws(FeedError) -> [Track] {
+        let results = try await itunes.searchTracks(term: term, limit: limit)
+        tracks = results
+        return results
+    }
+
+    /// Runs `body` as the one `met search` in progress: one still running (from
+    /// another task) is cancelled first, and `body` is cancelled when the calling task
+    /// is.
+    func runMetSearch<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        metSearch?.cancel()
+        metSearchCount += 1
+        let id = metSearchCount
+        let task = Task { await body() }
+        metSearch = (id, { task.cancel() })
+        let value = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        if metSearch?.id == id { metSearch = nil }
+        return value
+    }
 
     func searchPodcasts(term: String, limit: Int) async throws(FeedError) -> [PodcastSearchResult] {
         let results = try await itunes.searchPodcasts(term: term, limit: limit)
@@ -34,7 +66,9 @@ public actor Session {
         http = HTTPFetcher(settings: configuration.http)
         itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
         posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
+        met = MetClient(baseURL: configuration.endpoints.met, http: http)
         layout = DownloadLayout(root: configuration.downloadDirectory)
+        images = ImageCache(directory: configuration.cacheDirectory.appendingPathComponent("images", isDirectory: true))
         let transport: any DownloadTransport =
             switch configuration.engine {
             case .ahc: AsyncHTTPClientTransport(userAgent: configuration.http.userAgent)
@@ -69,6 +103,26 @@ public actor Session {
         )
     }
 
+    /// The download of a song's preview: `{download-dir}/previews/{trackId}.{ext}`,
+    /// labelled `tN` after its number in the `tracks` list.
+    func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
+        let id = "preview-\(track.id)"
+        labels[id] = "t\(number) \(TerminalText.line(track.title))"
+        return DownloadRequest(
+            id: id,
+            url: url,
+            file: DownloadLayout.File(
+                final: layout.root.appendingPathComponent("previews", isDirectory: true)
+                    .appendingPathComponent("\(track.id).\(track.previewExtension)")
+            )
+        )
+    }
+
+    /// The status of a download, from the engine or the disk.
+    func status(of request: DownloadRequest) async -> EpisodeStatus {
+        EpisodeStatus(engine: await downloads.state(of: request.id), disk: layout.status(of: request.file))
+    }
+
     /// `3 Title`, for messages about a download.
     func label(for id: String) -> String {
         labels[id] ?? id
@@ -89,9 +143,53 @@ public actor Session {
         return EpisodeStatus(engine: await downloads.state(of: String(episode.id)), disk: layout.status(of: file))
     }
 
+    /// The downloads a selector names: episodes (`3`, `2-4`, `1,3`, `all`) or, with a
+    /// leading `t`, songs of the last `tracks` list (`t2`, `t1-3`).
+    func targets(_ selector: String, verb: String) throws(ShellError) -> [DownloadTarget] {
+        if selector.hasPrefix("t") {
+            let synopsis = "\(verb) tN|tN-M|tN,M|tall (1-\(tracks.count))"
+            guard !tracks.isEmpty else { throw .other("no songs listed: run 'tracks TERM' first") }
+            guard let numbers = EpisodeSelector.parse(String(selector.dropFirst()), count: tracks.count) else {
+                throw .usage("no song '\(TerminalText.line(selector))'", synopsis: synopsis)
+            }
+            return try numbers.map { number throws(ShellError) in
+                let track = tracks[number - 1]
+                guard let url = track.previewURL else {
+                    throw .other("t\(number) \(TerminalText.line(track.title)) has no preview")
+                }
+                return DownloadTarget(
+                    number: "t\(number)",
+                    title: TerminalText.line(track.title),
+                    request: previewRequest(number: number, of: track, url: url)
+                )
+            }
+        }
+        let podcast = try requirePodcast()
+        let synopsis = "\(verb) N|N-M|N,M|all (1-\(podcast.episodes.count)), or tN for songs"
+        guard let numbers = EpisodeSelector.parse(selector, count: podcast.episodes.count) else {
+            throw .usage("no episode '\(TerminalText.line(selector))'", synopsis: synopsis)
+        }
+        return numbers.map { number in
+            DownloadTarget(
+                number: String(number),
+                title: TerminalText.line(podcast.episodes[number - 1].title),
+                request: downloadRequest(number: number, of: podcast)
+            )
+        }
+    }
+
     /// Pauses running downloads (keeping their .part files) and releases the network.
     public func close() async {
         await downloads.shutdown()
         try? await http.shutdown()
     }
+}
+
+/// One download a command acts on: an episode or a song's preview.
+struct DownloadTarget: Sendable {
+    /// How the shell numbers it: `3` for an episode, `t2` for a song.
+    let number: String
+    /// Its title, sanitized.
+    let title: String
+    let request: DownloadRequest
 }

@@ -7,6 +7,8 @@ public struct ShellConfiguration: Sendable {
     public var endpoints: Endpoints
     /// Where episodes are downloaded: `{dir}/{podcastID}/{episodeID}.{ext}`.
     public var downloadDirectory: URL
+    /// Where fetched images are kept: `{dir}/images/`.
+    public var cacheDirectory: URL
     /// Where line-editor history is kept (interactive mode only).
     public var historyFile: URL?
     public var http: HTTPSettings
@@ -20,6 +22,7 @@ public struct ShellConfiguration: Sendable {
     public init(
         endpoints: Endpoints = .init(),
         downloadDirectory: URL,
+        cacheDirectory: URL? = nil,
         historyFile: URL? = nil,
         http: HTTPSettings = .init(),
         keepGoing: Bool = false,
@@ -28,6 +31,8 @@ public struct ShellConfiguration: Sendable {
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
+        self.cacheDirectory =
+            cacheDirectory ?? downloadDirectory.deletingLastPathComponent().appendingPathComponent("cache")
         self.historyFile = historyFile
         self.http = http
         self.keepGoing = keepGoing

@@ -1,3 +1,4 @@
+import Downloads
 import FeedKit
 
 /// Why a shell command failed, in words for the person at the terminal.
@@ -11,6 +12,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case syntax(String)
         case noPodcast
         case feed(FeedError)
+        case download(DownloadError)
         case other(String)
         /// A failure in a sourced file, with its `file:line`.
         indirect case located(ShellError, location: String)
@@ -27,6 +29,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     static func syntax(_ message: String) -> ShellError { ShellError(kind: .syntax(message)) }
     static let noPodcast = ShellError(kind: .noPodcast)
     static func feed(_ error: FeedError) -> ShellError { ShellError(kind: .feed(error)) }
+    static func download(_ error: DownloadError) -> ShellError { ShellError(kind: .download(error)) }
     static func other(_ message: String) -> ShellError { ShellError(kind: .other(message)) }
     static func located(_ error: ShellError, at location: String) -> ShellError {
         ShellError(kind: .located(error, location: location))
@@ -40,6 +43,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .syntax: "syntax"
         case .noPodcast: "no-podcast"
         case .feed(let error): error.code.description
+        case .download(let error): error.code
         case .other: "failed"
         case .located(let error, _): error.code
         }
@@ -55,6 +59,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .syntax(let message): message
         case .noPodcast: "no podcast loaded: run 'lookup' first"
         case .feed(let error): error.description
+        case .download(let error): error.description
         case .other(let message): message
         case .located(let error, let location): "\(location): \(error.description)"
         }

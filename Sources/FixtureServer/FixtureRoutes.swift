@@ -75,8 +75,17 @@ final class FixtureRoutes: Sendable {
         switch true {
         case path == "/lookup":
             return lookup(id: query.get("id"), limit: query.get("limit"), host: request.head.authority)
+        case path == "/search" && query.get("media") == "music":
+            return musicSearch(term: query.get("term"), limit: query.get("limit"), host: request.head.authority)
         case path == "/search":
             return search(term: query.get("term"), media: query.get("media"), limit: query.get("limit"))
+        case path.hasPrefix("/images/") || path.hasPrefix("/artwork/"):
+            return image(request, path: path, fault: fault)
+        case path == "/public/collection/v1/search":
+            return metSearch(query: query.get("q"), medium: query.get("medium"), hasImages: query.get("hasImages"))
+        case path.hasPrefix("/public/collection/v1/objects/"):
+            let id = path.dropFirst("/public/collection/v1/objects/".count)
+            return metObject(id: String(id), host: request.head.authority)
         case path == "/posts" || path.hasPrefix("/posts/"):
             return posts(path: path.dropFirst("/posts".count), userId: query.get("userId"))
         case path.hasPrefix("/media/"):
@@ -95,10 +104,7 @@ final class FixtureRoutes: Sendable {
         guard let bytes = FixtureFiles.all["itunes/lookup-\(number).json"] ?? Self.synthesizedLookup(number) else {
             return .itunes(Data(#"{"resultCount":0,"results":[]}"#.utf8))
         }
-        // Audio URLs in the fixtures point at media.invalid; serve them from here.
-        let base = "http://\(host ?? "127.0.0.1")/media/"
-        let text = String(decoding: bytes, as: UTF8.self)
-            .replacingOccurrences(of: "https://media.invalid/", with: base)
+        let text = Self.servedHere(String(decoding: bytes, as: UTF8.self), host: host)
         guard
             var object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
             let results = object["results"] as? [Any]
@@ -111,6 +117,15 @@ final class FixtureRoutes: Sendable {
         object["resultCount"] = kept.count
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data()
         return .itunes(data)
+    }
+
+    /// Fixture URLs point at `media.invalid`, `artwork.invalid` and `images.invalid`;
+    /// this server answers for all three.
+    static func servedHere(_ text: String, host: String?) -> String {
+        let base = "http://\(host ?? "127.0.0.1")"
+        return text.replacingOccurrences(of: "https://media.invalid/", with: base + "/media/")
+            .replacingOccurrences(of: "https://artwork.invalid/", with: base + "/artwork/")
+            .replacingOccurrences(of: "https://images.invalid/", with: base + "/images/")
     }
 
     /// A lookup for a podcast that only the search fixture knows: its record and
@@ -235,7 +250,7 @@ final class FixtureRoutes: Sendable {
         let rate = fault.rate ?? mediaRate
         let sent = range.lowerBound..<(range.lowerBound + sendCount)
         let body = ResponseBody(contentLength: promised) { writer in
-            try await Self.stream(media, sent, rate: rate, to: &writer)
+            try await Self.stream(sent, rate: rate, to: &writer) { media.write($0, into: $1) }
             if closesEarly {
                 // Closing mid-body is the fault: the client was promised more.
                 throw InjectedDisconnect()
@@ -245,11 +260,13 @@ final class FixtureRoutes: Sendable {
         return Response(status: status, headers: headers, body: body)
     }
 
-    private static func stream(
-        _ media: SyntheticMedia,
+    /// Writes `range` of a body in chunks, at most `rate` bytes a second; `fill`
+    /// copies the bytes of a range into a buffer.
+    static func stream(
         _ range: Range<Int>,
         rate: Int?,
-        to writer: inout any ResponseBodyWriter
+        to writer: inout any ResponseBodyWriter,
+        fill: (Range<Int>, UnsafeMutableRawBufferPointer) -> Void
     ) async throws {
         let chunk = rate.map { max(4096, min(65536, $0 / 20)) } ?? 65536
         let clock = ContinuousClock()
@@ -260,7 +277,7 @@ final class FixtureRoutes: Sendable {
             let end = min(offset + chunk, range.upperBound)
             var buffer = allocator.buffer(capacity: end - offset)
             buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: end - offset) { pointer in
-                media.write(offset..<end, into: pointer)
+                fill(offset..<end, pointer)
                 return end - offset
             }
             try await writer.write(buffer)
@@ -295,7 +312,7 @@ extension Response {
     }
 }
 
-private func httpDate(_ date: Date) -> String {
+func httpDate(_ date: Date) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")

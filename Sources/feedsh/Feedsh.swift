@@ -48,6 +48,14 @@ struct Feedsh: AsyncParsableCommand {
     )
     var downloadDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Where fetched images are kept (env FEEDSH_CACHE_DIR; default $XDG_CACHE_HOME/feedsh).",
+            valueName: "dir"
+        )
+    )
+    var cacheDir: String?
+
     @Flag(help: "Continue a script after a command fails (the exit status is still 1).")
     var keepGoing = false
 
@@ -99,6 +107,7 @@ struct Feedsh: AsyncParsableCommand {
             downloadDirectory: URL(
                 fileURLWithPath: downloadDir ?? environment["FEEDSH_DOWNLOAD_DIR"] ?? paths.downloads.path
             ),
+            cacheDirectory: URL(fileURLWithPath: cacheDir ?? environment["FEEDSH_CACHE_DIR"] ?? paths.cache.path),
             historyFile: paths.history,
             keepGoing: keepGoing,
             engine: engine,
@@ -187,6 +196,7 @@ extension DownloadEngine: ExpressibleByArgument {}
 /// The XDG base directories feedsh uses.
 struct XDGPaths {
     let downloads: URL
+    let cache: URL
     let history: URL
 
     init(environment: [String: String]) {
@@ -199,5 +209,6 @@ struct XDGPaths {
         }
         downloads = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("feedsh/downloads")
         history = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("feedsh/history")
+        cache = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("feedsh")
     }
 }

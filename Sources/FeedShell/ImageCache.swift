@@ -1,0 +1,66 @@
+import Downloads
+import FeedKit
+import Foundation
+
+/// Where `image` keeps files: `{cache-dir}/images/{key}-{name}`, beside
+/// `{that}.meta.json` with the validators that make the next fetch conditional.
+///
+/// The key is a hash of the URL, so two images with one file name do not meet; the
+/// name keeps the cache readable to a person.
+struct ImageCache: Sendable {
+    let directory: URL
+
+    /// What is remembered of a cached image.
+    struct Metadata: Codable, Equatable {
+        var url: String
+        var validators: Validators
+        var contentType: String?
+    }
+
+    func file(for url: URL) -> DownloadLayout.File {
+        let name = url.lastPathComponent.filter { $0.isLetter || $0.isNumber || ".-_".contains($0) }.prefix(64)
+        let key = String(fnv1a64(url.absoluteString), radix: 16)
+        let padded = String(repeating: "0", count: 16 - key.count) + key
+        return DownloadLayout.File(
+            final: directory.appendingPathComponent(name.isEmpty || name == "." ? padded : "\(padded)-\(name)")
+        )
+    }
+
+    func metadataURL(for file: DownloadLayout.File) -> URL {
+        URL(fileURLWithPath: file.final.path + ".meta.json")
+    }
+
+    /// The metadata of a complete cached copy of `url`, if there is one.
+    func cached(_ url: URL) -> Metadata? {
+        let file = file(for: url)
+        guard FileManager.default.fileExists(atPath: file.final.path),
+            let data = try? Data(contentsOf: metadataURL(for: file)),
+            let metadata = try? JSONDecoder().decode(Metadata.self, from: data),
+            metadata.url == url.absoluteString
+        else { return nil }
+        return metadata
+    }
+
+    func save(_ metadata: Metadata, for file: DownloadLayout.File) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(metadata).write(to: metadataURL(for: file), options: .atomic)
+    }
+
+    /// Removes a cached image and everything beside it.
+    func remove(_ file: DownloadLayout.File) {
+        for url in [file.final, file.part, file.sidecar, metadataURL(for: file)] {
+            unlink(url.path)
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: a stable, dependency-free hash for cache keys (not security).
+func fnv1a64(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100_0000_01b3
+    }
+    return hash
+}
