@@ -92,6 +92,11 @@ public struct MetSearchResult: Decodable, Sendable, Equatable {
 
     private enum Keys: String, CodingKey { case total, objectIDs }
 
+    public init(total: Int, objectIDs: [Int]) {
+        self.total = total
+        self.objectIDs = objectIDs
+    }
+
     public init(from decoder: any Decoder) throws {
         let record = try decoder.container(keyedBy: Keys.self)
         objectIDs = try record.decodeIfPresent([Int].self, forKey: .objectIDs) ?? []

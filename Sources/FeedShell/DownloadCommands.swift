@@ -3,48 +3,49 @@ import FeedKit
 import Foundation
 
 extension Command {
-    private static let selectorDetails = "N is an episode number; 2-4, 1,3 and all select several."
+    private static let selectorDetails =
+        "N is an episode number; 2-4, 1,3 and all select several. t2, t1-3 and tall select songs of the 'tracks' list."
 
-    /// The episode numbers an argument selects, or a usage error naming the range.
+    /// The downloads an argument selects, or a usage error naming the range.
     private static func selection(
         _ arguments: inout Arguments,
         _ context: CommandContext,
         _ verb: String
-    ) async throws(ShellError) -> (Podcast, [Int]) {
-        let podcast = try await context.session.requirePodcast()
-        arguments.synopsis = "\(verb) N|N-M|N,M|all (1-\(podcast.episodes.count))"
-        guard let text = try arguments.positional() else { throw .usage(synopsis: arguments.synopsis) }
-        try arguments.finish()
-        guard let numbers = EpisodeSelector.parse(text, count: podcast.episodes.count) else {
-            throw .usage("no episode '\(TerminalText.line(text))'", synopsis: arguments.synopsis)
+    ) async throws(ShellError) -> [DownloadTarget] {
+        guard let text = try arguments.positional() else {
+            if let podcast = await context.session.podcast {
+                arguments.synopsis = "\(verb) N|N-M|N,M|all (1-\(podcast.episodes.count)), or tN for songs"
+            }
+            throw .usage(synopsis: arguments.synopsis)
         }
-        return (podcast, numbers)
+        try arguments.finish()
+        return try await context.session.targets(text, verb: verb)
     }
 
-    /// A command that acts on each selected episode and prints one line for each.
-    private static func perEpisode(
+    /// A command that acts on each selected download and prints one line for each.
+    private static func perDownload(
         name: String,
         summary: String,
         details: String,
-        act: @escaping @Sendable (Podcast, Int, CommandContext) async -> String
+        act: @escaping @Sendable (DownloadTarget, CommandContext) async -> String
     ) -> Command {
         Command(
             name: name,
-            synopsis: "\(name) N|N-M|N,M|all",
+            synopsis: "\(name) N|N-M|N,M|all|tN",
             summary: summary,
             details: "\(selectorDetails) \(details)"
         ) { arguments, context throws(ShellError) in
-            let (podcast, numbers) = try await selection(&arguments, context, name)
+            let targets = try await selection(&arguments, context, name)
             var lines: [String] = []
             var results: [JSONValue] = []
-            for number in numbers {
-                let message = await act(podcast, number, context)
+            for target in targets {
+                let message = await act(target, context)
                 lines.append(message)
-                let episode = podcast.episodes[number - 1]
                 results.append(
                     .object([
-                        "number": .int(number), "id": .int(episode.id), "message": .string(message),
-                        "status": JSONRender.status(await context.session.status(of: episode, in: podcast)),
+                        "number": .string(target.number), "id": .string(target.request.id),
+                        "message": .string(message),
+                        "status": JSONRender.status(await context.session.status(of: target.request)),
                     ])
                 )
             }
@@ -53,7 +54,7 @@ extension Command {
         }
     }
 
-    static let get = perEpisode(
+    static let get = perDownload(
         name: "get",
         summary: "download episodes in the background",
         details: """
@@ -61,42 +62,41 @@ extension Command {
             --max-concurrent downloads run at a time, the rest are queued. A .part file
             left by an earlier run is continued, not started again.
             """
-    ) { podcast, number, context in
-        let episode = podcast.episodes[number - 1]
-        switch await context.session.status(of: episode, in: podcast) {
+    ) { target, context in
+        let number = target.number
+        switch await context.session.status(of: target.request) {
         case .downloaded: return "\(number) is already downloaded"
         case .queued, .downloading: return "\(number) is already downloading"
         case .none, .paused, .failed: break
         }
-        let request = await context.session.downloadRequest(number: number, of: podcast)
-        let title = TerminalText.line(episode.title)
-        switch await context.session.downloads.start(request) {
-        case .started: return "downloading \(number): \(title)"
-        case .queued: return "queued \(number): \(title)"
+        switch await context.session.downloads.start(target.request) {
+        case .started: return "downloading \(number): \(target.title)"
+        case .queued: return "queued \(number): \(target.title)"
         case .alreadyActive: return "\(number) is already downloading"
         }
     }
 
-    static let pause = perEpisode(
+    static let pause = perDownload(
         name: "pause",
         summary: "pause downloads, keeping what has arrived",
         details: "The .part file stays; 'resume' continues it, now or in a later run."
-    ) { podcast, number, context in
-        switch await context.session.downloads.pause(String(podcast.episodes[number - 1].id)) {
+    ) { target, context in
+        let number = target.number
+        return switch await context.session.downloads.pause(target.request.id) {
         case .paused(let bytes, let total)?: "paused \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
         case .completed?: "\(number) finished before it could be paused"
         default: "\(number) is not downloading"
         }
     }
 
-    static let resume = perEpisode(
+    static let resume = perDownload(
         name: "resume",
         summary: "continue paused or failed downloads",
         details: "Continues from the bytes on disk with a Range request."
-    ) { podcast, number, context in
-        let status = await context.session.status(of: podcast.episodes[number - 1], in: podcast)
+    ) { target, context in
+        let number = target.number
         let message: String
-        switch status {
+        switch await context.session.status(of: target.request) {
         case .paused(let bytes, let total):
             message = "resuming \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
         case .failed: message = "retrying \(number)"
@@ -104,23 +104,22 @@ extension Command {
         case .downloaded: return "\(number) is already downloaded"
         case .none: return "\(number) is not paused (use 'get \(number)')"
         }
-        await context.session.downloads.start(await context.session.downloadRequest(number: number, of: podcast))
+        await context.session.downloads.start(target.request)
         return message
     }
 
-    static let cancel = perEpisode(
+    static let cancel = perDownload(
         name: "cancel",
         summary: "stop downloads and delete what they saved",
         details: "Removes the .part file and its metadata; a finished file is kept."
-    ) { podcast, number, context in
-        let request = await context.session.downloadRequest(number: number, of: podcast)
+    ) { target, context in
         let engine = context.session.downloads
         // The engine knows this session's downloads; a .part from an earlier run is
         // only on disk.
-        if await engine.cancel(request.id) || engine.removePartial(request) {
-            return "cancelled \(number)"
+        if await engine.cancel(target.request.id) || engine.removePartial(target.request) {
+            return "cancelled \(target.number)"
         }
-        return "\(number) is not downloading"
+        return "\(target.number) is not downloading"
     }
 
     static let downloads = Command(
@@ -160,14 +159,13 @@ extension Command {
 
     static let wait = Command(
         name: "wait",
-        synopsis: "wait [N|N-M|N,M|all]",
+        synopsis: "wait [N|N-M|N,M|all|tN]",
         summary: "wait for downloads to finish and report each",
         details: "Without an argument, waits for every download. Fails when one of them failed."
     ) { arguments, context throws(ShellError) in
         var ids: [String]? = nil
         if !arguments.isEmpty {
-            let (podcast, numbers) = try await selection(&arguments, context, "wait")
-            ids = numbers.map { String(podcast.episodes[$0 - 1].id) }
+            ids = try await selection(&arguments, context, "wait").map(\.request.id)
         }
         try arguments.finish()
         await context.session.downloads.waitUntilIdle(ids)

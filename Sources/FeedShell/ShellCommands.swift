@@ -97,6 +97,6 @@ extension CommandRegistry {
     /// Every command feedsh has, in the order `help` lists them.
     public static let standard = CommandRegistry([
         .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .posts, .post,
-        .image, .artwork, .source, .history, .help, .quit,
+        .image, .artwork, .tracks, .preview, .met, .source, .history, .help, .quit,
     ])
 }

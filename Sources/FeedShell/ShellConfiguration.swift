@@ -7,7 +7,8 @@ public struct ShellConfiguration: Sendable {
     public var endpoints: Endpoints
     /// Where episodes are downloaded: `{dir}/{podcastID}/{episodeID}.{ext}`.
     public var downloadDirectory: URL
-    /// Where fetched images are kept: `{dir}/images/`.
+    /// Where fetched images are kept: `{dir}/images/` (`{downloads}/.cache` unless
+    /// given).
     public var cacheDirectory: URL
     /// Where line-editor history is kept (interactive mode only).
     public var historyFile: URL?
@@ -31,8 +32,9 @@ public struct ShellConfiguration: Sendable {
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
-        self.cacheDirectory =
-            cacheDirectory ?? downloadDirectory.deletingLastPathComponent().appendingPathComponent("cache")
+        // Without one, a folder of the download directory: never a place shared with
+        // another configuration.
+        self.cacheDirectory = cacheDirectory ?? downloadDirectory.appendingPathComponent(".cache")
         self.historyFile = historyFile
         self.http = http
         self.keepGoing = keepGoing

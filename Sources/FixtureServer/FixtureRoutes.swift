@@ -11,12 +11,19 @@ final class FixtureRoutes: Sendable {
     let log = Mutex<[RecordedRequest]>([])
     /// How often each `times=`-limited fault has fired, by prefix and path.
     private let faultCounts = Mutex<[String: Int]>([:])
+    /// Requests being answered now, and the most at once since the last reset.
+    let concurrency = Mutex<(now: Int, peak: Int)>((0, 0))
 
     init(mediaRate: Int?) {
         self.mediaRate = mediaRate
     }
 
     func respond(to request: Request) async -> Response {
+        concurrency.withLock {
+            $0.now += 1
+            $0.peak = max($0.peak, $0.now)
+        }
+        defer { concurrency.withLock { $0.now -= 1 } }
         var path = Substring(request.uri.path)
         var fault = Fault()
         if path.hasPrefix("/fault/") {

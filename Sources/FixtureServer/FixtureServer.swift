@@ -89,6 +89,14 @@ public final class FixtureServer: Sendable {
     /// The requests answered so far, oldest first (the most recent 5 000 to 10 000).
     public var requests: [RecordedRequest] { routes.log.withLock { $0 } }
 
+    /// The most requests answered at once since ``resetPeakConcurrency()`` (counted
+    /// until each response head is ready, so a `delay` fault makes them overlap).
+    public var peakConcurrency: Int { routes.concurrency.withLock { $0.peak } }
+
+    public func resetPeakConcurrency() {
+        routes.concurrency.withLock { $0.peak = $0.now }
+    }
+
     /// The URL of `path` (which starts with `/`) on this server.
     public func url(_ path: String) -> URL {
         URL(string: baseURL.absoluteString + path)!

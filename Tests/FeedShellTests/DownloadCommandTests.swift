@@ -60,7 +60,9 @@ struct DownloadCommandTests {
     @Test func selectorsAreValidated() async throws {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; get 9") == .failure)
-            #expect(h.output.standardError == "feedsh: no episode '9'; usage: get N|N-M|N,M|all (1-5)\n")
+            #expect(
+                h.output.standardError == "feedsh: no episode '9'; usage: get N|N-M|N,M|all (1-5), or tN for songs\n"
+            )
         }
         try await ShellHarness.run { h in
             #expect(await h.run("get 1") == .failure)

@@ -15,6 +15,7 @@ struct ShellHarness {
     static func run<T>(
         width: Int? = nil,
         mediaRate: Int? = nil,
+        json: Bool = false,
         _ body: (ShellHarness) async throws -> T
     ) async throws -> T {
         let server = try await FixtureServer.start(.init(mediaRate: mediaRate))
@@ -25,7 +26,7 @@ struct ShellHarness {
                 endpoints: Endpoints(allAt: server.baseURL),
                 downloadDirectory: downloads
             ),
-            console: Console(sink: output, isTerminal: width != nil, width: width)
+            console: Console(sink: output, isTerminal: width != nil, width: width, json: json)
         )
         let harness = ShellHarness(server: server, shell: shell, output: output, downloads: downloads)
         defer { try? FileManager.default.removeItem(at: downloads) }
