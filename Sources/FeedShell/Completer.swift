@@ -13,12 +13,15 @@ public struct CompletionSnapshot: Sendable, Equatable {
     var episodes: [EpisodeEntry] = []
     /// Titles of the last search's results, for `open`.
     var searchResults: [String] = []
+    /// Titles of the last `tracks` list, for `preview`.
+    var tracks: [String] = []
 
     public init() {}
 
-    init(episodes: [EpisodeEntry], searchResults: [String] = []) {
+    init(episodes: [EpisodeEntry], searchResults: [String] = [], tracks: [String] = []) {
         self.episodes = episodes
         self.searchResults = searchResults
+        self.tracks = tracks
     }
 }
 
@@ -46,8 +49,9 @@ struct Completer: Sendable {
             let flags = command.flags.filter { $0.hasPrefix(partial) && !words.contains($0) }
             return .init(replacing: replacing, candidates: flags.map { .init($0) })
         }
-        if command.name == "open" && words.count == 1 {
-            let numbered = snapshot.searchResults.enumerated().map { (String($0.offset + 1), $0.element) }
+        if (command.name == "open" || command.name == "preview") && words.count == 1 {
+            let titles = command.name == "open" ? snapshot.searchResults : snapshot.tracks
+            let numbered = titles.enumerated().map { (String($0.offset + 1), $0.element) }
             return .init(
                 replacing: replacing,
                 candidates: numbered.filter { $0.0.hasPrefix(partial) }.map { .init($0.0, note: $0.1) }
@@ -55,6 +59,10 @@ struct Completer: Sendable {
         }
         if command.name == "source" && words.count == 1 {
             return .init(replacing: replacing, candidates: Self.paths(completing: partial))
+        }
+        if command.name == "met" && words.count == 1 {
+            let verbs = ["search", "object", "image"].filter { $0.hasPrefix(partial) }
+            return .init(replacing: replacing, candidates: verbs.map { .init($0) })
         }
         if command.name == "help" && words.count == 1 {
             let names = registry.commands.map(\.name).filter { $0.hasPrefix(partial) }

@@ -50,7 +50,10 @@ final class TerminalState: Sendable {
             }
         }
         let results = await session.searchResults.map { TerminalText.line($0.title) }
-        state.withLock { $0.snapshot = CompletionSnapshot(episodes: entries, searchResults: results) }
+        let tracks = await session.tracks.map { TerminalText.line($0.title) }
+        state.withLock {
+            $0.snapshot = CompletionSnapshot(episodes: entries, searchResults: results, tracks: tracks)
+        }
     }
 
     /// A download event in the interactive shell: progress goes to the status area,

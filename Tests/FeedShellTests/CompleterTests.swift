@@ -31,6 +31,16 @@ struct CompleterTests {
     @Test func flags() {
         #expect(words("lookup --l") == ["--limit"])
         #expect(words("lookup 1 --limit 3 --").isEmpty)
+        #expect(words("met search x --") == ["--medium", "--has-images", "--limit"])
+    }
+
+    @Test func metVerbsAndSongNumbers() {
+        #expect(words("met ") == ["search", "object", "image"])
+        #expect(words("met o") == ["object"])
+        let songs = CompletionSnapshot(episodes: [], tracks: ["Carrier Wave", "Port 8080"])
+        let completion = completer.complete("preview ", snapshot: songs)
+        #expect(completion.candidates.map(\.word) == ["1", "2"])
+        #expect(completion.candidates.map(\.note) == ["Carrier Wave", "Port 8080"])
     }
 
     @Test(arguments: [
