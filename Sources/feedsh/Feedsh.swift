@@ -22,7 +22,7 @@ struct Feedsh: AsyncParsableCommand {
         subcommands: [ServeFixtures.self]
     )
 
-    @Option(name: .short, help: ArgumentHelp("Run the commands in FILE.", valueName: "file"))
+    @Option(name: .short, help: ArgumentHelp("Run the commands in FILE.", valueName: "file"), completion: .file())
     var file: String?
 
     @Option(name: .short, help: ArgumentHelp("Run these commands, separated by ';'.", valueName: "commands"))
@@ -44,7 +44,8 @@ struct Feedsh: AsyncParsableCommand {
         help: ArgumentHelp(
             "Where episodes are saved (env FEEDSH_DOWNLOAD_DIR; default $XDG_DATA_HOME/feedsh/downloads).",
             valueName: "dir"
-        )
+        ),
+        completion: .directory
     )
     var downloadDir: String?
 
@@ -52,7 +53,8 @@ struct Feedsh: AsyncParsableCommand {
         help: ArgumentHelp(
             "Where fetched images are kept (env FEEDSH_CACHE_DIR; default $XDG_CACHE_HOME/feedsh).",
             valueName: "dir"
-        )
+        ),
+        completion: .directory
     )
     var cacheDir: String?
 

@@ -4,6 +4,41 @@ import Testing
 
 @Suite("Downloads across processes")
 struct DownloadProcessTests {
+    /// SIGINT ends a script with 130 after pausing its downloads: the .part and
+    /// its metadata stay for a later resume, and no final file appears.
+    @Test func sigintPausesDownloadsAndExits130() async throws {
+        let server = try await FixtureServer.start(.init(mediaRate: 500_000))
+        defer { Task { await server.stop() } }
+        let downloads = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
+        let sidecar = URL(fileURLWithPath: final.path + ".part.json")
+
+        let process = Process()
+        process.executableURL = feedshBinary
+        process.arguments = ["-c", "lookup; get 1; wait"]
+        process.environment = testEnvironment(
+            ["FEEDSH_ITUNES_URL": server.baseURL.absoluteString, "FEEDSH_DOWNLOAD_DIR": downloads.path],
+            home: downloads
+        )
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: sidecar.path) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        kill(process.processIdentifier, SIGINT)
+        #expect(await waitForExit(process, timeout: .seconds(15)))
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted; pausing downloads"))
+        #expect(FileManager.default.fileExists(atPath: final.path + ".part"))
+        #expect(FileManager.default.fileExists(atPath: sidecar.path))
+        #expect(!FileManager.default.fileExists(atPath: final.path))
+    }
+
     @Test func killedMidDownloadResumesInANewProcess() async throws {
         let server = try await FixtureServer.start(.init(mediaRate: 1_500_000))
         defer { Task { await server.stop() } }

@@ -47,6 +47,29 @@ struct InteractiveTests {
 }
 
 extension InteractiveTests {
+    /// On a terminal, headings are bold and errors red; NO_COLOR (any value, even
+    /// empty) and --no-color turn both off.
+    @Test(arguments: [
+        ([String: String](), [String](), true), (["NO_COLOR": ""], [], false), ([:], ["--no-color"], false),
+    ])
+    func colourOnlyOnATerminalWithoutNoColor(environment: [String: String], flags: [String], colour: Bool) async throws
+    {
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let session = try PTYSession(
+            arguments: flags + ["--demo", "-c", "posts --limit 1; nosuchcommand"],
+            home: home,
+            environment: environment
+        )
+        defer { session.terminate() }
+        #expect(try await session.exitStatus() == 1)
+        let output = session.output
+        #expect(output.contains("\u{1B}[1m#  User  Title\u{1B}[0m") == colour)
+        #expect(output.contains("\u{1B}[31mfeedsh:\u{1B}[0m unknown command") == colour)
+        #expect(!colour ? !output.contains("\u{1B}[") : true)
+        #expect(output.contains("unknown command 'nosuchcommand'"))
+    }
+
     @Test func sigtermPausesDownloadsAndExits143() async throws {
         let server = try await FixtureServer.start(.init(mediaRate: 500_000))
         defer { Task { await server.stop() } }
@@ -82,6 +105,12 @@ final class PTYSession {
     private var consumed = 0
 
     var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Everything the child wrote so far, as text.
+    var output: String {
+        drain()
+        return String(decoding: screen, as: UTF8.self)
+    }
 
     init(arguments: [String], home: URL, environment: [String: String] = [:]) throws {
         var masterFD: Int32 = 0

@@ -116,31 +116,51 @@ struct TmuxSession {
 
     static func with(mediaRate: Int? = nil, _ body: (TmuxSession) async throws -> Void) async throws {
         let server = try await FixtureServer.start(.init(mediaRate: mediaRate))
+        do {
+            try await with(
+                command: { home in
+                    [
+                        "FEEDSH_ITUNES_URL=\(server.baseURL.absoluteString)",
+                        "FEEDSH_DOWNLOAD_DIR=\(home.appendingPathComponent("downloads").path)", feedshBinary.path,
+                    ]
+                },
+                body
+            )
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Runs `command` (environment assignments, then the program and its arguments,
+    /// given the session's home) in a new tmux server with a clean environment.
+    static func with(
+        command: (URL) -> [String],
+        _ body: (TmuxSession) async throws -> Void
+    ) async throws {
         let home = try temporaryDirectory()
         let session = TmuxSession(
             socket: "feedsh-test-\(UUID().uuidString.prefix(8))",
             home: home,
             downloads: home.appendingPathComponent("downloads")
         )
-        let environment = [
-            "HOME=\(home.path)", "TERM=xterm-256color", "LANG=C.UTF-8", "TZ=UTC",
-            "FEEDSH_ITUNES_URL=\(server.baseURL.absoluteString)", "FEEDSH_DOWNLOAD_DIR=\(session.downloads.path)",
-        ]
-        let command = (["env"] + environment + [feedshBinary.path]).map { "'\($0)'" }.joined(separator: " ")
+        let environment = ["HOME=\(home.path)", "TERM=xterm-256color", "LANG=C.UTF-8", "TZ=UTC"]
+        let line = (["env"] + environment + command(home)).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
         // The tmux server this starts would inherit a pipe for its output and keep
         // it open: nothing is captured here.
-        try session.tmux(["new-session", "-d", "-x", "100", "-y", "30", command], capture: false)
+        try session.tmux(["new-session", "-d", "-x", "100", "-y", "30", line], capture: false)
         do {
             try await body(session)
         } catch {
             print("screen at failure:\n\((try? await session.screen()) ?? "(none)")")
             session.kill()
-            await server.stop()
             try? FileManager.default.removeItem(at: home)
             throw error
         }
         session.kill()
-        await server.stop()
         try? FileManager.default.removeItem(at: home)
     }
 

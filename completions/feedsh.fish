@@ -1,0 +1,103 @@
+function __feedsh_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __feedsh_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __feedsh_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __feedsh_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __feedsh_parse_tokens -S
+    set -l unparsed_tokens (__feedsh_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'feedsh'
+        __feedsh_parse_subcommand 0 'f=' 'c=' 'demo' 'itunes-url=' 'posts-url=' 'met-url=' 'download-dir=' 'cache-dir=' 'keep-going' 'engine=' 'max-concurrent=' 'json' 'no-color' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'serve-fixtures'
+            __feedsh_parse_subcommand 0 'port=' 'rate=' 'version' 'h/help'
+        case 'help'
+            __feedsh_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __feedsh_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __feedsh_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __feedsh_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __feedsh_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__feedsh_tokens -p)
+    if test -z "$(__feedsh_tokens -t)"
+        set -l index (count (__feedsh_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'feedsh' -f
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" f' -s 'f' -d 'Run the commands in FILE.' -rF
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" c' -s 'c' -d 'Run these commands, separated by \';\'.' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" demo' -l 'demo' -d 'Serve the built-in fixtures on 127.0.0.1 and use them for every API (works offline).'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" itunes-url' -l 'itunes-url' -d 'iTunes API root (env FEEDSH_ITUNES_URL).' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" posts-url' -l 'posts-url' -d 'Posts API root (env FEEDSH_POSTS_URL).' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" met-url' -l 'met-url' -d 'Met collection API root (env FEEDSH_MET_URL).' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" download-dir' -l 'download-dir' -d 'Where episodes are saved (env FEEDSH_DOWNLOAD_DIR; default $XDG_DATA_HOME/feedsh/downloads).' -rfa '(__feedsh_complete_directories)'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" cache-dir' -l 'cache-dir' -d 'Where fetched images are kept (env FEEDSH_CACHE_DIR; default $XDG_CACHE_HOME/feedsh).' -rfa '(__feedsh_complete_directories)'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" keep-going' -l 'keep-going' -d 'Continue a script after a command fails (the exit status is still 1).'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" engine' -l 'engine' -d 'Download transport: ahc (AsyncHTTPClient) or urlsession.' -rfka 'ahc urlsession'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" max-concurrent' -l 'max-concurrent' -d 'Downloads that run at once; the rest are queued.' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" json' -l 'json' -d 'Write every result, event and error as one JSON object a line on standard output.'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" no-color' -l 'no-color' -d 'No colour or styling (also when NO_COLOR is set or output is not a terminal).'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" version' -l 'version' -d 'Show the version.'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_positional "feedsh" -eq 1' -fa 'serve-fixtures' -d 'Serve the built-in fixtures over HTTP until interrupted.'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_positional "feedsh" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh serve-fixtures" port' -l 'port' -d 'Port to listen on (0 picks a free one).' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh serve-fixtures" rate' -l 'rate' -d 'Media bytes a second (0: unthrottled).' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh serve-fixtures" version' -l 'version' -d 'Show the version.'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh serve-fixtures" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh help" version' -l 'version' -d 'Show the version.'
