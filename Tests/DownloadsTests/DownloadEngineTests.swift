@@ -150,6 +150,55 @@ struct DownloadEngineTests {
         }
     }
 
+    /// A foreground fetch with the validators of a cached copy: the server's 304
+    /// keeps the file as it was, and a new version replaces it.
+    @Test(arguments: Engine.allCases)
+    func conditionalFetchKeepsAnUnchangedFile(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let file = DownloadLayout.File(final: h.layout.root.appendingPathComponent("images/photo.png"))
+            let first = DownloadRequest(
+                id: "img",
+                url: h.server.url("/images/photo.png"),
+                file: file,
+                requiredType: "image/"
+            )
+            let fetched = try await h.manager.fetch(first) { _ in }
+            #expect(!fetched.notModified && fetched.bytes == 85_697 && fetched.contentType == "image/png")
+            let validators = fetched.validators
+            #expect(validators.etag != nil && validators.lastModified != nil)
+
+            var again = first
+            again.cached = validators
+            let unchanged = try await h.manager.fetch(again) { _ in }
+            #expect(unchanged.notModified && unchanged.bytes == 85_697)
+
+            again = DownloadRequest(
+                id: "img",
+                url: h.server.url("/fault/etag=2/images/photo.png"),
+                file: file,
+                cached: validators,
+                requiredType: "image/"
+            )
+            let changed = try await h.manager.fetch(again) { _ in }
+            #expect(!changed.notModified && changed.validators.etag != validators.etag)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func requiredTypeRefusesOtherBodies(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let file = DownloadLayout.File(final: h.layout.root.appendingPathComponent("images/x.png"))
+            let request = DownloadRequest(
+                id: "img",
+                url: h.server.url("/images/not-an-image.png"),
+                file: file,
+                requiredType: "image/"
+            )
+            await #expect(throws: DownloadError.self) { try await h.manager.fetch(request) { _ in } }
+            #expect(!FileManager.default.fileExists(atPath: file.final.path))
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func droppedConnectionResumesWithRange(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
