@@ -41,6 +41,9 @@ struct CommandContext: Sendable {
     let registry: CommandRegistry
     /// The interactive shell's history, oldest first; nil in scripts.
     let history: (@Sendable () -> [String])?
+
+    /// Typed at the prompt, where download news appears above it as it happens.
+    var isInteractive: Bool { history != nil }
     /// Runs the commands of a file in this shell (`source`).
     let source: @Sendable (String) async throws(ShellError) -> CommandOutcome
     /// The command's result for `--json`.

@@ -183,12 +183,13 @@ extension Command {
             results.append(
                 .object(["id": .string(request.id), "label": .string(label), "status": JSONRender.state(state)])
             )
+            // At the prompt, completions and failures were just announced above it.
             switch state {
             case .completed(let bytes):
-                lines.append("downloaded \(label) (\(ByteCountText.format(Int(bytes))))")
+                if !context.isInteractive { lines.append("downloaded \(label) (\(ByteCountText.format(Int(bytes))))") }
             case .failed(let error):
                 failures += 1
-                lines.append("failed \(label): \(TerminalText.line(error.description))")
+                if !context.isInteractive { lines.append("failed \(label): \(TerminalText.line(error.description))") }
             case .paused(let bytes, let total):
                 lines.append("paused \(label) at \(EpisodeStatus.precisePercent(bytes, total))")
             case .cancelled:
