@@ -38,9 +38,6 @@ extension Command {
                 guard let url = object.primaryImage else {
                     throw .other("Met object \(id) has no primary image")
                 }
-                guard object.isPublicDomain else {
-                    throw .other("Met object \(id)'s image is not in the public domain")
-                }
                 try await fetchImage(url, context: context)
             }
         default:
@@ -67,7 +64,9 @@ extension Command {
                 return .failure(error)
             }
         }
-        if Task.isCancelled { throw .other("search cancelled") }
+        guard let outcome else {
+            throw .other(Task.isCancelled ? "search cancelled" : "search cancelled by a newer one")
+        }
         let result: MetSearchOutcome
         switch outcome {
         case .success(let value): result = value

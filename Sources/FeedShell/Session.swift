@@ -36,8 +36,8 @@ public actor Session {
 
     /// Runs `body` as the one `met search` in progress: one still running (from
     /// another task) is cancelled first, and `body` is cancelled when the calling task
-    /// is.
-    func runMetSearch<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+    /// is. Nil when `body` was cancelled, by either.
+    func runMetSearch<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T? {
         metSearch?.cancel()
         metSearchCount += 1
         let id = metSearchCount
@@ -49,7 +49,7 @@ public actor Session {
             task.cancel()
         }
         if metSearch?.id == id { metSearch = nil }
-        return value
+        return task.isCancelled ? nil : value
     }
 
     func searchPodcasts(term: String, limit: Int) async throws(FeedError) -> [PodcastSearchResult] {

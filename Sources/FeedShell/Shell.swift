@@ -83,6 +83,8 @@ public final class Shell: Sendable {
             return onFailure(error, nil) ? .finished : .failed(error, command: nil)
         }
         for words in statements {
+            // An interrupted script starts nothing more (not even the rest of a line).
+            if Task.isCancelled { return .failed(.other("interrupted"), command: words.first) }
             do throws(ShellError) {
                 if try await execute(words) == .quit { return .quit }
             } catch {
