@@ -84,4 +84,5 @@ bench: deps
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			nginx-light aria2 curl time libcurl4-openssl-dev; }
 	$(SWIFT) build -c release --static-swift-stdlib --product feedsh --scratch-path .build-static
-	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
+	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
+		$${BASELINE:+--baseline $$BASELINE}

@@ -123,6 +123,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--feedsh", default=str(ROOT / ".build/release/feedsh"))
     parser.add_argument("--out", default=str(ROOT / "bench-out"))
+    parser.add_argument("--baseline", help="another feedsh binary (an older build) to run beside this one")
     args = parser.parse_args()
 
     www = ROOT / ".build-bench/www"
@@ -135,8 +136,8 @@ def main():
     downloads = scratch / "downloads"
     env = dict(os.environ, HOME=str(scratch), FEEDSH_ITUNES_URL=f"{base}/bench", NO_COLOR="1")
 
-    def feedsh(engine, selection, concurrent=3):
-        return [args.feedsh, "--engine", engine, "--max-concurrent", str(concurrent),
+    def feedsh(engine, selection, concurrent=3, binary=None):
+        return [binary or args.feedsh, "--engine", engine, "--max-concurrent", str(concurrent),
                 "--download-dir", str(downloads), "-c", f"lookup 1 --limit 20; get {selection}; wait"]
 
     parts = [f"part{i}.bin" for i in range(1, 9)]
@@ -163,6 +164,9 @@ def main():
             "curl --parallel": curl_parallel,
         },
     }
+    if args.baseline:
+        scenarios["1 GiB"]["baseline feedsh (ahc)"] = feedsh("ahc", "1", binary=args.baseline)
+        scenarios["64 MiB"]["baseline feedsh (ahc)"] = feedsh("ahc", "10", binary=args.baseline)
     samples = {s: {tool: [] for tool in tools} for s, tools in scenarios.items()}
     try:
         for run in range(args.runs):
@@ -174,7 +178,7 @@ def main():
                     samples[scenario][tool].append((wall, rss))
                     print(f"bench: run {run + 1} {scenario:12} {tool:34} {wall:6.2f} s {rss / 1024:7.1f} MiB",
                           file=sys.stderr)
-                    if run == 0 and tool.startswith("feedsh") and scenario == "1 GiB":
+                    if run == 0 and "feedsh" in tool and scenario == "1 GiB":
                         got = downloads / "1" / "1001.bin"
                         if subprocess.run(["cmp", "-s", str(got), str(www / "big.bin")]).returncode != 0:
                             raise SystemExit(f"bench: {tool} wrote a file that differs from the source")
