@@ -143,7 +143,7 @@ struct DownloadJob: Sendable {
                 )
             case 416:
                 if let sidecar, let length = sidecar.expectedLength, offset == length {
-                    return try finish(length: length, contentType: sidecar.contentType)
+                    return try finish(length: length, record: sidecar)
                 }
                 emit(.restarted(id: id, reason: "the server refused the range; starting over"))
                 offset = 0
@@ -218,7 +218,7 @@ struct DownloadJob: Sendable {
                 throw DownloadError.lengthMismatch(expected: expected, received: part.length)
             }
             try part.sync()
-            return try finish(length: part.length, contentType: contentType)
+            return try finish(length: part.length, record: record)
         }
 
         func backOff(failures: Int, retryAfter: Duration?, problem: String) async throws {
@@ -273,9 +273,9 @@ struct DownloadJob: Sendable {
         try record.save(to: file.sidecar)
     }
 
-    /// Renames the synced `.part` to the final name and removes the sidecar.
-    private func finish(length: Int64, contentType: String?) throws -> DownloadOutcome {
-        let sidecar = Sidecar.load(from: file.sidecar)
+    /// Renames the synced `.part` to the final name and removes the sidecar, whose
+    /// last state (`record`) gives the outcome's type and validators.
+    private func finish(length: Int64, record: Sidecar) throws -> DownloadOutcome {
         let actual = fileSize(file.part.path)
         guard actual == length else {
             throw DownloadError.lengthMismatch(expected: length, received: actual)
@@ -287,8 +287,8 @@ struct DownloadJob: Sendable {
         unlink(file.sidecar.path)
         return DownloadOutcome(
             bytes: length,
-            contentType: contentType,
-            validators: Validators(etag: sidecar?.etag, lastModified: sidecar?.lastModified),
+            contentType: record.contentType,
+            validators: Validators(etag: record.etag, lastModified: record.lastModified),
             notModified: false
         )
     }

@@ -1,5 +1,16 @@
 import Foundation
 
+extension URL {
+    /// `text` as an absolute http or https URL with a host, or nil: what feedsh accepts
+    /// for API roots and images.
+    public init?(httpString text: String) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host != nil
+        else { return nil }
+        self = url
+    }
+}
+
 /// Where each API lives. Defaults are the public services; `--demo` and the tests
 /// point them at the fixture server.
 public struct Endpoints: Sendable, Equatable {

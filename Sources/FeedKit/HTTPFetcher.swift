@@ -96,6 +96,17 @@ public final class HTTPFetcher: Sendable {
         return body
     }
 
+    /// GETs JSON and decodes it as `T`; a decoding failure names the URL and the
+    /// key path (or, for bad syntax, the body's size).
+    public func decode<T: Decodable>(_ type: T.Type, from url: URL) async throws(FeedError) -> T {
+        let body = try await getJSON(url)
+        do {
+            return try JSONDecoder().decode(T.self, from: body.data)
+        } catch {
+            throw FeedError(decoding: error, url: url, byteCount: body.data.count)
+        }
+    }
+
     /// Maps an AsyncHTTPClient or NIO error to a ``FeedError`` a person can act on.
     static func describe(_ error: any Error, url: URL, timeout: Duration) -> FeedError {
         let host = url.host ?? "?"

@@ -141,13 +141,13 @@ public struct MetClient: Sendable {
         -> MetSearchResult
     {
         let url = searchURL(query: query, medium: medium, hasImages: hasImages)
-        return try await decode(MetSearchResult.self, from: url)
+        return try await http.decode(MetSearchResult.self, from: url)
     }
 
     /// One object; an unknown id is ``FeedError/Code/notFound``.
     public func object(id: Int) async throws(FeedError) -> MetObject {
         do {
-            return try await decode(MetObject.self, from: objectURL(id: id))
+            return try await http.decode(MetObject.self, from: objectURL(id: id))
         } catch  where error.status == 404 {
             throw .notFound("no Met object \(id)")
         }
@@ -178,15 +178,6 @@ public struct MetClient: Sendable {
                 if !Task.isCancelled { _ = startNext() }
             }
             return ids.compactMap { id in results[id].map { (id, $0) } }
-        }
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, from url: URL) async throws(FeedError) -> T {
-        let body = try await http.getJSON(url)
-        do {
-            return try JSONDecoder().decode(T.self, from: body.data)
-        } catch {
-            throw FeedError(decoding: error, url: url, byteCount: body.data.count)
         }
     }
 }

@@ -61,11 +61,6 @@ extension ITunesClient {
     /// Podcasts matching `term`; an empty array when there are none.
     public func searchPodcasts(term: String, limit: Int) async throws(FeedError) -> [PodcastSearchResult] {
         let url = searchURL(term: term, media: "podcast", limit: limit)
-        let body = try await http.getJSON(url)
-        do {
-            return try JSONDecoder().decode(SearchResponse<PodcastSearchResult>.self, from: body.data).results
-        } catch {
-            throw FeedError(decoding: error, url: url, byteCount: body.data.count)
-        }
+        return try await http.decode(SearchResponse<PodcastSearchResult>.self, from: url).results
     }
 }

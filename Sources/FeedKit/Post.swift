@@ -39,7 +39,7 @@ public struct PostsClient: Sendable {
     public func posts(userId: Int? = nil) async throws(FeedError) -> [Post] {
         var components = URLComponents(url: baseURL.appendingPathComponent("posts"), resolvingAgainstBaseURL: false)!
         if let userId { components.queryItems = [URLQueryItem(name: "userId", value: String(userId))] }
-        return try await decode([Post].self, from: components.url!)
+        return try await http.decode([Post].self, from: components.url!)
     }
 
     /// One post with its comments. An unknown id is ``FeedError/Code/notFound`` with
@@ -48,22 +48,13 @@ public struct PostsClient: Sendable {
         let url = baseURL.appendingPathComponent("posts").appendingPathComponent(String(id))
         let post: Post
         do {
-            post = try await decode(Post.self, from: url)
+            post = try await http.decode(Post.self, from: url)
         } catch  where error.status == 404 {
             let ids = (try? await posts().map(\.id)) ?? []
             let range = ids.min().flatMap { low in ids.max().map { " (ids \(low)-\($0))" } } ?? ""
             throw .notFound("no post \(id)\(range)")
         }
-        let comments = try await decode([Comment].self, from: url.appendingPathComponent("comments"))
+        let comments = try await http.decode([Comment].self, from: url.appendingPathComponent("comments"))
         return (post, comments)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, from url: URL) async throws(FeedError) -> T {
-        let body = try await http.getJSON(url)
-        do {
-            return try JSONDecoder().decode(T.self, from: body.data)
-        } catch {
-            throw FeedError(decoding: error, url: url, byteCount: body.data.count)
-        }
     }
 }

@@ -36,11 +36,6 @@ extension ITunesClient {
     /// Songs matching `term` (`/search?media=music&entity=song`); empty when none.
     public func searchTracks(term: String, limit: Int) async throws(FeedError) -> [Track] {
         let url = searchURL(term: term, media: "music", entity: "song", limit: limit)
-        let body = try await http.getJSON(url)
-        do {
-            return try JSONDecoder().decode(SearchResponse<Track>.self, from: body.data).results
-        } catch {
-            throw FeedError(decoding: error, url: url, byteCount: body.data.count)
-        }
+        return try await http.decode(SearchResponse<Track>.self, from: url).results
     }
 }

@@ -66,6 +66,16 @@ public struct Arguments: Sendable {
         return words.remove(at: index)
     }
 
+    /// The remaining words joined by spaces, for a search typed without quotes
+    /// (`search song exploder`); a usage error when there are none.
+    public mutating func text() throws(ShellError) -> String {
+        var rest: [String] = []
+        while let word = try positional() { rest.append(word) }
+        let text = rest.joined(separator: " ")
+        guard !text.isEmpty else { throw .usage(synopsis: synopsis) }
+        return text
+    }
+
     /// Fails on anything not consumed.
     public func finish() throws(ShellError) {
         guard let word = words.first else { return }

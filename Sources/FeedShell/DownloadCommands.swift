@@ -41,6 +41,7 @@ extension Command {
             for target in targets {
                 let message = await act(target, context)
                 lines.append(message)
+                guard context.console.json else { continue }
                 results.append(
                     .object([
                         "number": .string(target.number), "id": .string(target.request.id),

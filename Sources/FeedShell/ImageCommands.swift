@@ -5,21 +5,24 @@ import Synchronization
 
 /// Percentage progress of a foreground download on standard error: one line
 /// redrawn in place on a terminal (`45.0% of 1.2 MB`), a line every 10 % otherwise,
-/// and progress events with `--json`.
+/// and with `--json` progress events as background downloads report them.
 final class InlineProgress: Sendable {
     private let console: Console
     private let label: String
     /// The last tenth printed (lines) or whether a line is drawn (terminal).
     private let state = Mutex<(decile: Int, drawn: Bool)>((0, false))
+    /// Writes the JSON events, at most one per whole percent.
+    private let json: Mutex<DownloadReporter>
 
     init(console: Console, label: String) {
         self.console = console
         self.label = label
+        json = Mutex(DownloadReporter(console: console))
     }
 
     func report(_ event: DownloadEvent) {
         if console.json {
-            if case .progress = event { console.emit(JSONRender.event(event, label: label)) }
+            if case .progress = event { json.withLock { $0.report(event, label: label) } }
             return
         }
         guard case .progress(_, let progress) = event, let total = progress.total, total > 0 else { return }
@@ -59,9 +62,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         guard let text = try arguments.positional() else { throw .usage(synopsis: arguments.synopsis) }
         try arguments.finish()
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", url.host != nil
-        else {
+        guard let url = URL(httpString: text) else {
             throw .usage("'\(TerminalText.line(text))' is not an http or https URL", synopsis: arguments.synopsis)
         }
         try await fetchImage(url, context: context)

@@ -50,10 +50,7 @@ extension Command {
         let medium = try arguments.option("medium")
         let hasImages = arguments.flag("has-images")
         let limit = try arguments.intOption("limit", in: 1...100) ?? 10
-        var words: [String] = []
-        while let word = try arguments.positional() { words.append(word) }
-        let query = words.joined(separator: " ")
-        guard !query.isEmpty else { throw .usage(synopsis: arguments.synopsis) }
+        let query = try arguments.text()
         let session = context.session
         let outcome = await session.runMetSearch { () async -> Result<MetSearchOutcome, FeedError> in
             do throws(FeedError) {

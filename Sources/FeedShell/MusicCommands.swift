@@ -13,10 +13,7 @@ extension Command {
         flags: ["--limit"]
     ) { arguments, context throws(ShellError) in
         let limit = try arguments.intOption("limit", in: 1...200) ?? 10
-        var words: [String] = []
-        while let word = try arguments.positional() { words.append(word) }
-        let term = words.joined(separator: " ")
-        guard !term.isEmpty else { throw .usage(synopsis: arguments.synopsis) }
+        let term = try arguments.text()
         let tracks: [Track] = try await feed { () async throws(FeedError) in
             try await context.session.searchTracks(term: term, limit: limit)
         }

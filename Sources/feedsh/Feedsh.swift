@@ -153,9 +153,7 @@ struct Feedsh: AsyncParsableCommand {
 
     private func url(_ flag: String?, env name: String, flag flagName: String) throws -> URL? {
         guard let text = flag ?? ProcessInfo.processInfo.environment[name], !text.isEmpty else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", url.host != nil
-        else {
+        guard let url = URL(httpString: text) else {
             let source = flag != nil ? flagName : name
             throw ValidationError("\(source) must be an http or https URL, not '\(text)'.")
         }

@@ -70,6 +70,18 @@ struct EngineHarness {
         )
     }
 
+    /// A request for an image of the fixture server at `path`, kept as
+    /// `images/{name}`, that must be an image.
+    func imageRequest(_ path: String, name: String, cached: Validators? = nil) -> DownloadRequest {
+        DownloadRequest(
+            id: "img",
+            url: server.url(path),
+            file: DownloadLayout.File(final: layout.root.appendingPathComponent("images/\(name)")),
+            cached: cached,
+            requiredType: "image/"
+        )
+    }
+
     func expectedBytes(_ name: String, size: Int, version: Int = 0) -> Data {
         Data(SyntheticMedia(key: "t/\(name).mp3", version: version, size: size).allBytes)
     }
@@ -155,13 +167,7 @@ struct DownloadEngineTests {
     @Test(arguments: Engine.allCases)
     func conditionalFetchKeepsAnUnchangedFile(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
-            let file = DownloadLayout.File(final: h.layout.root.appendingPathComponent("images/photo.png"))
-            let first = DownloadRequest(
-                id: "img",
-                url: h.server.url("/images/photo.png"),
-                file: file,
-                requiredType: "image/"
-            )
+            let first = h.imageRequest("/images/photo.png", name: "photo.png")
             let fetched = try await h.manager.fetch(first) { _ in }
             #expect(!fetched.notModified && fetched.bytes == 85_697 && fetched.contentType == "image/png")
             let validators = fetched.validators
@@ -172,13 +178,7 @@ struct DownloadEngineTests {
             let unchanged = try await h.manager.fetch(again) { _ in }
             #expect(unchanged.notModified && unchanged.bytes == 85_697)
 
-            again = DownloadRequest(
-                id: "img",
-                url: h.server.url("/fault/etag=2/images/photo.png"),
-                file: file,
-                cached: validators,
-                requiredType: "image/"
-            )
+            again = h.imageRequest("/fault/etag=2/images/photo.png", name: "photo.png", cached: validators)
             let changed = try await h.manager.fetch(again) { _ in }
             #expect(!changed.notModified && changed.validators.etag != validators.etag)
         }
@@ -187,15 +187,9 @@ struct DownloadEngineTests {
     @Test(arguments: Engine.allCases)
     func requiredTypeRefusesOtherBodies(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
-            let file = DownloadLayout.File(final: h.layout.root.appendingPathComponent("images/x.png"))
-            let request = DownloadRequest(
-                id: "img",
-                url: h.server.url("/images/not-an-image.png"),
-                file: file,
-                requiredType: "image/"
-            )
+            let request = h.imageRequest("/images/not-an-image.png", name: "x.png")
             await #expect(throws: DownloadError.self) { try await h.manager.fetch(request) { _ in } }
-            #expect(!FileManager.default.fileExists(atPath: file.final.path))
+            #expect(!FileManager.default.fileExists(atPath: request.file.final.path))
         }
     }
 
