@@ -162,11 +162,16 @@ public struct MetClient: Sendable {
             func startNext() -> Bool {
                 guard let id = pending.next() else { return false }
                 group.addTask {
+                    // Under -O (Swift 6.3.1) a child that returns `.success(try await …)`
+                    // from a typed `do throws` loses every success: bind the Result
+                    // first (see DESIGN.md, "Facts"; EndToEndTests covers the binary).
+                    let result: Result<MetObject, FeedError>
                     do throws(FeedError) {
-                        return (id, .success(try await object(id: id)))
+                        result = .success(try await object(id: id))
                     } catch {
-                        return (id, .failure(error))
+                        result = .failure(error)
                     }
+                    return (id, result)
                 }
                 return true
             }

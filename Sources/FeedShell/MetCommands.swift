@@ -53,13 +53,17 @@ extension Command {
         let query = try arguments.text()
         let session = context.session
         let outcome = await session.runMetSearch { () async -> Result<MetSearchOutcome, FeedError> in
+            // Bound to a local before returning: the shape that -O keeps (see
+            // MetClient.objects).
+            let result: Result<MetSearchOutcome, FeedError>
             do throws(FeedError) {
                 let found = try await session.met.search(query: query, medium: medium, hasImages: hasImages)
                 let objects = await session.met.objects(ids: Array(found.objectIDs.prefix(limit)))
-                return .success(MetSearchOutcome(total: found.total, objects: objects))
+                result = .success(MetSearchOutcome(total: found.total, objects: objects))
             } catch {
-                return .failure(error)
+                result = .failure(error)
             }
+            return result
         }
         guard let outcome else {
             throw .other(Task.isCancelled ? "search cancelled" : "search cancelled by a newer one")

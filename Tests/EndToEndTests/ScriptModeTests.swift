@@ -108,6 +108,19 @@ struct ScriptModeTests {
         #expect(result.standardError == "feedsh: cannot read /nonexistent/s.feedsh: No such file or directory\n")
     }
 
+    /// Under -O a task-group shape lost every object that loaded and listed only the
+    /// broken one (436107); `make test` runs this against the release binary.
+    @Test func metSearchListsEveryObjectThatLoaded() async throws {
+        let result = try await runFeedsh(["--demo", "--json", "-c", "met search cypress"])
+        #expect(result.status == 0)
+        let line = try #require(result.standardOutput.split(separator: "\n").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let objects = try #require((object["result"] as? [String: Any])?["objects"] as? [[String: Any]])
+        let loaded = objects.filter { $0["error"] == nil }.compactMap { $0["id"] as? Int }
+        #expect(loaded.sorted() == [436101, 436103, 436109])
+        #expect(objects.count == 4)
+    }
+
     @Test func helpAndVersionExitZero() async throws {
         let help = try await runFeedsh(["--help"])
         #expect(help.status == 0)
