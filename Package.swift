@@ -15,6 +15,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Already built for async-http-client; named here to recognise TLS errors.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Deque for the download queue (async-http-client builds it already).
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         .executableTarget(
@@ -27,7 +31,7 @@ let package = Package(
         ),
         .target(
             name: "FeedShell",
-            dependencies: ["FeedKit", "Downloads", "LineEditor"]
+            dependencies: ["FeedKit", "Downloads", "HTTPSupport", "LineEditor"]
         ),
         .systemLibrary(
             name: "CEditLine",
@@ -36,8 +40,19 @@ let package = Package(
         ),
         .target(name: "LineEditor", dependencies: ["CEditLine"]),
         .target(
+            name: "HTTPSupport",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
             name: "FeedKit",
             dependencies: [
+                "HTTPSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -49,6 +64,8 @@ let package = Package(
             name: "Downloads",
             dependencies: [
                 "CFileIO",
+                "HTTPSupport",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -87,6 +104,7 @@ let package = Package(
         .testTarget(name: "FeedShellTests", dependencies: ["FeedShell", "FixtureServer"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
+        .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [

@@ -1,22 +1,29 @@
 import Foundation
+import HTTPSupport
 
 /// Why a download stopped for good (retryable trouble is retried first).
 ///
-/// A struct over a private enum, like AsyncHTTPClient's `HTTPClientError`.
+/// A struct over a private enum, like AsyncHTTPClient's `HTTPClientError`: match on
+/// ``code`` and the typed properties, show ``description`` to a person.
 public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Kind: Sendable, Equatable {
         case httpStatus(Int, URL)
         case notMedia(contentType: String, URL)
         case wrongType(contentType: String, expected: String, URL)
+        case encoded(encoding: String, URL)
+        case network(NetworkFailure)
         case disk(operation: String, path: String, errno: Int32)
-        case gaveUp(attempts: Int, lastProblem: String)
+        case gaveUp(attempts: Int, last: RetryReason)
         case lengthMismatch(expected: Int64, received: Int64)
+        case locked(path: String, pid: Int32?)
+        case unsafePath(path: String)
     }
 
     private let kind: Kind
     private init(_ kind: Kind) { self.kind = kind }
 
-    /// A status the engine does not retry (4xx other than 408 and 429).
+    /// A status the engine does not retry (4xx other than 408 and 429, 3xx that
+    /// were not followed).
     public static func httpStatus(_ status: Int, url: URL) -> DownloadError { .init(.httpStatus(status, url)) }
     /// The server sent a web page (a captive portal, an error page) instead of media.
     public static func notMedia(contentType: String, url: URL) -> DownloadError {
@@ -26,18 +33,29 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public static func wrongType(_ contentType: String, expected: String, url: URL) -> DownloadError {
         .init(.wrongType(contentType: contentType, expected: expected, url))
     }
+    /// The server compressed the media although `identity` was asked for: those bytes
+    /// are not the file.
+    public static func encoded(_ encoding: String, url: URL) -> DownloadError {
+        .init(.encoded(encoding: encoding, url))
+    }
+    /// A network failure that retrying will not mend (refused, TLS, redirects).
+    public static func network(_ failure: NetworkFailure) -> DownloadError { .init(.network(failure)) }
     /// A file operation failed; what is on disk is kept for a later resume.
     public static func disk(_ operation: String, path: String, errno: Int32) -> DownloadError {
         .init(.disk(operation: operation, path: path, errno: errno))
     }
-    /// Every retry failed.
-    public static func gaveUp(attempts: Int, lastProblem: String) -> DownloadError {
-        .init(.gaveUp(attempts: attempts, lastProblem: lastProblem))
+    /// Every retry failed; `last` says why the last one did.
+    public static func gaveUp(attempts: Int, last: RetryReason) -> DownloadError {
+        .init(.gaveUp(attempts: attempts, last: last))
     }
     /// The finished file is not the length the server promised.
     public static func lengthMismatch(expected: Int64, received: Int64) -> DownloadError {
         .init(.lengthMismatch(expected: expected, received: received))
     }
+    /// Another process owns this download (its pid when it could be learnt).
+    public static func locked(path: String, pid: Int32?) -> DownloadError { .init(.locked(path: path, pid: pid)) }
+    /// A symbolic link (or another non-file) stands where a download file goes.
+    public static func unsafePath(_ path: String) -> DownloadError { .init(.unsafePath(path: path)) }
 
     /// A stable name for the kind of failure.
     public var code: String {
@@ -45,9 +63,13 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .httpStatus: "http-status"
         case .notMedia: "not-media"
         case .wrongType: "wrong-type"
+        case .encoded: "encoded-body"
+        case .network: "network"
         case .disk: "disk"
         case .gaveUp: "gave-up"
         case .lengthMismatch: "length-mismatch"
+        case .locked: "locked"
+        case .unsafePath: "unsafe-path"
         }
     }
 
@@ -56,20 +78,92 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         return nil
     }
 
+    /// For ``locked(path:pid:)``: the process that holds the download.
+    public var lockHolder: Int32? {
+        if case .locked(_, let pid) = kind { return pid }
+        return nil
+    }
+
+    /// Whether another process holds the download.
+    public var isLocked: Bool {
+        if case .locked = kind { return true }
+        return false
+    }
+
     public var description: String {
         switch kind {
         case .httpStatus(let status, let url):
-            "HTTP \(status) from \(url.absoluteString)"
+            "HTTP \(status)\(HTTPStatusPhrase.suffix(status)) from \(url.absoluteString)"
         case .notMedia(let contentType, let url):
             "\(url.absoluteString) sent \(contentType), not media"
         case .wrongType(let contentType, let expected, let url):
             "\(url.absoluteString) sent \(contentType), not \(expected == "image/" ? "an image" : expected)"
+        case .encoded(let encoding, let url):
+            "\(url.host ?? url.absoluteString) compressed the file (Content-Encoding: \(encoding)) although it was asked not to"
+        case .network(let failure):
+            failure.description
         case .disk(let operation, let path, let code):
             "cannot \(operation) \(path): \(String(cString: strerror(code)))"
-        case .gaveUp(let attempts, let problem):
-            "gave up after \(attempts) attempts: \(problem)"
+        case .gaveUp(let attempts, let last):
+            "gave up after \(attempts) attempts: \(last)"
         case .lengthMismatch(let expected, let received):
             "received \(received) bytes where \(expected) were promised"
+        case .locked(_, let pid):
+            "being downloaded by feedsh (\(pid.map { "pid \($0)" } ?? "another process"))"
+        case .unsafePath(let path):
+            "\(path) is a symbolic link or not a regular file; refusing to write through it"
+        }
+    }
+}
+
+/// Why a transfer is tried again.
+public enum RetryReason: Sendable, Equatable, CustomStringConvertible {
+    /// 408, 429 or 5xx.
+    case status(Int)
+    case network(NetworkFailure)
+    /// The body ended before the promised length.
+    case shortBody(received: Int64, expected: Int64)
+    /// Fewer than `bytesPerSecond` arrived a second over the low-speed window.
+    case tooSlow(bytesPerSecond: Int)
+    /// The bytes on disk could not be continued (counted like any other failure).
+    case restarted(RestartReason)
+
+    public var description: String {
+        switch self {
+        case .status(let status): "HTTP \(status)\(HTTPStatusPhrase.suffix(status))"
+        case .network(let failure): failure.description
+        case .shortBody(let received, let expected): "the body ended after \(received) of \(expected) bytes"
+        case .tooSlow(let rate): "slower than \(rate) bytes a second"
+        case .restarted(let reason): reason.description
+        }
+    }
+}
+
+/// Why the bytes on disk were discarded and the download started over.
+public enum RestartReason: Sendable, Equatable, CustomStringConvertible {
+    /// A 206 came with another ETag or Last-Modified than the one sent in If-Range.
+    case validatorChanged
+    /// A 206 did not start at the byte asked for, or had no Content-Range.
+    case wrongOffset(requested: Int64, received: Int64?)
+    /// The file's total length is not the one recorded.
+    case lengthChanged(was: Int64, now: Int64)
+    /// A 200 answered a Range request: the file changed or ranges are not served.
+    case rangeIgnored
+    /// 416 for a range of a file that is not complete on disk.
+    case rangeRefused
+    /// Without validators, the overlap asked for again differs from the bytes on disk.
+    case overlapMismatch
+
+    public var description: String {
+        switch self {
+        case .validatorChanged: "the file changed on the server; starting over"
+        case .wrongOffset(let requested, let received):
+            received.map { "the server resumed at byte \($0) instead of \(requested); starting over" }
+                ?? "the server's partial answer had no Content-Range; starting over"
+        case .lengthChanged(let was, let now): "the file's length changed from \(was) to \(now) bytes; starting over"
+        case .rangeIgnored: "the file changed or the server ignores ranges; starting over"
+        case .rangeRefused: "the server refused the range; starting over"
+        case .overlapMismatch: "the bytes on disk do not match the server's (no validator to check); starting over"
         }
     }
 }

@@ -36,8 +36,9 @@ public enum DownloadEvent: Sendable, Equatable {
     /// At most about ten a second per download.
     case progress(id: String, DownloadProgress)
     /// The bytes on disk could not be continued and were discarded.
-    case restarted(id: String, reason: String)
-    case retrying(id: String, attempt: Int, delay: Duration, reason: String)
+    case restarted(id: String, reason: RestartReason)
+    /// Try `attempt` starts after `delay`.
+    case retrying(id: String, attempt: Int, delay: Duration, reason: RetryReason)
     case paused(id: String, bytes: Int64, total: Int64?)
     case completed(id: String, bytes: Int64, file: URL)
     case failed(id: String, DownloadError)

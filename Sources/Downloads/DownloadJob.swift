@@ -1,5 +1,5 @@
-import AsyncHTTPClient
 import Foundation
+import HTTPSupport
 import NIOCore
 import NIOPosix
 
@@ -58,12 +58,12 @@ public struct DownloadOutcome: Sendable, Equatable {
     public let notModified: Bool
 }
 
-/// One download from start (or from the bytes on disk) to a verified final file.
+/// One download from start (or from the bytes on disk) to a verified final file:
+/// the I/O under ``DownloadPlanner``, which makes every decision.
 ///
-/// The rules: bytes go to `.part`, metadata to `.part.json`; a resume sends `Range`
-/// and `If-Range`; a 206 that starts where asked appends; a 200 starts over; a 416
-/// on a `.part` that already holds the promised length completes it. The final name
-/// appears only by rename after the length is checked and the data synced.
+/// Bytes go to `.part` (opened once, locked, never through a link), metadata to
+/// `.part.json`. The final name appears only by rename after the length is checked
+/// and the data synced.
 struct DownloadJob: Sendable {
     /// Received bytes are made durable and recorded in the sidecar after this many
     /// bytes or this much time, whichever comes first: a killed process loses at
@@ -85,184 +85,143 @@ struct DownloadJob: Sendable {
     /// resume.
     func run() async throws -> DownloadOutcome {
         try makeDirectories(file.final.deletingLastPathComponent().path)
-
-        var sidecar = Sidecar.load(from: file.sidecar).flatMap { $0.url == request.url.absoluteString ? $0 : nil }
-        let partSize = fileSize(file.part.path)
-        var offset = min(sidecar?.confirmedBytes ?? 0, partSize)
-        if sidecar == nil { offset = 0 }
-        var failures = 0
-        var lastProblem = ""
-
-        while true {
-            try Task.checkCancellation()
-            var headers: [(name: String, value: String)] = []
-            if offset > 0, let sidecar {
-                headers.append(("Range", "bytes=\(offset)-"))
-                if let validator = sidecar.ifRangeValidator { headers.append(("If-Range", validator)) }
-            } else if let cached = request.cached, fileExists(file.final.path) {
-                if let etag = cached.etag { headers.append(("If-None-Match", etag)) }
-                if let date = cached.lastModified { headers.append(("If-Modified-Since", date)) }
-            }
-
-            let response: TransportResponse
-            do {
-                response = try await transport.send(TransportRequest(url: request.url, headers: headers))
-            } catch {
-                if Task.isCancelled || error is CancellationError { throw CancellationError() }
-                lastProblem = describeTransportError(error)
-                failures += 1
-                try await backOff(failures: failures, retryAfter: nil, problem: lastProblem)
-                continue
-            }
-
-            var expected: Int64?
-            switch response.status {
-            case 206:
-                guard let range = ContentRange(response.header("content-range")), range.start == offset else {
-                    emit(.restarted(id: id, reason: "the server resumed at another byte; starting over"))
-                    offset = 0
-                    sidecar = nil
-                    continue
-                }
-                expected = range.total ?? response.header("content-length").flatMap(Int64.init).map { $0 + offset }
-            case 200:
-                if offset > 0 {
-                    emit(.restarted(id: id, reason: "the file changed or the server ignores ranges; starting over"))
-                }
-                offset = 0
-                expected = response.header("content-length").flatMap(Int64.init)
-            case 304 where request.cached != nil && offset == 0:
-                return DownloadOutcome(
-                    bytes: fileSize(file.final.path),
-                    contentType: nil,
-                    validators: Validators(
-                        etag: response.header("etag") ?? request.cached?.etag,
-                        lastModified: response.header("last-modified") ?? request.cached?.lastModified
-                    ),
-                    notModified: true
-                )
-            case 416:
-                if let sidecar, let length = sidecar.expectedLength, offset == length {
-                    return try finish(length: length, record: sidecar)
-                }
-                emit(.restarted(id: id, reason: "the server refused the range; starting over"))
-                offset = 0
-                sidecar = nil
-                continue
-            case 408, 429, 500...599:
-                lastProblem = "HTTP \(response.status)"
-                failures += 1
-                try await backOff(
-                    failures: failures,
-                    retryAfter: RetryPolicy.parseRetryAfter(response.header("retry-after")),
-                    problem: lastProblem
-                )
-                continue
-            default:
-                throw DownloadError.httpStatus(response.status, url: request.url)
-            }
-
-            let contentType = response.header("content-type")
-            if let required = request.requiredType {
-                guard let contentType, contentType.lowercased().hasPrefix(required) else {
-                    throw DownloadError.wrongType(
-                        contentType ?? "no content type",
-                        expected: required,
-                        url: request.url
-                    )
-                }
-            } else if let contentType, contentType.lowercased().contains("text/html") {
-                throw DownloadError.notMedia(contentType: contentType, url: request.url)
-            }
-
-            var record = Sidecar(
-                url: request.url.absoluteString,
-                etag: response.header("etag"),
-                lastModified: response.header("last-modified"),
-                expectedLength: expected,
-                confirmedBytes: offset,
-                contentType: contentType
-            )
-            try record.save(to: file.sidecar)
-            sidecar = record
-            emit(.started(id: id, offset: offset))
-
-            var part = try PartFile(path: file.part.path, truncatingTo: offset)
-            let attemptStart = offset
-            do {
-                try await receive(response.body, into: &part, expected: expected, sidecar: &record)
-            } catch let error as DownloadError {
-                throw error
-            } catch {
-                // Keep what arrived: sync it and record it, then stop or retry.
-                try confirm(part, in: &record)
-                offset = part.length
-                if Task.isCancelled || error is CancellationError { throw CancellationError() }
-                if offset > attemptStart { failures = 0 }
-                lastProblem = describeTransportError(error)
-                failures += 1
-                try await backOff(failures: failures, retryAfter: nil, problem: lastProblem)
-                continue
-            }
-
-            if let expected, part.length < expected {
-                try confirm(part, in: &record)
-                if part.length > offset { failures = 0 }
-                offset = part.length
-                lastProblem = "the body ended after \(part.length) of \(expected) bytes"
-                failures += 1
-                try await backOff(failures: failures, retryAfter: nil, problem: lastProblem)
-                continue
-            }
-            if let expected, part.length > expected {
-                throw DownloadError.lengthMismatch(expected: expected, received: part.length)
-            }
-            try part.sync()
-            return try finish(length: part.length, record: record)
-        }
-
-        func backOff(failures: Int, retryAfter: Duration?, problem: String) async throws {
-            guard failures < policy.attempts else {
-                throw DownloadError.gaveUp(attempts: failures, lastProblem: problem)
-            }
-            let delay = policy.delay(afterAttempt: failures, retryAfter: retryAfter)
-            emit(.retrying(id: id, attempt: failures + 1, delay: delay, reason: problem))
-            try await Task.sleep(for: delay)
+        var part = try PartFile(path: file.part.path)
+        do {
+            let outcome = try await transfer(&part)
+            part.removeIfEmpty(sidecar: file.sidecar.path)
+            return outcome
+        } catch {
+            // A `.part` that never received a byte is nothing to resume.
+            part.removeIfEmpty(sidecar: file.sidecar.path)
+            throw error
         }
     }
 
-    /// Streams the body into the part file, confirming every `confirmInterval` bytes
-    /// and reporting progress about ten times a second.
-    private func receive(
+    private func transfer(_ part: inout PartFile) async throws -> DownloadOutcome {
+        var planner = DownloadPlanner(
+            request: request,
+            saved: Sidecar.load(from: file.sidecar),
+            partLength: part.length,
+            finalExists: isRegularFile(file.final.path),
+            policy: policy
+        )
+        while true {
+            try Task.checkCancellation()
+            let headers = planner.nextRequest().headers.map { (name: $0.name, value: $0.value) }
+            var action: DownloadPlanner.Action
+            do {
+                let response = try await transport.send(TransportRequest(url: request.url, headers: headers))
+                action = planner.received(status: response.status, headers: response.headers)
+                if case .receive(let reception) = action {
+                    action = try await take(response.body, reception, into: &part, planner: &planner)
+                }
+            } catch let error as DownloadError {
+                throw error
+            } catch {
+                if Task.isCancelled || error is CancellationError { throw CancellationError() }
+                action = planner.failed(NetworkFailure(error, url: request.url))
+            }
+            switch action {
+            case .receive:
+                preconditionFailure("take(_:_:into:planner:) decides what a body meant")
+            case .finish(let length):
+                return try finish(&part, length: length, record: planner.saved)
+            case .notModified(let validators):
+                return DownloadOutcome(
+                    bytes: fileSize(file.final.path),
+                    contentType: nil,
+                    validators: validators,
+                    notModified: true
+                )
+            case .retry(let retry):
+                if retry.discard, case .restarted(let reason) = retry.reason {
+                    try part.truncate(to: 0)
+                    unlink(file.sidecar.path)
+                    emit(.restarted(id: id, reason: reason))
+                }
+                let delay = policy.delay(afterAttempt: retry.attempt - 1, retryAfter: retry.retryAfter)
+                emit(.retrying(id: id, attempt: retry.attempt, delay: delay, reason: retry.reason))
+                try await Task.sleep(for: delay)
+            case .fail(let error):
+                throw error
+            }
+        }
+    }
+
+    /// Writes a response body as `reception` says: checks the overlap, appends,
+    /// confirms, reports progress and watches the speed. Returns what the planner
+    /// makes of the way the body ended; what arrived is confirmed before a retry.
+    private func take(
         _ body: any AsyncSequence<ByteBuffer, any Error> & Sendable,
+        _ reception: DownloadPlanner.Reception,
         into part: inout PartFile,
-        expected: Int64?,
-        sidecar: inout Sidecar
-    ) async throws {
-        var meter = RateMeter(start: part.length)
+        planner: inout DownloadPlanner
+    ) async throws -> DownloadPlanner.Action {
+        if let reason = reception.restarted { emit(.restarted(id: id, reason: reason)) }
+        var record = reception.record
+        try record.save(to: file.sidecar)
+        try part.truncate(to: reception.offset)
+        emit(.started(id: id, offset: reception.offset))
+
+        var verifyAt = reception.offset - reception.verify
+        let expected = reception.expected
         let clock = ContinuousClock()
+        var meter = RateMeter(start: part.length)
+        var speed = LowSpeedDetector(
+            limit: policy.lowSpeedLimit,
+            window: policy.lowSpeedTime,
+            bytes: part.length,
+            at: clock.now
+        )
         var nextReport = clock.now
         var nextConfirm = part.length + Self.confirmInterval
         var confirmDue = clock.now + Self.confirmPeriod
-        for try await chunk in body {
-            try part.append(chunk)
-            let now = clock.now
-            if part.length >= nextConfirm || now >= confirmDue {
-                try confirm(part, in: &sidecar)
-                nextConfirm = part.length + Self.confirmInterval
-                confirmDue = now + Self.confirmPeriod
+        var interruption: DownloadPlanner.Interruption?
+        do {
+            for try await var chunk in body {
+                if verifyAt < reception.offset {
+                    let count = min(chunk.readableBytes, Int(reception.offset - verifyAt))
+                    let onDisk = try part.read(at: verifyAt, count: count)
+                    guard chunk.readBytes(length: count) == onDisk else { return planner.overlapMismatched() }
+                    verifyAt += Int64(count)
+                    if chunk.readableBytes == 0 { continue }
+                }
+                try part.append(chunk)
+                let now = clock.now
+                if part.length >= nextConfirm || now >= confirmDue {
+                    try confirm(part, in: &record)
+                    nextConfirm = part.length + Self.confirmInterval
+                    confirmDue = now + Self.confirmPeriod
+                }
+                if now >= nextReport {
+                    meter.record(bytes: part.length, at: now)
+                    emit(
+                        .progress(
+                            id: id,
+                            DownloadProgress(bytes: part.length, total: expected, bytesPerSecond: meter.rate)
+                        )
+                    )
+                    nextReport = now + Self.progressInterval
+                }
+                if Task.isCancelled { throw CancellationError() }
+                if speed.isStalled(bytes: part.length, at: now) {
+                    interruption = .tooSlow(bytesPerSecond: Int(policy.lowSpeedLimit))
+                    break
+                }
             }
-            if now >= nextReport {
-                meter.record(bytes: part.length, at: now)
-                emit(
-                    .progress(id: id, DownloadProgress(bytes: part.length, total: expected, bytesPerSecond: meter.rate))
-                )
-                nextReport = now + Self.progressInterval
-            }
-            if Task.isCancelled { throw CancellationError() }
+        } catch let error as DownloadError {
+            throw error
+        } catch {
+            // Keep what arrived: sync it and record it, then stop or retry.
+            try confirm(part, in: &record)
+            if Task.isCancelled || error is CancellationError { throw CancellationError() }
+            interruption = .network(NetworkFailure(error, url: request.url))
         }
         meter.record(bytes: part.length, at: clock.now)
         emit(.progress(id: id, DownloadProgress(bytes: part.length, total: expected, bytesPerSecond: meter.rate)))
+        let action = planner.bodyEnded(partLength: part.length, expected: expected, interruption: interruption)
+        if case .retry = action { try confirm(part, in: &record) }
+        return action
     }
 
     /// Makes the bytes in `part` durable and records their count in the sidecar, so
@@ -273,13 +232,13 @@ struct DownloadJob: Sendable {
         try record.save(to: file.sidecar)
     }
 
-    /// Renames the synced `.part` to the final name and removes the sidecar, whose
+    /// Syncs the `.part`, renames it to the final name and removes the sidecar, whose
     /// last state (`record`) gives the outcome's type and validators.
-    private func finish(length: Int64, record: Sidecar) throws -> DownloadOutcome {
-        let actual = fileSize(file.part.path)
-        guard actual == length else {
-            throw DownloadError.lengthMismatch(expected: length, received: actual)
+    private func finish(_ part: inout PartFile, length: Int64, record: Sidecar?) throws -> DownloadOutcome {
+        guard part.length == length else {
+            throw DownloadError.lengthMismatch(expected: length, received: part.length)
         }
+        try part.sync()
         guard rename(file.part.path, file.final.path) == 0 else {
             throw DownloadError.disk("rename", path: file.part.path, errno: errno)
         }
@@ -287,29 +246,10 @@ struct DownloadJob: Sendable {
         unlink(file.sidecar.path)
         return DownloadOutcome(
             bytes: length,
-            contentType: record.contentType,
-            validators: Validators(etag: record.etag, lastModified: record.lastModified),
+            contentType: record?.contentType,
+            validators: Validators(etag: record?.etag, lastModified: record?.lastModified),
             notModified: false
         )
-    }
-}
-
-/// `Content-Range: bytes START-END/TOTAL` (TOTAL may be `*`).
-struct ContentRange: Equatable {
-    let start: Int64
-    let end: Int64
-    let total: Int64?
-
-    init?(_ header: String?) {
-        guard let header, header.hasPrefix("bytes ") else { return nil }
-        let parts = header.dropFirst(6).split(separator: "/", maxSplits: 1)
-        let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []
-        guard parts.count == 2, bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]),
-            end >= start
-        else { return nil }
-        self.start = start
-        self.end = end
-        self.total = Int64(parts[1])
     }
 }
 
@@ -330,13 +270,19 @@ struct RateMeter {
 
     var rate: Double {
         guard let first = samples.first, let last = samples.last else { return 0 }
-        let seconds = Double((last.time - first.time).nanoseconds) / 1e9
+        let seconds = (last.time - first.time).seconds
         return seconds > 0 ? Double(last.bytes - first.bytes) / seconds : 0
     }
 }
 
 func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
+}
+
+/// A regular file at `path` itself (a symbolic link there does not count).
+func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
 }
 
 func fileSize(_ path: String) -> Int64 {
@@ -356,29 +302,4 @@ func makeDirectories(_ path: String) throws(DownloadError) {
     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
         throw .disk("create directory", path: path, errno: ENOTDIR)
     }
-}
-
-/// A short reason for a failed transfer, for retry messages.
-func describeTransportError(_ error: any Error) -> String {
-    if let error = error as? HTTPClientError {
-        if error == .remoteConnectionClosed { return "the connection dropped" }
-        if error == .readTimeout { return "the server stopped sending" }
-        if error == .connectTimeout { return "the connection timed out" }
-    }
-    if let error = error as? URLError {
-        switch error.code {
-        case .networkConnectionLost: return "the connection dropped"
-        case .timedOut: return "the server stopped sending"
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost: return "unknown host"
-        default: break
-        }
-    }
-    if let error = error as? IOError {
-        return String(cString: strerror(error.errnoCode))
-    }
-    if let error = error as? NIOConnectionError, let first = error.connectionErrors.first?.error {
-        return describeTransportError(first)
-    }
-    return String(describing: error)
 }

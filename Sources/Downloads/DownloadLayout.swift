@@ -42,14 +42,17 @@ public struct DownloadLayout: Sendable, Equatable {
         case partial(bytes: Int64, total: Int64?)
     }
 
+    /// What is on disk, from `lstat`: a symbolic link at either name counts as
+    /// nothing there (it is never followed, nor taken for a finished download).
     public func status(of file: File) -> Status {
-        let manager = FileManager.default
-        if let size = (try? manager.attributesOfItem(atPath: file.final.path))?[.size] as? NSNumber {
-            return .downloaded(bytes: size.int64Value)
+        var info = stat()
+        if lstat(file.final.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            return .downloaded(bytes: Int64(info.st_size))
         }
-        if let size = (try? manager.attributesOfItem(atPath: file.part.path))?[.size] as? NSNumber {
+        if lstat(file.part.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            let size = Int64(info.st_size)
             let sidecar = Sidecar.load(from: file.sidecar)
-            let confirmed = sidecar.map { min($0.confirmedBytes, size.int64Value) } ?? size.int64Value
+            let confirmed = sidecar.map { min($0.confirmedBytes, size) } ?? size
             return .partial(bytes: confirmed, total: sidecar?.expectedLength)
         }
         return .absent

@@ -1,4 +1,6 @@
+import DequeModule
 import Foundation
+import Synchronization
 
 /// Runs downloads in the background: at most `maxConcurrent` at once, the rest
 /// queued in order, each pausable, resumable and cancellable.
@@ -40,7 +42,15 @@ public actor DownloadManager {
     private let policy: RetryPolicy
     public let maxConcurrent: Int
     private var entries: [String: Entry] = [:]
-    private var queue: [String] = []
+    /// Ids waiting to start, oldest first. An id whose entry is no longer queued
+    /// (paused or cancelled meanwhile) is skipped when it comes up, so that taking
+    /// one out costs nothing.
+    private var queue = Deque<String>()
+    /// Entries in the running state: kept, not counted, so that starting thousands
+    /// stays linear.
+    private var running = 0
+    /// Cleared by ``stopStarting()``: from then on nothing new starts.
+    private nonisolated let starting = Atomic<Bool>(true)
     /// Ids in the order they were first started, for listings.
     private var order: [String] = []
     private var changeWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -78,13 +88,33 @@ public actor DownloadManager {
     /// Starts (or queues) a download, continuing any `.part` on disk.
     @discardableResult
     public func start(_ request: DownloadRequest) -> StartResult {
-        if let entry = entries[request.id], entry.state.isActive { return .alreadyActive }
-        if entries[request.id] == nil { order.append(request.id) }
-        entries[request.id] = Entry(request: request, state: .queued)
-        queue.append(request.id)
-        continuation.yield(.queued(id: request.id))
-        schedule()
-        return entries[request.id]?.state == .queued ? .queued : .started
+        start([request])[0]
+    }
+
+    /// Starts (or queues) downloads in order, in one step: linear in their number.
+    @discardableResult
+    public func start(_ requests: [DownloadRequest]) -> [StartResult] {
+        var results: [StartResult] = []
+        results.reserveCapacity(requests.count)
+        for request in requests {
+            if let entry = entries[request.id], entry.state.isActive {
+                results.append(.alreadyActive)
+                continue
+            }
+            if entries[request.id] == nil { order.append(request.id) }
+            entries[request.id] = Entry(request: request, state: .queued)
+            queue.append(request.id)
+            continuation.yield(.queued(id: request.id))
+            schedule()
+            results.append(entries[request.id]?.state == .queued ? .queued : .started)
+        }
+        return results
+    }
+
+    /// From now on no download starts, queued or new (after SIGTERM or SIGINT, while
+    /// the running ones are being paused). Safe to call from a signal handler's task.
+    public nonisolated func stopStarting() {
+        starting.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Pauses a queued or running download. Returns its state afterwards, or nil when
@@ -92,7 +122,6 @@ public actor DownloadManager {
     public func pause(_ id: String) async -> State? {
         guard var entry = entries[id], entry.state.isActive else { return nil }
         if entry.state == .queued {
-            queue.removeAll { $0 == id }
             let bytes = fileSize(entry.request.file.part.path)
             entry.state = .paused(bytes: bytes, total: Sidecar.load(from: entry.request.file.sidecar)?.expectedLength)
             entries[id] = entry
@@ -110,25 +139,40 @@ public actor DownloadManager {
     /// Cancels a download and removes its `.part` and sidecar. Returns false when
     /// there was nothing to cancel.
     public func cancel(_ id: String) async -> Bool {
-        guard var entry = entries[id] else { return false }
-        switch entry.state {
-        case .queued, .paused, .failed:
-            queue.removeAll { $0 == id }
-            removePartial(entry.request)
-            entry.state = .cancelled
-            entries[id] = entry
-            continuation.yield(.cancelled(id: id))
-            notifyChange()
-            return true
-        case .running:
-            entry.stopIntent = .cancel
-            entries[id] = entry
-            entry.task?.cancel()
-            await entry.task?.value
-            return true
-        case .completed, .cancelled:
-            return false
+        await cancel([id])[id] ?? false
+    }
+
+    /// Cancels downloads: first every queued one (so that stopping a running one
+    /// starts none of them), then the running ones, all at once. Says for each id
+    /// whether there was something to cancel.
+    public func cancel(_ ids: [String]) async -> [String: Bool] {
+        var results: [String: Bool] = [:]
+        var runningTasks: [Task<Void, Never>] = []
+        for id in ids {
+            guard var entry = entries[id] else {
+                results[id] = false
+                continue
+            }
+            switch entry.state {
+            case .queued, .paused, .failed:
+                _ = try? removePartial(entry.request)
+                entry.state = .cancelled
+                entries[id] = entry
+                continuation.yield(.cancelled(id: id))
+                results[id] = true
+            case .running:
+                entry.stopIntent = .cancel
+                entries[id] = entry
+                entry.task?.cancel()
+                if let task = entry.task { runningTasks.append(task) }
+                results[id] = true
+            case .completed, .cancelled:
+                results[id] = false
+            }
         }
+        notifyChange()
+        for task in runningTasks { await task.value }
+        return results
     }
 
     public func state(of id: String) -> State? {
@@ -166,19 +210,27 @@ public actor DownloadManager {
         changeWaiters.removeValue(forKey: waiter)?.resume()
     }
 
-    /// Pauses everything active (on quit or a signal) and stops the transport.
+    /// Pauses everything active (on quit or a signal) and stops the transport:
+    /// queued downloads first, so that none starts while the running ones stop.
     public func shutdown() async {
-        for (id, entry) in entries where entry.state.isActive {
+        stopStarting()
+        for (id, entry) in entries where entry.state == .queued {
             _ = await pause(id)
         }
+        var stopping: [Task<Void, Never>] = []
+        for (id, var entry) in entries where entry.state.isActive {
+            entry.stopIntent = .pause
+            entries[id] = entry
+            entry.task?.cancel()
+            if let task = entry.task { stopping.append(task) }
+        }
+        for task in stopping { await task.value }
         await transport.shutdown()
         continuation.finish()
     }
 
     private func schedule() {
-        var running = entries.values.filter { if case .running = $0.state { true } else { false } }.count
-        while running < maxConcurrent, !queue.isEmpty {
-            let id = queue.removeFirst()
+        while running < maxConcurrent, starting.load(ordering: .sequentiallyConsistent), let id = queue.popFirst() {
             guard var entry = entries[id], entry.state == .queued else { continue }
             let job = DownloadJob(
                 request: entry.request,
@@ -215,6 +267,7 @@ public actor DownloadManager {
 
     private func finished(_ id: String, _ outcome: Result<Int64, any Error>) {
         guard var entry = entries[id] else { return }
+        running -= 1
         entry.task = nil
         let request = entry.request
         switch outcome {
@@ -226,7 +279,7 @@ public actor DownloadManager {
             continuation.yield(.failed(id: id, error))
         case .failure:
             if entry.stopIntent == .cancel {
-                removePartial(request)
+                _ = try? removePartial(request)
                 entry.state = .cancelled
                 continuation.yield(.cancelled(id: id))
             } else {
@@ -243,11 +296,17 @@ public actor DownloadManager {
     }
 
     /// Deletes a download's `.part` and sidecar; says whether there was a `.part`.
+    /// Throws ``DownloadError/locked(path:pid:)`` and touches nothing when another
+    /// process (or job) owns the download.
     @discardableResult
-    public nonisolated func removePartial(_ request: DownloadRequest) -> Bool {
-        let existed = unlink(request.file.part.path) == 0
-        unlink(request.file.sidecar.path)
-        return existed
+    public nonisolated func removePartial(_ request: DownloadRequest) throws(DownloadError) -> Bool {
+        try PartFile.remove(path: request.file.part.path, sidecar: request.file.sidecar.path)
+    }
+
+    /// The pid of another process that owns this download now: nil when none does,
+    /// `.some(nil)` when one does whose pid cannot be read.
+    public nonisolated func owner(of request: DownloadRequest) -> Int32?? {
+        PartFile.lockHolder(of: request.file.part.path)
     }
 
     private func notifyChange() {

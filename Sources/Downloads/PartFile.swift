@@ -2,7 +2,15 @@ import CFileIO
 import Foundation
 import NIOCore
 
-/// The `.part` file being written: appends, starts writeback early, syncs.
+/// The `.part` file of one download, open for the whole job and locked: appends,
+/// starts writeback early, syncs, and reads back what it holds.
+///
+/// It is opened with `O_NOFOLLOW` and must be a regular file, so a symbolic link
+/// planted at the `.part` name never redirects the bytes elsewhere. An exclusive
+/// `flock` held while the file is open makes one process (one job) the owner of the
+/// download; a second one is refused with the first one's pid (``lockHolder(of:)``).
+/// After locking, the path must still name the locked file: an owner that finished
+/// and renamed it in the meantime is noticed.
 ///
 /// Writeback of each `writebackInterval` bytes is started as soon as they are
 /// written (`sync_file_range`), so the kernel flushes while the network is busy and
@@ -16,23 +24,51 @@ struct PartFile: ~Copyable {
     private(set) var length: Int64
     private var writebackStart: Int64
 
-    /// Opens (creating) the file and cuts it to `length` bytes.
-    init(path: String, truncatingTo length: Int64) throws(DownloadError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .disk("open", path: path, errno: errno) }
-        guard ftruncate(fd, off_t(length)) == 0, lseek(fd, off_t(length), SEEK_SET) >= 0 else {
-            let code = errno
+    /// Opens (creating) and locks the file at `path`.
+    init(path: String) throws(DownloadError) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw errno == ELOOP ? .unsafePath(path) : .disk("open", path: path, errno: errno)
+            }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                close(fd)
+                throw .unsafePath(path)
+            }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                close(fd)
+                if code == EWOULDBLOCK { throw .locked(path: path, pid: Self.lockHolder(inode: info.st_ino)) }
+                throw .disk("lock", path: path, errno: code)
+            }
+            var now = stat()
+            if lstat(path, &now) == 0, now.st_ino == info.st_ino, now.st_dev == info.st_dev {
+                self.path = path
+                self.fd = fd
+                self.length = Int64(info.st_size)
+                self.writebackStart = length
+                return
+            }
+            // The owner renamed or removed it between our open and our lock.
             close(fd)
-            throw .disk("truncate", path: path, errno: code)
+            guard attempt < 3 else { throw .locked(path: path, pid: nil) }
         }
-        self.path = path
-        self.fd = fd
-        self.length = length
-        self.writebackStart = length
     }
 
     deinit {
         close(fd)
+    }
+
+    /// Cuts the file to `length` bytes and appends from there.
+    mutating func truncate(to length: Int64) throws(DownloadError) {
+        guard ftruncate(fd, off_t(length)) == 0, lseek(fd, off_t(length), SEEK_SET) >= 0 else {
+            throw .disk("truncate", path: path, errno: errno)
+        }
+        self.length = length
+        writebackStart = length
     }
 
     mutating func append(_ buffer: ByteBuffer) throws(DownloadError) {
@@ -47,9 +83,86 @@ struct PartFile: ~Copyable {
         }
     }
 
+    /// The `count` bytes at `offset`.
+    func read(at offset: Int64, count: Int) throws(DownloadError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw .disk("read", path: path, errno: got < 0 ? errno : EIO) }
+            done += got
+        }
+        return bytes
+    }
+
+    /// Deletes the file when it holds nothing and no sidecar describes it, as long
+    /// as the path still names this file (the lock is still held).
+    func removeIfEmpty(sidecar: String) {
+        var here = stat()
+        var mine = stat()
+        guard length == 0, !fileExists(sidecar), fstat(fd, &mine) == 0, lstat(path, &here) == 0,
+            here.st_ino == mine.st_ino, here.st_dev == mine.st_dev
+        else { return }
+        unlink(path)
+    }
+
+    /// Deletes a download's `.part` and sidecar unless another process (or job)
+    /// owns it. Returns whether there was a `.part`.
+    static func remove(path: String, sidecar: String) throws(DownloadError) -> Bool {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            // No `.part` (or a link in its place, which is removed, not followed).
+            let existed = unlink(path) == 0
+            unlink(sidecar)
+            return existed
+        }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            var info = stat()
+            fstat(fd, &info)
+            throw .locked(path: path, pid: lockHolder(inode: info.st_ino))
+        }
+        let existed = unlink(path) == 0
+        unlink(sidecar)
+        return existed
+    }
+
     /// Makes every byte written so far durable.
     func sync() throws(DownloadError) {
         guard fdatasync(fd) == 0 else { throw .disk("sync", path: path, errno: errno) }
+    }
+
+    /// The pid of the process holding a lock on the `.part` at `path`: nil when
+    /// nobody does (or the file is absent), `.some(nil)` when one does but its pid
+    /// cannot be read.
+    static func lockHolder(of path: String) -> Int32?? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return nil
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .some(nil) }
+        return .some(lockHolder(inode: info.st_ino))
+    }
+
+    /// Reads the holder of a `flock` on inode `inode` from `/proc/locks`
+    /// (`1: FLOCK  ADVISORY  WRITE 4242 08:01:1311 0 EOF`).
+    static func lockHolder(inode: ino_t) -> Int32? {
+        guard let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK",
+                let device = fields[5].split(separator: ":").last, UInt64(device) == UInt64(inode)
+            else { continue }
+            return Int32(fields[4])
+        }
+        return nil
     }
 }
 

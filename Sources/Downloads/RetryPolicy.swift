@@ -1,39 +1,94 @@
 import Foundation
+import HTTPSupport
 
-/// When to try a failed transfer again: exponential backoff with jitter, honouring
-/// `Retry-After`.
-public struct RetryPolicy: Sendable, Equatable {
+/// When to try a failed transfer again and when a transfer is too slow:
+/// exponential backoff with jitter, honouring `Retry-After`, and a low-speed limit
+/// like curl's `--speed-limit`/`--speed-time`.
+///
+/// The random source and the clock are injected, so that tests can pin the jitter
+/// and the date a `Retry-After: <HTTP date>` is measured from.
+public struct RetryPolicy: Sendable {
     /// Tries in all, the first included.
     public var attempts: Int
     public var baseDelay: Duration
     public var maxDelay: Duration
+    /// A transfer slower than this many bytes a second ...
+    public var lowSpeedLimit: Int64
+    /// ... for this long is a stall: it is retried from the bytes on disk.
+    public var lowSpeedTime: Duration
+    /// A number in 0...1 for the jitter.
+    public var random: @Sendable () -> Double
+    /// The current date, for `Retry-After` dates.
+    public var now: @Sendable () -> Date
 
-    public init(attempts: Int = 5, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30)) {
+    public init(
+        attempts: Int = 5,
+        baseDelay: Duration = .milliseconds(500),
+        maxDelay: Duration = .seconds(30),
+        lowSpeedLimit: Int64 = 1024,
+        lowSpeedTime: Duration = .seconds(30),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.attempts = attempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
+        self.lowSpeedLimit = lowSpeedLimit
+        self.lowSpeedTime = lowSpeedTime
+        self.random = random
+        self.now = now
     }
 
     /// The wait before try `attempt + 1` (attempt counts from 1): the server's
     /// `Retry-After` when given, else base × 2^(attempt-1) with "equal jitter" (half
     /// fixed, half random), never above `maxDelay`.
-    func delay(afterAttempt attempt: Int, retryAfter: Duration?) -> Duration {
+    public func delay(afterAttempt attempt: Int, retryAfter: Duration?) -> Duration {
         if let retryAfter { return min(retryAfter, maxDelay) }
-        let exponential = baseDelay * (1 << min(attempt - 1, 20))
+        let exponential = baseDelay * (1 << min(max(attempt, 1) - 1, 20))
         let capped = min(exponential, maxDelay)
         let half = capped / 2
-        return half + half * Double.random(in: 0...1)
+        return half + half * min(1, max(0, random()))
     }
 
-    /// `Retry-After` as seconds or an HTTP date.
-    static func parseRetryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+    /// `Retry-After` as seconds or an HTTP date (measured from ``now``); nil when
+    /// absent or unreadable.
+    public func retryAfter(_ value: String?) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
+        if let seconds = Int64(value) {
+            return seconds >= 0 ? .seconds(seconds) : nil
+        }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        let seconds = date.timeIntervalSince(now())
+        return seconds > 0 ? .milliseconds(Int64(min(seconds, 86_400) * 1000)) : .zero
+    }
+}
+
+/// Decides when a transfer has been below the low-speed limit for the low-speed
+/// time: the bytes of a window must reach limit × time, or the window ends in a
+/// stall.
+struct LowSpeedDetector {
+    let limit: Int64
+    let window: Duration
+    private var windowStart: ContinuousClock.Instant
+    private var windowBytes: Int64
+
+    init(limit: Int64, window: Duration, bytes: Int64, at start: ContinuousClock.Instant) {
+        self.limit = limit
+        self.window = window
+        windowStart = start
+        windowBytes = bytes
+    }
+
+    /// Records that `bytes` have arrived in all by `now`; true when the window
+    /// passed without enough of them.
+    mutating func isStalled(bytes: Int64, at now: ContinuousClock.Instant) -> Bool {
+        guard limit > 0 else { return false }
+        let needed = Int64(Double(limit) * window.seconds)
+        if bytes - windowBytes >= needed {
+            windowStart = now
+            windowBytes = bytes
+            return false
+        }
+        return now - windowStart >= window
     }
 }

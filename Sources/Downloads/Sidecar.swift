@@ -19,8 +19,13 @@ struct Sidecar: Codable, Equatable, Sendable {
         return lastModified
     }
 
+    /// The sidecar at `file`; nil when it is absent, unreadable, or not a regular
+    /// file (a link planted there is not trusted).
     static func load(from file: URL) -> Sidecar? {
-        guard let data = try? Data(contentsOf: file) else { return nil }
+        var info = stat()
+        guard lstat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            let data = try? Data(contentsOf: file)
+        else { return nil }
         return try? JSONDecoder().decode(Sidecar.self, from: data)
     }
 
@@ -32,8 +37,12 @@ struct Sidecar: Codable, Equatable, Sendable {
         let data: Data
         do { data = try encoder.encode(self) } catch { fatalError("a Sidecar always encodes: \(error)") }
         let temporary = file.path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .disk("create", path: temporary, errno: errno) }
+        // O_NOFOLLOW: a link planted at the temporary name is refused, not written
+        // through; the rename below replaces a link at the sidecar's name itself.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw errno == ELOOP ? .unsafePath(temporary) : .disk("create", path: temporary, errno: errno)
+        }
         defer { close(fd) }
         // Data.withUnsafeBytes rethrows untyped errors: carry ours out by value.
         let failure: DownloadError? = data.withUnsafeBytes { buffer in

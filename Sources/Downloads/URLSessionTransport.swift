@@ -1,4 +1,5 @@
 import Foundation
+import HTTPSupport
 import NIOCore
 import NIOFoundationCompat
 import Synchronization
@@ -36,7 +37,7 @@ public final class URLSessionTransport: DownloadTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = Double(idleTimeout.nanoseconds) / 1e9
+        configuration.timeoutIntervalForRequest = idleTimeout.seconds
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
         delegate = SessionDelegate()
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
@@ -105,7 +106,7 @@ public final class URLSessionTransport: DownloadTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         let task = session.dataTask(with: urlRequest)
-        let state = TaskState(task: task)
+        let state = TaskState(task: task, url: request.url)
         delegate.register(state, for: task.taskIdentifier)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -125,6 +126,28 @@ public final class URLSessionTransport: DownloadTransport {
 
     public func shutdown() async {
         session.invalidateAndCancel()
+    }
+
+    /// A `URLError` in the vocabulary every transport shares; a cancelled task is a
+    /// `CancellationError`.
+    static func failure(_ error: any Error, url: URL) -> any Error {
+        guard let error = error as? URLError else { return error }
+        let reason: NetworkFailure.Reason
+        switch error.code {
+        case .cancelled: return CancellationError()
+        case .cannotConnectToHost: reason = .connectionRefused
+        case .cannotFindHost, .dnsLookupFailed: reason = .unknownHost
+        case .notConnectedToInternet: reason = .unreachable
+        case .timedOut: reason = .stalled
+        case .networkConnectionLost: reason = .connectionDropped
+        case .httpTooManyRedirects: reason = .tooManyRedirects
+        case .redirectToNonExistentLocation: reason = .redirectLoop
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            reason = .tls(error.localizedDescription)
+        default: reason = .other(error.localizedDescription)
+        }
+        return NetworkFailure(reason, url: url)
     }
 }
 
@@ -181,12 +204,14 @@ final class TaskState: Sendable {
     }
 
     let task: URLSessionDataTask
+    let url: URL
     private let guarded = Mutex(Guarded())
     let chunks: AsyncThrowingStream<ByteBuffer, any Error>
     private let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
 
-    init(task: URLSessionDataTask) {
+    init(task: URLSessionDataTask, url: URL) {
         self.task = task
+        self.url = url
         (chunks, continuation) = AsyncThrowingStream.makeStream()
         continuation.onTermination = { [task] termination in
             if case .cancelled = termination { task.cancel() }
@@ -216,6 +241,7 @@ final class TaskState: Sendable {
     }
 
     func completed(_ error: (any Error)?) {
+        let error = error.map { URLSessionTransport.failure($0, url: url) }
         let head = guarded.withLock { state in
             let continuation = state.head
             state.head = nil

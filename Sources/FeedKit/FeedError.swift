@@ -1,4 +1,5 @@
 import Foundation
+import HTTPSupport
 
 /// An error from talking to a feed API: what went wrong and where.
 ///
@@ -59,6 +60,10 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No connection could be made (refused, unknown host, unreachable).
     public static func connectionFailed(host: String, port: Int, reason: String) -> FeedError {
         .init(.connectionFailed(host: host, port: port, reason: reason))
+    }
+    /// No connection could be made, as the shared network mapping says.
+    static func connectionFailed(_ failure: NetworkFailure, problem: String) -> FeedError {
+        .init(.connectionFailed(host: failure.host, port: failure.port, reason: problem))
     }
     /// The request did not finish in time.
     public static func timedOut(url: URL, after: Duration) -> FeedError { .init(.timedOut(url, after: after)) }
@@ -141,30 +146,14 @@ extension FeedError {
     }
 }
 
-/// Short reason phrases for the statuses a feed API is likely to send.
+/// Reason phrases for statuses: NIOHTTP1's, and a class name for statuses it does
+/// not know.
 enum HTTPStatusText {
     /// The reason phrase with a leading space, or nothing for an unusual status.
     static func phrase(_ status: Int) -> String {
-        let text = reason(status)
-        return text.isEmpty ? "" : " " + text
-    }
-
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 408: "Request Timeout"
-        case 410: "Gone"
-        case 416: "Range Not Satisfiable"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        default: status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : ""
-        }
+        let known = HTTPStatusPhrase.suffix(status)
+        if !known.isEmpty { return known }
+        return status >= 500 ? " Server Error" : status >= 400 ? " Client Error" : ""
     }
 }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPSupport
 import NIOCore
 import NIOFoundationCompat
 import NIOPosix
@@ -10,15 +11,19 @@ public struct HTTPSettings: Sendable, Equatable {
     public var connectTimeout: Duration
     /// How long a whole request (head and body) may take.
     public var requestTimeout: Duration
+    /// How long a response may stall between bytes (downloads retry after it).
+    public var readTimeout: Duration
     public var userAgent: String
 
     public init(
         connectTimeout: Duration = .seconds(10),
         requestTimeout: Duration = .seconds(60),
+        readTimeout: Duration = .seconds(30),
         userAgent: String = "feedsh/\(FeedKitVersion.current)"
     ) {
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
+        self.readTimeout = readTimeout
         self.userAgent = userAgent
     }
 }
@@ -38,20 +43,31 @@ public final class HTTPFetcher: Sendable {
     public let client: HTTPClient
     public let settings: HTTPSettings
 
-    public init(settings: HTTPSettings = .init()) {
-        self.settings = settings
-        var configuration = HTTPClient.Configuration(
-            timeout: .init(connect: TimeAmount(settings.connectTimeout), read: nil)
+    /// Whether ``shutdown()`` shuts the client down (this fetcher made it).
+    private let ownsClient: Bool
+
+    /// A fetcher with a client of its own.
+    public convenience init(settings: HTTPSettings = .init()) {
+        self.init(
+            client: HTTPClientSetup.makeClient(
+                connectTimeout: settings.connectTimeout,
+                readTimeout: settings.readTimeout
+            ),
+            settings: settings,
+            ownsClient: true
         )
-        configuration.httpVersion = .http1Only
-        // Fail at once on a refused connection instead of retrying until the connect
-        // timeout: feedsh retries where it makes sense (downloads) on its own terms.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// A fetcher over a client shared with others (the download engine); the owner
+    /// shuts it down.
+    public init(client: HTTPClient, settings: HTTPSettings, ownsClient: Bool = false) {
+        self.client = client
+        self.settings = settings
+        self.ownsClient = ownsClient
     }
 
     public func shutdown() async throws {
-        try await client.shutdown()
+        if ownsClient { try await client.shutdown() }
     }
 
     /// A successful response's head and body.
@@ -107,55 +123,16 @@ public final class HTTPFetcher: Sendable {
         }
     }
 
-    /// Maps an AsyncHTTPClient or NIO error to a ``FeedError`` a person can act on.
+    /// Maps an AsyncHTTPClient or NIO error to a ``FeedError`` a person can act on,
+    /// through the one mapping the download engine uses too.
     static func describe(_ error: any Error, url: URL, timeout: Duration) -> FeedError {
-        let host = url.host ?? "?"
-        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout:
-                return .timedOut(url: url, after: timeout)
-            case .connectTimeout:
-                return .connectionFailed(host: host, port: port, reason: "connection timed out")
-            case .remoteConnectionClosed:
-                return .transport(url: url, detail: "the server closed the connection")
-            default:
-                return .transport(url: url, detail: String(describing: error))
-            }
+        let failure = NetworkFailure(error, url: url)
+        if let problem = failure.connectionProblem {
+            return .connectionFailed(failure, problem: problem)
         }
-        if let error = error as? NIOConnectionError {
-            if error.dnsAError != nil || error.dnsAAAAError != nil,
-                error.connectionErrors.isEmpty
-            {
-                return .connectionFailed(host: host, port: port, reason: "unknown host")
-            }
-            let reasons = error.connectionErrors.map { reason(for: $0.error) }
-            return .connectionFailed(host: host, port: port, reason: reasons.first ?? "no address to connect to")
+        if failure.reason == .stalled {
+            return .timedOut(url: url, after: timeout)
         }
-        if let error = error as? IOError {
-            return .connectionFailed(host: host, port: port, reason: reason(for: error))
-        }
-        if error is SocketAddressError {
-            return .connectionFailed(host: host, port: port, reason: "unknown host")
-        }
-        return .transport(url: url, detail: String(describing: error))
-    }
-
-    private static func reason(for error: any Error) -> String {
-        guard let error = error as? IOError else { return String(describing: error) }
-        switch error.errnoCode {
-        case ECONNREFUSED: return "connection refused"
-        case EHOSTUNREACH: return "host unreachable"
-        case ENETUNREACH: return "network unreachable"
-        case ETIMEDOUT: return "connection timed out"
-        default: return String(cString: strerror(error.errnoCode))
-        }
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return .transport(url: url, detail: failure.description)
     }
 }

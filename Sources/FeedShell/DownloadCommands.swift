@@ -22,12 +22,24 @@ extension Command {
         return try await context.session.targets(text, verb: verb)
     }
 
-    /// A command that acts on each selected download and prints one line for each.
+    /// What a command did to one download: a kind for summaries (`queued`) and the
+    /// line that says it (`queued 4: Title`).
+    struct Outcome: Sendable {
+        let kind: String
+        let message: String
+    }
+
+    /// Selections longer than this are summarised (`9997 queued, 3 downloading`)
+    /// instead of a line each.
+    static let listLimit = 12
+
+    /// A command that acts on the selected downloads together and says what it did
+    /// to each: a line each for a few, counts for many; JSON always has them all.
     private static func perDownload(
         name: String,
         summary: String,
         details: String,
-        act: @escaping @Sendable (DownloadTarget, CommandContext) async -> String
+        act: @escaping @Sendable ([DownloadTarget], CommandContext) async -> [Outcome]
     ) -> Command {
         Command(
             name: name,
@@ -36,23 +48,83 @@ extension Command {
             details: "\(selectorDetails) \(details)"
         ) { arguments, context throws(ShellError) in
             let targets = try await selection(&arguments, context, name)
-            var lines: [String] = []
+            let outcomes = await act(targets, context)
             var results: [JSONValue] = []
-            for target in targets {
-                let message = await act(target, context)
-                lines.append(message)
-                guard context.console.json else { continue }
-                results.append(
-                    .object([
-                        "number": .string(target.number), "id": .string(target.request.id),
-                        "message": .string(message),
-                        "status": JSONRender.status(await context.session.status(of: target.request)),
-                    ])
-                )
+            if context.console.json {
+                for (target, outcome) in zip(targets, outcomes) {
+                    results.append(
+                        .object([
+                            "number": .string(target.number), "id": .string(target.request.id),
+                            "message": .string(outcome.message),
+                            "status": JSONRender.status(await context.session.status(of: target.request)),
+                        ])
+                    )
+                }
             }
-            context.output(lines.joined(separator: "\n"), json: .array(results))
+            let text =
+                outcomes.count <= listLimit
+                ? outcomes.map(\.message).joined(separator: "\n") : Self.summary(of: outcomes)
+            context.output(text, json: .array(results))
             return .proceed
         }
+    }
+
+    /// `3 downloading, 9997 queued`: the kinds in the order they first came.
+    static func summary(of outcomes: [Outcome]) -> String {
+        var counts: [(kind: String, count: Int)] = []
+        var index: [String: Int] = [:]
+        for outcome in outcomes {
+            if let at = index[outcome.kind] {
+                counts[at].count += 1
+            } else {
+                index[outcome.kind] = counts.count
+                counts.append((outcome.kind, 1))
+            }
+        }
+        return counts.map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
+    }
+
+    /// Says another process owns a download, or nil when none does.
+    private static func ownedElsewhere(_ target: DownloadTarget, _ context: CommandContext) -> Outcome? {
+        guard let holder = context.session.downloads.owner(of: target.request) else { return nil }
+        let who = holder.map { "pid \($0)" } ?? "another process"
+        return Outcome(
+            kind: "being downloaded elsewhere",
+            message: "\(target.number) is being downloaded by feedsh (\(who))"
+        )
+    }
+
+    /// Starts the downloads not ruled out by `check`, in one step, and says what
+    /// happened to each target.
+    private static func startAll(
+        _ targets: [DownloadTarget],
+        _ context: CommandContext,
+        check: (DownloadTarget) async -> Outcome?
+    ) async -> [Outcome] {
+        var outcomes: [Outcome?] = []
+        var starting: [Int] = []
+        for (index, target) in targets.enumerated() {
+            if let outcome = await check(target) {
+                outcomes.append(outcome)
+            } else if let outcome = ownedElsewhere(target, context) {
+                outcomes.append(outcome)
+            } else {
+                outcomes.append(nil)
+                starting.append(index)
+            }
+        }
+        let results = await context.session.downloads.start(starting.map { targets[$0].request })
+        for (index, result) in zip(starting, results) {
+            let target = targets[index]
+            outcomes[index] =
+                switch result {
+                case .started: Outcome(kind: "downloading", message: "downloading \(target.number): \(target.title)")
+                case .queued: Outcome(kind: "queued", message: "queued \(target.number): \(target.title)")
+                case .alreadyActive:
+                    Outcome(kind: "already downloading", message: "\(target.number) is already downloading")
+                }
+        }
+        return outcomes.map { $0! }
     }
 
     static let get = perDownload(
@@ -63,17 +135,15 @@ extension Command {
             --max-concurrent downloads run at a time, the rest are queued. A .part file
             left by an earlier run is continued, not started again.
             """
-    ) { target, context in
-        let number = target.number
-        switch await context.session.status(of: target.request) {
-        case .downloaded: return "\(number) is already downloaded"
-        case .queued, .downloading: return "\(number) is already downloading"
-        case .none, .paused, .failed: break
-        }
-        switch await context.session.downloads.start(target.request) {
-        case .started: return "downloading \(number): \(target.title)"
-        case .queued: return "queued \(number): \(target.title)"
-        case .alreadyActive: return "\(number) is already downloading"
+    ) { targets, context in
+        await startAll(targets, context) { target in
+            let number = target.number
+            return switch await context.session.status(of: target.request) {
+            case .downloaded: Outcome(kind: "already downloaded", message: "\(number) is already downloaded")
+            case .queued, .downloading:
+                Outcome(kind: "already downloading", message: "\(number) is already downloading")
+            case .none, .paused, .failed: nil
+            }
         }
     }
 
@@ -81,46 +151,90 @@ extension Command {
         name: "pause",
         summary: "pause downloads, keeping what has arrived",
         details: "The .part file stays; 'resume' continues it, now or in a later run."
-    ) { target, context in
-        let number = target.number
-        return switch await context.session.downloads.pause(target.request.id) {
-        case .paused(let bytes, let total)?: "paused \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
-        case .completed?: "\(number) finished before it could be paused"
-        default: "\(number) is not downloading"
+    ) { targets, context in
+        var outcomes: [Outcome] = []
+        for target in targets {
+            let number = target.number
+            let outcome: Outcome =
+                switch await context.session.downloads.pause(target.request.id) {
+                case .paused(let bytes, let total)?:
+                    Outcome(
+                        kind: "paused",
+                        message: "paused \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
+                    )
+                case .completed?:
+                    Outcome(kind: "finished first", message: "\(number) finished before it could be paused")
+                default:
+                    ownedElsewhere(target, context)
+                        ?? Outcome(kind: "not downloading", message: "\(number) is not downloading")
+                }
+            outcomes.append(outcome)
         }
+        return outcomes
     }
 
     static let resume = perDownload(
         name: "resume",
         summary: "continue paused or failed downloads",
         details: "Continues from the bytes on disk with a Range request."
-    ) { target, context in
-        let number = target.number
-        let message: String
-        switch await context.session.status(of: target.request) {
-        case .paused(let bytes, let total):
-            message = "resuming \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
-        case .failed: message = "retrying \(number)"
-        case .queued, .downloading: return "\(number) is already downloading"
-        case .downloaded: return "\(number) is already downloaded"
-        case .none: return "\(number) is not paused (use 'get \(number)')"
+    ) { targets, context in
+        var resumed: [String: String] = [:]
+        var outcomes = await startAll(targets, context) { target in
+            let number = target.number
+            switch await context.session.status(of: target.request) {
+            case .paused(let bytes, let total):
+                resumed[number] = "resuming \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
+                return nil
+            case .failed:
+                resumed[number] = "retrying \(number)"
+                return nil
+            case .queued, .downloading:
+                return Outcome(kind: "already downloading", message: "\(number) is already downloading")
+            case .downloaded:
+                return Outcome(kind: "already downloaded", message: "\(number) is already downloaded")
+            case .none:
+                return Outcome(kind: "not paused", message: "\(number) is not paused (use 'get \(number)')")
+            }
         }
-        await context.session.downloads.start(target.request)
-        return message
+        for (index, target) in targets.enumerated() {
+            if let message = resumed[target.number], ["downloading", "queued"].contains(outcomes[index].kind) {
+                outcomes[index] = Outcome(kind: "resumed", message: message)
+            }
+        }
+        return outcomes
     }
 
     static let cancel = perDownload(
         name: "cancel",
         summary: "stop downloads and delete what they saved",
         details: "Removes the .part file and its metadata; a finished file is kept."
-    ) { target, context in
+    ) { targets, context in
         let engine = context.session.downloads
-        // The engine knows this session's downloads; a .part from an earlier run is
-        // only on disk.
-        if await engine.cancel(target.request.id) || engine.removePartial(target.request) {
-            return "cancelled \(target.number)"
+        // Queued ones go first inside the engine, so stopping the running ones starts
+        // none of them.
+        let cancelled = await engine.cancel(targets.map(\.request.id))
+        var outcomes: [Outcome] = []
+        for target in targets {
+            if cancelled[target.request.id] == true {
+                outcomes.append(Outcome(kind: "cancelled", message: "cancelled \(target.number)"))
+                continue
+            }
+            // A .part from an earlier run is only on disk; one another process owns
+            // is left alone.
+            do throws(DownloadError) {
+                if try engine.removePartial(target.request) {
+                    outcomes.append(Outcome(kind: "cancelled", message: "cancelled \(target.number)"))
+                } else {
+                    outcomes.append(Outcome(kind: "not downloading", message: "\(target.number) is not downloading"))
+                }
+            } catch {
+                outcomes.append(
+                    ownedElsewhere(target, context)
+                        ?? Outcome(kind: "not cancelled", message: "\(target.number): \(error.description)")
+                )
+            }
         }
-        return "\(target.number) is not downloading"
+        return outcomes
     }
 
     static let downloads = Command(

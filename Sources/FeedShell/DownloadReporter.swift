@@ -64,10 +64,10 @@ struct DownloadReporter {
         case .failed(_, let error):
             return "failed \(label): \(TerminalText.line(error.description))"
         case .restarted(_, let reason):
-            return "[\(number)] \(reason)"
+            return "[\(number)] \(TerminalText.line(reason.description))"
         case .retrying(_, let attempt, let delay, let reason):
             return
-                "[\(number)] \(TerminalText.line(reason)); try \(attempt) in \(String(format: "%.1f", delay.seconds)) s"
+                "[\(number)] \(TerminalText.line(reason.description)); try \(attempt) in \(String(format: "%.1f", delay.seconds)) s"
         default:
             return nil
         }

@@ -94,13 +94,17 @@ enum JSONRender {
                 )
             case .paused(_, let bytes, let total): ("paused", ["bytes": .int(bytes), "total": total.map { .int($0) }])
             case .completed(_, let bytes, let file): ("completed", ["bytes": .int(bytes), "path": .string(file.path)])
-            case .failed(_, let error): ("failed", ["message": .string(error.description)])
+            case .failed(_, let error):
+                ("failed", ["code": .string(error.code), "message": .string(error.description)])
             case .cancelled: ("cancelled", [:])
-            case .restarted(_, let reason): ("restarted", ["message": .string(reason)])
+            case .restarted(_, let reason): ("restarted", ["message": .string(reason.description)])
             case .retrying(_, let attempt, let delay, let reason):
                 (
                     "retrying",
-                    ["attempt": .int(attempt), "delaySeconds": .double(delay.seconds), "message": .string(reason)]
+                    [
+                        "attempt": .int(attempt), "delaySeconds": .double(delay.seconds),
+                        "message": .string(reason.description),
+                    ]
                 )
             }
         guard case .object(let rest) = JSONValue.object(details) else { return .null }

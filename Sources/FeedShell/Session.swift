@@ -1,6 +1,7 @@
 import Downloads
 import FeedKit
 import Foundation
+import HTTPSupport
 
 /// The state a shell works on: the loaded podcast, the clients that load things and
 /// the downloads running in the background.
@@ -63,7 +64,12 @@ public actor Session {
 
     public init(configuration: ShellConfiguration) {
         self.configuration = configuration
-        http = HTTPFetcher(settings: configuration.http)
+        // One client, one connection pool, for the API clients and the downloads.
+        let client = HTTPClientSetup.makeClient(
+            connectTimeout: configuration.http.connectTimeout,
+            readTimeout: configuration.http.readTimeout
+        )
+        http = HTTPFetcher(client: client, settings: configuration.http, ownsClient: true)
         itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
         posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
         met = MetClient(baseURL: configuration.endpoints.met, http: http)
@@ -71,7 +77,7 @@ public actor Session {
         images = ImageCache(directory: configuration.cacheDirectory.appendingPathComponent("images", isDirectory: true))
         let transport: any DownloadTransport =
             switch configuration.engine {
-            case .ahc: AsyncHTTPClientTransport(userAgent: configuration.http.userAgent)
+            case .ahc: AsyncHTTPClientTransport(client: client, userAgent: configuration.http.userAgent)
             case .urlsession: URLSessionTransport(userAgent: configuration.http.userAgent)
             }
         downloads = DownloadManager(transport: transport, maxConcurrent: configuration.maxConcurrent)

@@ -16,6 +16,16 @@
 /// - `html`: serve an HTML error page with status 200 instead of the resource.
 /// - `delay=MS`: wait this long before answering.
 /// - `rate=B`: send the body at about B bytes a second.
+/// - `changes=K`: requests after the first K with this prefix and path get the next
+///   version (other bytes, ETag and date): a file replaced mid-download.
+/// - `ifrange-ignored`: honour `Range` even when `If-Range` no longer matches (a
+///   broken cache), so a 206 carries another version's bytes and validators.
+/// - `offset=N`: a 206 starts N bytes after the byte asked for.
+/// - `nocr`: a 206 without `Content-Range`.
+/// - `novalidators`: no `ETag` and no `Last-Modified`.
+/// - `gzip`: the body gzip-encoded, with `Content-Encoding: gzip`, whatever was asked.
+/// - `redirect=N`: N redirects (302) before the resource; `redirect=loop` redirects
+///   to itself for ever.
 public struct Fault: Sendable, Equatable {
     public var status: Int?
     public var retryAfter: Int?
@@ -27,8 +37,26 @@ public struct Fault: Sendable, Equatable {
     public var html = false
     public var delayMilliseconds = 0
     public var rate: Int?
+    public var changesAfter: Int?
+    public var ignoreIfRange = false
+    public var offsetShift = 0
+    public var omitContentRange = false
+    public var omitValidators = false
+    public var gzip = false
+    /// Redirects still to send; -1 for a loop.
+    public var redirects = 0
 
     public init() {}
+
+    /// The spec with `redirect=N` counted down by one, for the next hop's URL.
+    static func nextHop(_ spec: Substring) -> String {
+        spec.split(separator: ",").map { item in
+            guard item.hasPrefix("redirect="), let count = Int(item.dropFirst("redirect=".count)) else {
+                return String(item)
+            }
+            return "redirect=\(count - 1)"
+        }.joined(separator: ",")
+    }
 
     /// Parses a comma-separated spec such as `status=503,retry-after=1,times=2`.
     public init(spec: Substring) throws(FaultSpecError) {
@@ -51,6 +79,13 @@ public struct Fault: Sendable, Equatable {
             case "html": html = true
             case "delay": delayMilliseconds = try number()
             case "rate": rate = try number()
+            case "changes": changesAfter = try number()
+            case "ifrange-ignored": ignoreIfRange = true
+            case "offset": offsetShift = try number()
+            case "nocr": omitContentRange = true
+            case "novalidators": omitValidators = true
+            case "gzip": gzip = true
+            case "redirect": redirects = parts.count > 1 && parts[1] == "loop" ? -1 : try number()
             default: throw FaultSpecError(item: String(item))
             }
         }

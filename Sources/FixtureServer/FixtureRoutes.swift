@@ -35,13 +35,18 @@ final class FixtureRoutes: Sendable {
             } catch {
                 return .json(status: .badRequest, ["errorMessage": "unknown fault '\(error.item)'"])
             }
-            if let times = fault.times {
-                let key = "\(spec)|\(path)"
-                let fired = faultCounts.withLock { counts in
-                    counts[key, default: 0] += 1
-                    return counts[key]! > times
-                }
-                if fired { fault = Fault() }
+            let key = "\(spec)|\(path)"
+            let count = faultCounts.withLock { counts in
+                counts[key, default: 0] += 1
+                return counts[key]!
+            }
+            if let times = fault.times, count > times { fault = Fault() }
+            if let after = fault.changesAfter, count > after { fault.version += 1 }
+            if fault.redirects != 0 {
+                let next = fault.redirects < 0 ? String(spec) : Fault.nextHop(spec)
+                var target = "/fault/\(next)\(path)"
+                if let query = request.uri.query { target += "?\(query)" }
+                return Response(status: .found, headers: [.location: target])
             }
         }
         log.withLock {
@@ -227,25 +232,39 @@ final class FixtureRoutes: Sendable {
             .eTag: etag,
             .lastModified: lastModified,
         ]
+        if fault.omitValidators {
+            headers[.eTag] = nil
+            headers[.lastModified] = nil
+        }
         var status = HTTPResponse.Status.ok
         var range = 0..<media.size
         if !fault.ignoreRange {
             headers[.acceptRanges] = "bytes"
             let validator = request.headers[.ifRange]
             let rangeHeader =
-                validator == nil || validator == etag || validator == lastModified
+                validator == nil || validator == etag || validator == lastModified || fault.ignoreIfRange
                 ? request.headers[.range] : nil
             switch ByteRangeRequest(header: rangeHeader, length: media.size) {
             case .none:
                 break
             case .satisfiable(let requested):
                 status = .partialContent
-                range = requested
-                headers[.contentRange] = "bytes \(requested.lowerBound)-\(requested.upperBound - 1)/\(media.size)"
+                range = min(requested.lowerBound + fault.offsetShift, media.size)..<requested.upperBound
+                if !fault.omitContentRange {
+                    headers[.contentRange] = "bytes \(range.lowerBound)-\(requested.upperBound - 1)/\(media.size)"
+                }
             case .unsatisfiable:
                 headers[.contentRange] = "bytes */\(media.size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers, body: .init())
             }
+        }
+        if fault.gzip {
+            var plain = [UInt8](repeating: 0, count: range.count)
+            plain.withUnsafeMutableBytes { media.write(range, into: $0) }
+            let encoded = Gzip.stored(plain)
+            headers[.contentEncoding] = "gzip"
+            headers[.contentLength] = String(encoded.count)
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded)))
         }
         let promised = range.count + (fault.shortBy ?? 0)
         headers[.contentLength] = String(promised)

@@ -124,7 +124,7 @@ struct DownloadCommandTests {
             // Every command succeeds, but the download started alongside fails.
             #expect(await h.run("lookup") == .failure)
             await h.shell.close()  // lets the event printer finish
-            #expect(h.output.standardError.contains("failed broken: HTTP 404 from "))
+            #expect(h.output.standardError.contains("failed broken: HTTP 404 Not Found from "))
         }
     }
 
@@ -133,7 +133,7 @@ struct DownloadCommandTests {
             _ = await h.run("lookup")
             await h.shell.session.downloads.start(brokenRequest(h))
             #expect(await h.run("wait") == .failure)
-            #expect(h.output.standardOutput.contains("failed broken: HTTP 404 from "))
+            #expect(h.output.standardOutput.contains("failed broken: HTTP 404 Not Found from "))
             #expect(h.output.standardError.hasSuffix("feedsh: 1 download failed\n"))
         }
     }

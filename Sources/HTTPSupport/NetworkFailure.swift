@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// Why an HTTP exchange failed below the HTTP level, with the host it was with.
+///
+/// The one mapping of AsyncHTTPClient, NIO and socket errors for every part of
+/// feedsh (the API clients and the download engine alike), so that the same refused
+/// port reads the same everywhere. The URLSession transport maps `URLError` into it
+/// too. Like `HTTPClientError`, a value a person can read (``description``) and a
+/// program can match (``reason``).
+public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable, Hashable {
+        case connectionRefused
+        case unknownHost
+        case unreachable
+        case connectTimeout
+        /// The connection closed before the exchange was complete.
+        case connectionDropped
+        /// No bytes arrived within the read timeout.
+        case stalled
+        case tls(String)
+        case redirectLoop
+        case tooManyRedirects
+        /// Anything else, in the library's own words.
+        case other(String)
+    }
+
+    public let reason: Reason
+    public let host: String
+    public let port: Int
+
+    public init(_ reason: Reason, host: String, port: Int) {
+        self.reason = reason
+        self.host = host
+        self.port = port
+    }
+
+    /// The failure `reason` of a request to `url`.
+    public init(_ reason: Reason, url: URL) {
+        self.init(reason, host: url.host ?? "?", port: url.port ?? (url.scheme == "https" ? 443 : 80))
+    }
+
+    /// Worth trying again after a pause: the network or the server may recover. A
+    /// refused connection, an unknown host, TLS and redirect trouble will not by
+    /// themselves (curl's `--retry` sees them the same way).
+    public var isTransient: Bool {
+        switch reason {
+        case .connectTimeout, .connectionDropped, .stalled, .other: true
+        case .connectionRefused, .unknownHost, .unreachable, .tls, .redirectLoop, .tooManyRedirects: false
+        }
+    }
+
+    /// For a failure to connect, the reason alone: `connection refused`.
+    public var connectionProblem: String? {
+        switch reason {
+        case .connectionRefused: "connection refused"
+        case .unknownHost: "unknown host"
+        case .unreachable: "host unreachable"
+        case .connectTimeout: "connection timed out"
+        default: nil
+        }
+    }
+
+    public var description: String {
+        if let problem = connectionProblem { return "cannot connect to \(host):\(port): \(problem)" }
+        return switch reason {
+        case .connectionDropped: "the connection to \(host):\(port) dropped"
+        case .stalled: "\(host):\(port) stopped sending"
+        case .tls(let detail): "TLS error with \(host):\(port): \(detail)"
+        case .redirectLoop: "\(host) redirects in a loop"
+        case .tooManyRedirects: "too many redirects from \(host)"
+        case .other(let detail): "request to \(host):\(port) failed: \(detail)"
+        case .connectionRefused, .unknownHost, .unreachable, .connectTimeout: ""
+        }
+    }
+
+    /// Maps an error thrown by AsyncHTTPClient, NIO or a transport for a request to
+    /// `url`. A `NetworkFailure` is returned as it is.
+    public init(_ error: any Error, url: URL) {
+        if let failure = error as? NetworkFailure {
+            self = failure
+            return
+        }
+        self.init(Self.reason(for: error), url: url)
+    }
+
+    private static func reason(for error: any Error) -> Reason {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout: return .connectTimeout
+            case .readTimeout, .deadlineExceeded: return .stalled
+            case .remoteConnectionClosed, .bodyLengthMismatch: return .connectionDropped
+            case .redirectCycleDetected: return .redirectLoop
+            case .redirectLimitReached: return .tooManyRedirects
+            case .tlsHandshakeTimeout: return .tls("the handshake timed out")
+            default: return .other(String(describing: error))
+            }
+        case let error as NIOConnectionError:
+            if let first = error.connectionErrors.first?.error { return reason(for: first) }
+            return error.dnsAError != nil || error.dnsAAAAError != nil ? .unknownHost : .unreachable
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED: return .connectionRefused
+            case EHOSTUNREACH, ENETUNREACH: return .unreachable
+            case ETIMEDOUT: return .connectTimeout
+            case ECONNRESET, EPIPE: return .connectionDropped
+            default: return .other(String(cString: strerror(error.errnoCode)))
+            }
+        case is HTTPParserError:
+            // Mostly a body cut short ("stream ended at an unexpected time").
+            return .connectionDropped
+        case is SocketAddressError, is SocketAddressError.UnknownHost:
+            return .unknownHost
+        case let error as NIOSSLError:
+            return .tls(String(describing: error))
+        case let error as BoringSSLError:
+            return .tls(String(describing: error))
+        case let error as ChannelError where error == .eof || error == .ioOnClosedChannel || error == .outputClosed:
+            return .connectionDropped
+        default:
+            return .other(String(describing: error))
+        }
+    }
+}

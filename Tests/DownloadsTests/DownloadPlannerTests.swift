@@ -1,0 +1,397 @@
+import Foundation
+import HTTPSupport
+import Testing
+
+@testable import Downloads
+
+/// The planner's rules, one response at a time, without sockets or files.
+@Suite("Download planner")
+struct DownloadPlannerTests {
+    static let url = URL(string: "http://media.example/a.mp3")!
+    static let etag = "\"v1\""
+    static let date = "Sun, 01 Nov 2026 00:00:00 GMT"
+
+    static func request(cached: Validators? = nil, requiredType: String? = nil) -> DownloadRequest {
+        DownloadRequest(
+            id: "a",
+            url: url,
+            file: DownloadLayout.File(final: URL(fileURLWithPath: "/tmp/a.mp3")),
+            cached: cached,
+            requiredType: requiredType
+        )
+    }
+
+    static func saved(
+        confirmed: Int64,
+        etag: String? = etag,
+        lastModified: String? = nil,
+        expected: Int64? = 1000
+    ) -> Sidecar {
+        Sidecar(
+            url: url.absoluteString,
+            etag: etag,
+            lastModified: lastModified,
+            expectedLength: expected,
+            confirmedBytes: confirmed,
+            contentType: "audio/mpeg"
+        )
+    }
+
+    static func planner(
+        saved: Sidecar? = nil,
+        part: Int64 = 0,
+        finalExists: Bool = false,
+        request: DownloadRequest = request(),
+        attempts: Int = 5
+    ) -> DownloadPlanner {
+        DownloadPlanner(
+            request: request,
+            saved: saved,
+            partLength: part,
+            finalExists: finalExists,
+            policy: RetryPolicy(attempts: attempts)
+        )
+    }
+
+    static func headers(_ request: DownloadPlanner.Request) -> [String: String] {
+        Dictionary(request.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+    }
+
+    static func receptionOf(_ action: DownloadPlanner.Action) -> DownloadPlanner.Reception? {
+        if case .receive(let reception) = action { return reception }
+        return nil
+    }
+
+    static func retryOf(_ action: DownloadPlanner.Action) -> DownloadPlanner.Retry? {
+        if case .retry(let retry) = action { return retry }
+        return nil
+    }
+
+    // MARK: What is asked for
+
+    @Test func aFreshDownloadAsksForIdentityAndNoRange() {
+        var planner = Self.planner()
+        let headers = Self.headers(planner.nextRequest())
+        #expect(headers == ["Accept-Encoding": "identity"])
+    }
+
+    @Test func aResumeSendsRangeAndTheStrongETag() {
+        var planner = Self.planner(saved: Self.saved(confirmed: 400), part: 600)
+        let headers = Self.headers(planner.nextRequest())
+        // Only confirmed bytes are trusted: 400, not the 600 on disk.
+        #expect(headers["Range"] == "bytes=400-")
+        #expect(headers["If-Range"] == Self.etag)
+    }
+
+    @Test func aWeakETagFallsBackToLastModified() {
+        let saved = Self.saved(confirmed: 400, etag: "W/\"weak\"", lastModified: Self.date)
+        var planner = Self.planner(saved: saved, part: 400)
+        #expect(Self.headers(planner.nextRequest())["If-Range"] == Self.date)
+    }
+
+    @Test func withoutValidatorsTheOverlapIsAskedForAgain() {
+        let saved = Self.saved(confirmed: 100_000, etag: nil)
+        var planner = Self.planner(saved: saved, part: 100_000)
+        let headers = Self.headers(planner.nextRequest())
+        #expect(headers["Range"] == "bytes=\(100_000 - DownloadPlanner.overlap)-")
+        #expect(headers["If-Range"] == nil)
+        // Fewer bytes than the overlap: all of them again.
+        var small = Self.planner(saved: Self.saved(confirmed: 10, etag: nil), part: 10)
+        #expect(Self.headers(small.nextRequest())["Range"] == "bytes=0-")
+    }
+
+    @Test func aSidecarOfAnotherURLIsIgnored() {
+        var other = Self.saved(confirmed: 400)
+        other.url = "http://elsewhere.example/b.mp3"
+        var planner = Self.planner(saved: other, part: 400)
+        #expect(Self.headers(planner.nextRequest())["Range"] == nil)
+    }
+
+    @Test func aCachedFileIsAskedForConditionally() {
+        let cached = Validators(etag: Self.etag, lastModified: Self.date)
+        var planner = Self.planner(finalExists: true, request: Self.request(cached: cached))
+        let headers = Self.headers(planner.nextRequest())
+        #expect(headers["If-None-Match"] == Self.etag && headers["If-Modified-Since"] == Self.date)
+        #expect(
+            planner.received(status: 304, headers: [:])
+                == .notModified(Validators(etag: Self.etag, lastModified: Self.date))
+        )
+    }
+
+    // MARK: What a response head means
+
+    @Test func aMatching206Appends() throws {
+        var planner = Self.planner(saved: Self.saved(confirmed: 400), part: 400)
+        _ = planner.nextRequest()
+        let action = planner.received(
+            status: 206,
+            headers: ["content-range": "bytes 400-999/1000", "etag": Self.etag, "content-type": "audio/mpeg"]
+        )
+        let reception = try #require(Self.receptionOf(action))
+        #expect(reception.offset == 400 && reception.verify == 0 && reception.expected == 1000)
+        #expect(reception.record.confirmedBytes == 400 && reception.restarted == nil)
+    }
+
+    @Test func a206WithoutValidatorHeadersKeepsTheRecordedOnes() throws {
+        var planner = Self.planner(saved: Self.saved(confirmed: 400, lastModified: Self.date), part: 400)
+        _ = planner.nextRequest()
+        let action = planner.received(status: 206, headers: ["content-range": "bytes 400-999/1000"])
+        let reception = try #require(Self.receptionOf(action))
+        #expect(reception.record.etag == Self.etag && reception.record.lastModified == Self.date)
+    }
+
+    @Test func a206OfAnotherVersionRestarts() throws {
+        var planner = Self.planner(saved: Self.saved(confirmed: 400), part: 400)
+        _ = planner.nextRequest()
+        let action = planner.received(status: 206, headers: ["content-range": "bytes 400-999/1000", "etag": "\"v2\""])
+        let retry = try #require(Self.retryOf(action))
+        #expect(retry.reason == .restarted(.validatorChanged) && retry.discard)
+        // The next request starts from zero, without Range.
+        #expect(Self.headers(planner.nextRequest())["Range"] == nil)
+    }
+
+    @Test func a206WithAnotherLastModifiedRestarts() throws {
+        let saved = Self.saved(confirmed: 400, etag: nil, lastModified: Self.date)
+        var planner = Self.planner(saved: saved, part: 400)
+        _ = planner.nextRequest()
+        let action = planner.received(
+            status: 206,
+            headers: ["content-range": "bytes 400-999/1000", "last-modified": "Mon, 02 Nov 2026 00:00:00 GMT"]
+        )
+        #expect(Self.retryOf(action)?.reason == .restarted(.validatorChanged))
+    }
+
+    @Test(arguments: [
+        ("bytes 500-999/1000" as String?, RestartReason.wrongOffset(requested: 400, received: 500)),
+        (nil, .wrongOffset(requested: 400, received: nil)),
+        ("bytes 400-1999/2000", .lengthChanged(was: 1000, now: 2000)),
+        ("garbage", .wrongOffset(requested: 400, received: nil)),
+    ])
+    func aBadPartialAnswerIsNotAppended(contentRange: String?, reason: RestartReason) throws {
+        var planner = Self.planner(saved: Self.saved(confirmed: 400), part: 400)
+        _ = planner.nextRequest()
+        var headers = ["etag": Self.etag]
+        headers["content-range"] = contentRange
+        let retry = try #require(Self.retryOf(planner.received(status: 206, headers: headers)))
+        #expect(retry.reason == .restarted(reason) && retry.discard)
+    }
+
+    @Test func withoutValidatorsTheOverlapIsVerified() throws {
+        let saved = Self.saved(confirmed: 100_000, etag: nil, expected: 200_000)
+        var planner = Self.planner(saved: saved, part: 100_000)
+        _ = planner.nextRequest()
+        let start = 100_000 - DownloadPlanner.overlap
+        let action = planner.received(status: 206, headers: ["content-range": "bytes \(start)-199999/200000"])
+        let reception = try #require(Self.receptionOf(action))
+        #expect(reception.offset == 100_000 && reception.verify == DownloadPlanner.overlap)
+        #expect(planner.overlapMismatched() == .retry(.init(attempt: 2, reason: .restarted(.overlapMismatch))))
+    }
+
+    @Test func a200ToARangeRequestStartsOverAndCounts() throws {
+        var planner = Self.planner(saved: Self.saved(confirmed: 400), part: 400, attempts: 2)
+        _ = planner.nextRequest()
+        let reception = try #require(
+            Self.receptionOf(planner.received(status: 200, headers: ["content-length": "1000"]))
+        )
+        #expect(reception.offset == 0 && reception.restarted == .rangeIgnored && reception.expected == 1000)
+        // A server that never resumes runs out of tries instead of going round.
+        #expect(
+            planner.bodyEnded(partLength: 300, expected: 1000, interruption: nil)
+                == .fail(.gaveUp(attempts: 2, last: .shortBody(received: 300, expected: 1000)))
+        )
+    }
+
+    @Test func encodedMediaFails() {
+        for encoding in ["gzip", "deflate", "br", "GZIP "] {
+            var planner = Self.planner()
+            _ = planner.nextRequest()
+            #expect(
+                planner.received(status: 200, headers: ["content-encoding": encoding])
+                    == .fail(.encoded(encoding.trimmingCharacters(in: .whitespaces).lowercased(), url: Self.url))
+            )
+        }
+        var identity = Self.planner()
+        _ = identity.nextRequest()
+        #expect(Self.receptionOf(identity.received(status: 200, headers: ["content-encoding": "identity"])) != nil)
+    }
+
+    @Test func webPagesAndWrongTypesFail() {
+        var planner = Self.planner()
+        _ = planner.nextRequest()
+        #expect(
+            planner.received(status: 200, headers: ["content-type": "text/html; charset=utf-8"])
+                == .fail(.notMedia(contentType: "text/html; charset=utf-8", url: Self.url))
+        )
+        var image = Self.planner(request: Self.request(requiredType: "image/"))
+        _ = image.nextRequest()
+        #expect(
+            image.received(status: 200, headers: ["content-type": "audio/mpeg"])
+                == .fail(.wrongType("audio/mpeg", expected: "image/", url: Self.url))
+        )
+    }
+
+    @Test(arguments: [404, 403, 401, 410, 204, 302, 304])
+    func finalStatusesFailAtOnce(status: Int) {
+        var planner = Self.planner()
+        _ = planner.nextRequest()
+        #expect(planner.received(status: status, headers: [:]) == .fail(.httpStatus(status, url: Self.url)))
+    }
+
+    @Test(arguments: [408, 429, 500, 503, 504])
+    func transientStatusesRetryWithRetryAfter(status: Int) throws {
+        var planner = Self.planner()
+        _ = planner.nextRequest()
+        let retry = try #require(Self.retryOf(planner.received(status: status, headers: ["retry-after": "3"])))
+        #expect(retry == .init(attempt: 2, retryAfter: .seconds(3), reason: .status(status)))
+    }
+
+    @Test func a416OnACompletePartFinishes() {
+        var planner = Self.planner(saved: Self.saved(confirmed: 1000), part: 1000)
+        _ = planner.nextRequest()
+        #expect(planner.received(status: 416, headers: [:]) == .finish(length: 1000))
+        var partial = Self.planner(saved: Self.saved(confirmed: 400), part: 400)
+        _ = partial.nextRequest()
+        #expect(Self.retryOf(partial.received(status: 416, headers: [:]))?.reason == .restarted(.rangeRefused))
+    }
+
+    // MARK: How a body ends, and the budget
+
+    @Test func aCompleteBodyFinishesAndALongOneFails() {
+        var planner = Self.planner()
+        _ = planner.nextRequest()
+        _ = planner.received(status: 200, headers: ["content-length": "1000"])
+        #expect(planner.bodyEnded(partLength: 1000, expected: 1000, interruption: nil) == .finish(length: 1000))
+        #expect(
+            planner.bodyEnded(partLength: 1001, expected: 1000, interruption: nil)
+                == .fail(.lengthMismatch(expected: 1000, received: 1001))
+        )
+    }
+
+    @Test func everyFailureClassCountsAgainstTheBudget() {
+        let dropped = NetworkFailure(.connectionDropped, url: Self.url)
+        let endings: [DownloadPlanner.Action] = {
+            var planner = Self.planner(attempts: 5)
+            var actions: [DownloadPlanner.Action] = []
+            _ = planner.nextRequest()
+            actions.append(planner.received(status: 503, headers: [:]))
+            actions.append(planner.failed(dropped))
+            _ = planner.received(status: 200, headers: ["content-length": "1000"])
+            actions.append(planner.bodyEnded(partLength: 0, expected: 1000, interruption: nil))
+            actions.append(
+                planner.bodyEnded(partLength: 0, expected: 1000, interruption: .tooSlow(bytesPerSecond: 1024))
+            )
+            actions.append(planner.bodyEnded(partLength: 0, expected: nil, interruption: .network(dropped)))
+            return actions
+        }()
+        #expect(endings.prefix(4).map { Self.retryOf($0)?.attempt } == [2, 3, 4, 5])
+        #expect(endings.last == .fail(.gaveUp(attempts: 5, last: .network(dropped))))
+    }
+
+    @Test func restartsAndStallsAreNeverForgiven() {
+        var planner = Self.planner(attempts: 3)
+        _ = planner.nextRequest()
+        _ = planner.received(status: 200, headers: ["content-length": "1000"])
+        // A trickle makes a little progress each time and still runs out of tries.
+        #expect(
+            Self.retryOf(
+                planner.bodyEnded(partLength: 10, expected: 1000, interruption: .tooSlow(bytesPerSecond: 1024))
+            )?.attempt == 2
+        )
+        #expect(
+            Self.retryOf(
+                planner.bodyEnded(partLength: 20, expected: 1000, interruption: .tooSlow(bytesPerSecond: 1024))
+            )?.attempt == 3
+        )
+        #expect(
+            planner.bodyEnded(partLength: 30, expected: 1000, interruption: .tooSlow(bytesPerSecond: 1024))
+                == .fail(.gaveUp(attempts: 3, last: .tooSlow(bytesPerSecond: 1024)))
+        )
+        // Bytes fetched again after a restart do not wipe the restart out.
+        var restarting = Self.planner(saved: Self.saved(confirmed: 400), part: 400, attempts: 3)
+        _ = restarting.nextRequest()
+        let restart = restarting.received(
+            status: 206,
+            headers: ["content-range": "bytes 500-999/1000", "etag": Self.etag]
+        )
+        #expect(Self.retryOf(restart)?.attempt == 2)
+        _ = restarting.nextRequest()
+        _ = restarting.received(status: 200, headers: ["content-length": "1000", "etag": Self.etag])
+        // 900 bytes is more than ever: the failures are forgiven, the restart is not.
+        #expect(Self.retryOf(restarting.bodyEnded(partLength: 900, expected: 1000, interruption: nil))?.attempt == 3)
+        _ = restarting.nextRequest()
+        #expect(
+            restarting.received(status: 503, headers: [:]) == .fail(.gaveUp(attempts: 3, last: .status(503)))
+        )
+    }
+
+    @Test func progressBeyondTheMostEverHeldResetsTheBudget() throws {
+        var planner = Self.planner(attempts: 3)
+        _ = planner.nextRequest()
+        _ = planner.received(status: 200, headers: ["content-length": "1000"])
+        #expect(Self.retryOf(planner.bodyEnded(partLength: 100, expected: 1000, interruption: nil))?.attempt == 2)
+        // No new bytes: the count goes on.
+        #expect(Self.retryOf(planner.bodyEnded(partLength: 100, expected: 1000, interruption: nil))?.attempt == 3)
+        // More bytes than ever: the count starts again.
+        #expect(Self.retryOf(planner.bodyEnded(partLength: 200, expected: 1000, interruption: nil))?.attempt == 2)
+    }
+
+    @Test func finalNetworkFailuresFailAtOnce() {
+        for reason in [NetworkFailure.Reason.connectionRefused, .tooManyRedirects, .redirectLoop, .tls("bad")] {
+            var planner = Self.planner()
+            _ = planner.nextRequest()
+            let failure = NetworkFailure(reason, url: Self.url)
+            #expect(planner.failed(failure) == .fail(.network(failure)))
+        }
+    }
+
+    // MARK: The policy
+
+    @Test func jitterIsHalfFixedHalfRandomAndCapped() {
+        var policy = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(10), random: { 0 })
+        #expect(policy.delay(afterAttempt: 1, retryAfter: nil) == .milliseconds(500))
+        #expect(policy.delay(afterAttempt: 3, retryAfter: nil) == .seconds(2))
+        policy.random = { 1 }
+        #expect(policy.delay(afterAttempt: 3, retryAfter: nil) == .seconds(4))
+        #expect(policy.delay(afterAttempt: 30, retryAfter: nil) == .seconds(10))
+        #expect(policy.delay(afterAttempt: 1, retryAfter: .seconds(60)) == .seconds(10))
+    }
+
+    @Test func retryAfterReadsSecondsAndDates() {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        let policy = RetryPolicy(now: { now })
+        #expect(policy.retryAfter("120") == .seconds(120))
+        #expect(policy.retryAfter("Sun, 06 Nov 1994 08:50:07 GMT") == .seconds(30))
+        #expect(policy.retryAfter("Sun, 06 Nov 1994 08:00:00 GMT") == .zero)
+        #expect(policy.retryAfter("-5") == nil)
+        #expect(policy.retryAfter("soon") == nil)
+        #expect(policy.retryAfter(nil) == nil)
+    }
+
+    @Test func lowSpeedNeedsLimitTimesWindowBytesPerWindow() {
+        let start = ContinuousClock.now
+        var detector = LowSpeedDetector(limit: 1000, window: .seconds(10), bytes: 0, at: start)
+        let early = detector.isStalled(bytes: 5000, at: start + .seconds(5))
+        let late = detector.isStalled(bytes: 9000, at: start + .seconds(10))
+        #expect(!early && late)
+        var fast = LowSpeedDetector(limit: 1000, window: .seconds(10), bytes: 0, at: start)
+        let enough = fast.isStalled(bytes: 10_000, at: start + .seconds(9))
+        // A new window began at 9 s.
+        let within = fast.isStalled(bytes: 10_001, at: start + .seconds(18))
+        let after = fast.isStalled(bytes: 10_002, at: start + .seconds(19))
+        #expect(!enough && !within && after)
+    }
+}
+
+extension DownloadPlanner.Retry {
+    init(attempt: Int, retryAfter: Duration? = nil, reason: RetryReason) {
+        self.init(
+            attempt: attempt,
+            retryAfter: retryAfter,
+            reason: reason,
+            discard: {
+                if case .restarted = reason { return true }
+                return false
+            }()
+        )
+    }
+}

@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import HTTPSupport
+
+@Suite struct NetworkFailureTests {
+    let url = URL(string: "http://feeds.example:8080/a.mp3")!
+
+    @Test func mapsLibraryErrorsToOneVocabulary() {
+        let cases: [(any Error, NetworkFailure.Reason)] = [
+            (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .connectionRefused),
+            (IOError(errnoCode: ENETUNREACH, reason: "connect"), .unreachable),
+            (IOError(errnoCode: ECONNRESET, reason: "read"), .connectionDropped),
+            (HTTPClientError.connectTimeout, .connectTimeout),
+            (HTTPClientError.readTimeout, .stalled),
+            (HTTPClientError.remoteConnectionClosed, .connectionDropped),
+            (HTTPClientError.redirectCycleDetected, .redirectLoop),
+            (HTTPClientError.redirectLimitReached, .tooManyRedirects),
+        ]
+        for (error, reason) in cases {
+            let failure = NetworkFailure(error, url: url)
+            #expect(failure.reason == reason, "\(error)")
+            #expect(failure.host == "feeds.example")
+            #expect(failure.port == 8080)
+        }
+    }
+
+    @Test func aFailureIsKeptAsItIs() {
+        let failure = NetworkFailure(.tls("bad certificate"), host: "h", port: 443)
+        #expect(NetworkFailure(failure, url: url) == failure)
+    }
+
+    @Test func onlyWhatMayRecoverIsTransient() {
+        let transient: [NetworkFailure.Reason] = [.connectTimeout, .connectionDropped, .stalled, .other("x")]
+        let final: [NetworkFailure.Reason] = [
+            .connectionRefused, .unknownHost, .unreachable, .tls("x"), .redirectLoop, .tooManyRedirects,
+        ]
+        for reason in transient { #expect(NetworkFailure(reason, url: url).isTransient) }
+        for reason in final { #expect(!NetworkFailure(reason, url: url).isTransient) }
+    }
+
+    @Test func descriptionsNameTheAddress() {
+        #expect(
+            NetworkFailure(.connectionRefused, url: url).description
+                == "cannot connect to feeds.example:8080: connection refused"
+        )
+        #expect(NetworkFailure(.tooManyRedirects, url: url).description == "too many redirects from feeds.example")
+        #expect(NetworkFailure(.stalled, url: url).description == "feeds.example:8080 stopped sending")
+        let https = NetworkFailure(.redirectLoop, url: URL(string: "https://h.example/x")!)
+        #expect(https.port == 443)
+        #expect(https.description == "h.example redirects in a loop")
+    }
+}
+
+@Suite struct HTTPDateTests {
+    @Test func roundTripsIMFFixdate() throws {
+        let date = Date(timeIntervalSince1970: 784_111_777)
+        #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == date)
+        #expect(HTTPDate.parse("yesterday") == nil)
+    }
+
+    @Test func statusPhrasesComeFromNIO() {
+        #expect(HTTPStatusPhrase.suffix(404) == " Not Found")
+        #expect(HTTPStatusPhrase.suffix(503) == " Service Unavailable")
+        #expect(HTTPStatusPhrase.suffix(599) == "")
+    }
+}
