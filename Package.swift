@@ -81,6 +81,7 @@ let package = Package(
                 .embedInCode("itunes/lookup-1000000001.json"),
                 .embedInCode("itunes/lookup-1000000002.json"),
                 .embedInCode("itunes/lookup-1000000003.json"),
+                .embedInCode("itunes/lookup-1000000004.json"),
                 .embedInCode("itunes/search-podcasts.json"),
                 .embedInCode("posts/posts.json"),
                 .embedInCode("posts/comments.json"),

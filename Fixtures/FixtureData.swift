@@ -10,6 +10,7 @@ public enum FixtureFiles {
         "itunes/lookup-1000000001.json": PackageResources.lookup_1000000001_json,
         "itunes/lookup-1000000002.json": PackageResources.lookup_1000000002_json,
         "itunes/lookup-1000000003.json": PackageResources.lookup_1000000003_json,
+        "itunes/lookup-1000000004.json": PackageResources.lookup_1000000004_json,
         "itunes/search-podcasts.json": PackageResources.search_podcasts_json,
         "posts/posts.json": PackageResources.posts_json,
         "posts/comments.json": PackageResources.comments_json,

@@ -153,6 +153,21 @@ def malformed_podcast():
     write("Fixtures/itunes/lookup-1000000003.json", results)
 
 
+def hostile_numbers():
+    """Numbers a careless or hostile server sends: lengths that overflow an integer,
+    a negative one, a repeated trackId."""
+    pid = 1000000004
+    name = "Hostile Numbers"
+    results = [podcast(pid, name, "feedsh fixtures", 5, ["Technology"])]
+    d = lambda day: datetime(2026, 11, day, 9, tzinfo=timezone.utc)
+    results.append(episode(pid, name, 1000400000001, "A length of 1e300 ms", d(5), 1e300, "Overflows."))
+    results.append(episode(pid, name, 1000400000002, "A length past Int64", d(4), 9.3e18, "Overflows Int64."))
+    results.append(episode(pid, name, 1000400000003, "A negative length", d(3), -5000, "Negative."))
+    results.append(episode(pid, name, 1000400000004, "An honest length", d(2), 754_000, "Twelve minutes."))
+    results.append(episode(pid, name, 1000400000001, "The same trackId again", d(1), 60_000, "Repeats."))
+    write("Fixtures/itunes/lookup-1000000004.json", results)
+
+
 def podcast_search():
     """Podcasts the fixture server's /search?media=podcast filters by term."""
     shows = [
@@ -414,5 +429,6 @@ if __name__ == "__main__":
     large_lookup()
     quirks_lookup()
     malformed_podcast()
+    hostile_numbers()
     podcast_search()
     posts()

@@ -22,9 +22,12 @@ public struct DownloadProgress: Sendable, Equatable {
     }
 
     /// Time left at the recent rate.
+    /// Nil when unknown or beyond a year (a trickle's estimate is no estimate).
     public var eta: Duration? {
-        guard let total, bytesPerSecond > 0 else { return nil }
-        return .milliseconds(Int64(Double(max(0, total - bytes)) / bytesPerSecond * 1000))
+        guard let total, bytesPerSecond.isFinite, bytesPerSecond > 0 else { return nil }
+        let seconds = Double(max(0, total - bytes)) / bytesPerSecond
+        guard seconds <= 365 * 86_400 else { return nil }
+        return .milliseconds(Int64(seconds * 1000))
     }
 }
 

@@ -126,3 +126,19 @@ public enum ISO8601 {
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
+
+extension Duration {
+    /// The longest running time taken at its word: a week (live streams of a day
+    /// exist; longer is a mistake or a lie).
+    public static let longestPlausible: Duration = .seconds(7 * 86_400)
+
+    /// A running time from a network number of milliseconds, or nil ("unknown") when
+    /// it is not finite, not positive or beyond ``longestPlausible``: converting
+    /// `1e300` to an integer would trap.
+    public static func plausible(milliseconds: Double) -> Duration? {
+        guard milliseconds.isFinite, milliseconds > 0,
+            milliseconds <= Double(longestPlausible.components.seconds) * 1000
+        else { return nil }
+        return .milliseconds(Int64(milliseconds))
+    }
+}

@@ -54,11 +54,7 @@ extension Episode: Decodable {
         title = try record.decode(String.self, forKey: .trackName)
         audioURL = try record.decodeURL(forKey: .episodeUrl)
         releaseDate = try record.decodeISO8601IfPresent(forKey: .releaseDate)
-        if let millis = try record.decodeIfPresent(Double.self, forKey: .trackTimeMillis), millis > 0 {
-            duration = .milliseconds(Int64(millis))
-        } else {
-            duration = nil
-        }
+        duration = try record.decodeIfPresent(Double.self, forKey: .trackTimeMillis).flatMap(Duration.plausible)
         description = try record.decodeIfPresent(String.self, forKey: .description)
         artworkURL =
             try record.decodeURLIfPresent(forKey: .artworkUrl600)

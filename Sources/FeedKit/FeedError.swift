@@ -159,6 +159,13 @@ enum HTTPStatusText {
 
 /// Byte counts the way people read them: `512 B`, `1.2 kB`, `48.1 MB` (decimal units).
 public enum ByteCountText {
+    /// A measured amount such as a rate: not-a-number counts as 0 and anything
+    /// beyond `Int.max` as `Int.max`, so no reading can trap.
+    public static func format(_ amount: Double) -> String {
+        guard amount.isFinite, amount > 0 else { return format(0) }
+        return format(amount >= 9.0e18 ? Int.max : Int(amount))
+    }
+
     public static func format(_ count: Int) -> String {
         let value = Double(count)
         switch count {

@@ -29,7 +29,7 @@ public struct ITunesClient: Sendable {
         let url = lookupURL(id: id, limit: limit)
         let body = try await http.getJSON(url)
         do {
-            return try JSONDecoder().decode(Podcast.self, from: body.data)
+            return try JSONDecoder().decode(Podcast.self, from: body.data).keeping(limit)
         } catch is EmptyLookupResponse {
             throw .notFound("no podcast with id \(id)")
         } catch {

@@ -40,6 +40,23 @@ public struct Podcast: Sendable, Hashable, Identifiable {
         self.episodes = episodes
         self.warnings = warnings
     }
+
+    /// The podcast with at most its first `limit` episodes (a server may send more
+    /// than it was asked for).
+    public func keeping(_ limit: Int) -> Podcast {
+        guard episodes.count > limit else { return self }
+        return Podcast(
+            id: id,
+            title: title,
+            artist: artist,
+            artworkURL: artworkURL,
+            feedURL: feedURL,
+            genres: genres,
+            episodeCount: episodeCount,
+            episodes: Array(episodes.prefix(max(0, limit))),
+            warnings: warnings
+        )
+    }
 }
 
 /// A lookup that found nothing (`resultCount: 0`).
@@ -73,10 +90,24 @@ extension Podcast: Decodable {
 
         var episodes: [Episode] = []
         var warnings: [DecodingWarning] = []
+        // Downloads are keyed by trackId: a second episode with the same one would
+        // share the first one's file and progress, so it is skipped and said.
+        var seen: [Int64: Int] = [:]
         while !results.isAtEnd {
             let index = results.currentIndex
             switch try results.decode(Lenient<Episode>.self).result {
             case .success(let episode):
+                if let first = seen[episode.id] {
+                    warnings.append(
+                        .init(
+                            element: "results[\(index)]",
+                            keyPath: "results[\(index)].trackId",
+                            detail: "trackId \(episode.id) repeats results[\(first)]"
+                        )
+                    )
+                    continue
+                }
+                seen[episode.id] = index
                 episodes.append(episode)
             case .failure(let error as DecodingError):
                 let failure = DecodingFailure(error)

@@ -20,7 +20,7 @@ public struct Track: Decodable, Sendable, Hashable, Identifiable {
         title = try record.decode(String.self, forKey: .trackName)
         artist = try record.decodeIfPresent(String.self, forKey: .artistName) ?? ""
         album = try record.decodeIfPresent(String.self, forKey: .collectionName)
-        duration = try record.decodeIfPresent(Int64.self, forKey: .trackTimeMillis).map { .milliseconds($0) }
+        duration = try record.decodeIfPresent(Double.self, forKey: .trackTimeMillis).flatMap(Duration.plausible)
         previewURL = try record.decodeURLIfPresent(forKey: .previewUrl)
     }
 

@@ -63,7 +63,7 @@ func progressText(_ progress: DownloadProgress) -> String {
     } else {
         parts.append(ByteCountText.format(Int(progress.bytes)))
     }
-    parts.append("\(ByteCountText.format(Int(progress.bytesPerSecond)))/s")
+    parts.append("\(ByteCountText.format(progress.bytesPerSecond))/s")
     if let eta = progress.eta { parts.append("ETA \(Formatting.duration(eta))") }
     return parts.joined(separator: ", ")
 }

@@ -3,12 +3,13 @@ import Foundation
 /// How durations, dates and byte counts are shown.
 public enum Formatting {
     /// `1:02:03` from an hour on, `4:05` below it.
+    /// A negative duration or one beyond ``Duration/longestPlausible`` reads `?`.
     public static func duration(_ duration: Duration) -> String {
+        guard duration >= .zero, duration <= .longestPlausible else { return "?" }
         let total = Int(duration.components.seconds)
         let (hours, minutes, seconds) = (total / 3600, total % 3600 / 60, total % 60)
-        return hours > 0
-            ? String(format: "%d:%02d:%02d", hours, minutes, seconds)
-            : String(format: "%d:%02d", minutes, seconds)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds))" : "\(minutes):\(two(seconds))"
     }
 
     /// `2026-11-02`, in the local time zone (`TZ`).

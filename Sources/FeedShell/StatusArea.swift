@@ -24,12 +24,16 @@ enum StatusArea {
         let rate = entries.reduce(0.0) { $0 + ($1.progress?.bytesPerSecond ?? 0) }
         var summary = "\(entries.count) downloads: "
         if totals.count == entries.count {
-            let total = totals.reduce(0, +)
+            // Saturating: a server may claim any length.
+            let total = totals.reduce(Int64(0)) { sum, next in
+                let (added, overflow) = sum.addingReportingOverflow(next)
+                return overflow ? .max : added
+            }
             summary += "\(EpisodeStatus.precisePercent(bytes, total)) of \(ByteCountText.format(Int(total)))"
         } else {
             summary += ByteCountText.format(Int(bytes))
         }
-        summary += ", \(ByteCountText.format(Int(rate)))/s"
+        summary += ", \(ByteCountText.format(rate))/s"
         return [TerminalText.truncate(summary, toWidth: width)]
     }
 }

@@ -26,6 +26,7 @@
 /// - `gzip`: the body gzip-encoded, with `Content-Encoding: gzip`, whatever was asked.
 /// - `redirect=N`: N redirects (302) before the resource; `redirect=loop` redirects
 ///   to itself for ever.
+/// - `nolimit`: a lookup sends every episode it has, whatever `limit` asked for.
 public struct Fault: Sendable, Equatable {
     public var status: Int?
     public var retryAfter: Int?
@@ -45,6 +46,7 @@ public struct Fault: Sendable, Equatable {
     public var gzip = false
     /// Redirects still to send; -1 for a loop.
     public var redirects = 0
+    public var ignoreLimit = false
 
     public init() {}
 
@@ -85,6 +87,7 @@ public struct Fault: Sendable, Equatable {
             case "nocr": omitContentRange = true
             case "novalidators": omitValidators = true
             case "gzip": gzip = true
+            case "nolimit": ignoreLimit = true
             case "redirect": redirects = parts.count > 1 && parts[1] == "loop" ? -1 : try number()
             default: throw FaultSpecError(item: String(item))
             }

@@ -86,7 +86,11 @@ final class FixtureRoutes: Sendable {
         let query = request.uri.queryParameters
         switch true {
         case path == "/lookup":
-            return lookup(id: query.get("id"), limit: query.get("limit"), host: request.head.authority)
+            return lookup(
+                id: query.get("id"),
+                limit: fault.ignoreLimit ? "200" : query.get("limit"),
+                host: request.head.authority
+            )
         case path == "/search" && query.get("media") == "music":
             return musicSearch(term: query.get("term"), limit: query.get("limit"), host: request.head.authority)
         case path == "/search":

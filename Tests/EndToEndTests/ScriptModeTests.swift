@@ -121,6 +121,18 @@ struct ScriptModeTests {
         #expect(objects.count == 4)
     }
 
+    /// A length of 1e300 ms trapped the whole lookup (exit 132); now it reads as
+    /// unknown, on the shipped binary too.
+    @Test func hostileNumbersDoNotTrap() async throws {
+        let result = try await runFeedsh(["--demo", "-c", "lookup 1000000004; episodes"])
+        #expect(result.status == 0)
+        #expect(!result.signalled)
+        #expect(result.standardOutput.contains("Hostile Numbers"))
+        #expect(result.standardOutput.contains("12:34  An honest length"))
+        #expect(!result.standardOutput.contains("-2047687697"))
+        #expect(result.standardError.contains("trackId 1000400000001 repeats"))
+    }
+
     @Test func helpAndVersionExitZero() async throws {
         let help = try await runFeedsh(["--help"])
         #expect(help.status == 0)

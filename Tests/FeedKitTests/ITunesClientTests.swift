@@ -48,6 +48,16 @@ struct ITunesClientTests {
         }
     }
 
+    /// A server that sends more episodes than asked for does not get them shown.
+    @Test func lookupKeepsAtMostTheLimit() async throws {
+        try await withClient { server, http in
+            let client = ITunesClient(baseURL: server.url("/fault/nolimit"), http: http)
+            let podcast = try await client.lookup(id: 1_000_000_001, limit: 7)
+            #expect(podcast.episodes.count == 7)
+            #expect(server.requests.last?.query?.contains("limit=7") == true)
+        }
+    }
+
     @Test func unknownIDIsNotFound() async throws {
         try await withClient { server, http in
             let error = await #expect(throws: FeedError.self) {

@@ -26,6 +26,22 @@ struct PodcastDecodingTests {
         #expect(dates == dates.sorted(by: >))
     }
 
+    /// Lengths that overflow an integer are unknown, not a trap; a repeated trackId
+    /// is skipped and said (two episodes would share one download).
+    @Test func hostileNumbersAreUnknownAndRepeatsSkipped() throws {
+        let podcast = try JSONDecoder().decode(Podcast.self, from: fixture("itunes/lookup-1000000004.json"))
+        #expect(podcast.episodes.map(\.duration) == [nil, nil, nil, .seconds(754)])
+        #expect(Set(podcast.episodes.map(\.id)).count == podcast.episodes.count)
+        #expect(
+            podcast.warnings.map(\.description) == [
+                "skipped results[5]: results[5].trackId: trackId 1000400000001 repeats results[1]"
+            ]
+        )
+        #expect(Duration.plausible(milliseconds: .infinity) == nil)
+        #expect(Duration.plausible(milliseconds: .nan) == nil)
+        #expect(Duration.plausible(milliseconds: 86_400_000) == .seconds(86_400))
+    }
+
     @Test func largeFixtureDecodesEveryEpisode() throws {
         let podcast = try JSONDecoder().decode(Podcast.self, from: fixture("itunes/lookup-1000000001.json"))
         #expect(podcast.episodes.count == 60)
