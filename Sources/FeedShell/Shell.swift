@@ -75,6 +75,10 @@ public final class Shell: Sendable {
         _ line: ScriptLine,
         onFailure: (ShellError, String?) -> Bool = { _, _ in false }
     ) async -> LineOutcome {
+        if let problem = line.problem {
+            let error = ShellError.syntax(problem.description)
+            return onFailure(error, nil) ? .finished : .failed(error, command: nil)
+        }
         let statements: [[String]]
         do throws(CommandLineSyntaxError) {
             statements = try Tokenizer.statements(line.text)
@@ -151,21 +155,31 @@ public final class Shell: Sendable {
         guard Self.sourcing.count < Self.sourceDepthLimit else {
             throw .other("sources nested more than \(Self.sourceDepthLimit) deep")
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: expanded, encoding: .utf8)
+        let fd: Int32
+        do throws(ScriptFileError) {
+            fd = try ScriptFile.open(expanded)
         } catch {
-            throw .other("cannot read \(path): \(describeFileError(error))")
+            throw .other("cannot read \(path): \(error.reason)")
         }
+        defer { Glibc.close(fd) }
         // withValue rethrows untyped errors: carry ours out as a Result.
         let outcome = await Self.$sourcing.withValue(Self.sourcing + [canonical]) {
-            await runSourced(text, path: path)
+            await runSourced(fd, path: path)
         }
         return try outcome.get()
     }
 
-    private func runSourced(_ text: String, path: String) async -> Result<CommandOutcome, ShellError> {
-        for line in ScriptLines(text: text, source: path) {
+    /// Runs a script file given on the command line (`-f`), which counts as being
+    /// sourced: a file that sources itself is refused before it runs twice.
+    public func runScriptFile(_ path: String, fd: Int32, keepGoing: Bool) async -> ExitStatus {
+        let canonical = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return await Self.$sourcing.withValue([canonical]) {
+            await runScript(ScriptLines(fd: fd, source: path), keepGoing: keepGoing)
+        }
+    }
+
+    private func runSourced(_ fd: Int32, path: String) async -> Result<CommandOutcome, ShellError> {
+        for line in ScriptLines(fd: fd, source: path) {
             switch await run(line) {
             case .finished: continue
             case .quit: return .success(.quit)

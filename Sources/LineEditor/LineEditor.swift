@@ -83,6 +83,12 @@ public final class LineEditor: @unchecked Sendable {
     /// Editor queue: the terminal's width.
     private var columns: Int
 
+    /// The user's character type, set once for the process before the first editor
+    /// (setlocale is not thread-safe: a static is initialised exactly once).
+    private static let locale: Void = { setlocale(LC_CTYPE, "") }()
+    /// libedit's set-up reads global terminal state: one at a time.
+    private static let initLock = Mutex(())
+
     /// Creates an editor on the process's terminal, loading history from
     /// `historyFile` if given. `completer` answers Tab. Returns nil when libedit
     /// cannot start.
@@ -92,10 +98,10 @@ public final class LineEditor: @unchecked Sendable {
         historySize: Int = 1000,
         completer: (@Sendable (String) -> Completion)? = nil
     ) {
-        setlocale(LC_CTYPE, "")
+        _ = Self.locale
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }
-        guard let editLine = el_init(programName, stdin, stdout, stderr) else {
+        guard let editLine = Self.initLock.withLock({ _ in el_init(programName, stdin, stdout, stderr) }) else {
             close(fds[0])
             close(fds[1])
             return nil

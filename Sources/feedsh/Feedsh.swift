@@ -80,6 +80,9 @@ struct Feedsh: AsyncParsableCommand {
         guard (1...64).contains(maxConcurrent) else {
             throw ValidationError("--max-concurrent must be from 1 to 64.")
         }
+        for (flag, value) in [("--download-dir", downloadDir), ("--cache-dir", cacheDir)] where value?.isEmpty == true {
+            throw ValidationError("\(flag) must name a directory, not be empty.")
+        }
     }
 
     func run() async throws {
@@ -107,9 +110,9 @@ struct Feedsh: AsyncParsableCommand {
         let configuration = ShellConfiguration(
             endpoints: endpoints,
             downloadDirectory: URL(
-                fileURLWithPath: downloadDir ?? environment["FEEDSH_DOWNLOAD_DIR"] ?? paths.downloads.path
+                fileURLWithPath: downloadDir ?? setting("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
             ),
-            cacheDirectory: URL(fileURLWithPath: cacheDir ?? environment["FEEDSH_CACHE_DIR"] ?? paths.cache.path),
+            cacheDirectory: URL(fileURLWithPath: cacheDir ?? setting("FEEDSH_CACHE_DIR") ?? paths.cache.path),
             historyFile: paths.history,
             keepGoing: keepGoing,
             engine: engine,
@@ -129,14 +132,16 @@ struct Feedsh: AsyncParsableCommand {
             return await shell.runScript(ScriptLines(text: commands, source: nil), keepGoing: keepGoing)
         }
         if let file {
-            let text: String
-            do {
-                text = try String(contentsOfFile: file, encoding: .utf8)
+            // Read as a stream: FIFOs, `-f <(...)` and `-f /dev/stdin` work too.
+            let fd: Int32
+            do throws(ScriptFileError) {
+                fd = try ScriptFile.open(file)
             } catch {
-                FileHandle.standardError.write(Data("feedsh: cannot read \(file): \(describeFileError(error))\n".utf8))
+                FileHandle.standardError.write(Data("feedsh: cannot read \(file): \(error.reason)\n".utf8))
                 return .usage
             }
-            return await shell.runScript(ScriptLines(text: text, source: file), keepGoing: keepGoing)
+            defer { close(fd) }
+            return await shell.runScriptFile(file, fd: fd, keepGoing: keepGoing)
         }
         // JSON is for programs: it reads plain lines even from a terminal.
         if isatty(STDIN_FILENO) == 1, !json,
@@ -148,7 +153,14 @@ struct Feedsh: AsyncParsableCommand {
         {
             return await shell.runInteractive(editor: editor)
         }
-        return await shell.runScript(ScriptLines(StandardInputLines(), source: "<stdin>"), keepGoing: keepGoing)
+        return await shell.runScript(ScriptLines(fd: STDIN_FILENO, source: "<stdin>"), keepGoing: keepGoing)
+    }
+
+    /// An environment variable that is set and not empty (an empty one would make a
+    /// directory of the current one).
+    private func setting(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
     }
 
     private func url(_ flag: String?, env name: String, flag flagName: String) throws -> URL? {

@@ -167,14 +167,17 @@ struct DownloadTrustTests {
     }
 
     /// A server that drops every body and answers every resume at the wrong byte used
-    /// to loop without pause; now each failure counts and backs off.
+    /// to loop without pause (6,494 requests in 60 s); now each failure counts and
+    /// backs off.
     @Test(arguments: Engine.allCases)
     func persistentTroubleRunsOutOfTries(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
             let request = h.request("hopeless", size: 200_000, fault: "offset=1000,drop=50000")
             guard let error = await h.failure(request) else { return }
             #expect(error.code == "gave-up")
-            #expect(h.server.requests.count <= 5)
+            // A GET that gets further than before forgives failures, never restarts:
+            // at most 5 restarts, each after at most one GET (it was thousands).
+            #expect(h.server.requests.count <= 2 * EngineHarness.fastRetries.attempts)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FeedShell
@@ -62,5 +63,45 @@ struct ScriptLinesTests {
 
     @Test func commandTextHasNoLocation() {
         #expect(Array(ScriptLines(text: "a; b", source: nil)) == [ScriptLine(text: "a; b", location: nil)])
+    }
+}
+
+/// Script input read from a descriptor: bounded lines, NUL bytes, CRLF.
+@Suite struct ScriptInputTests {
+    /// The lines `ScriptInput` reads from `bytes` through a pipe.
+    func lines(_ bytes: [UInt8]) throws -> [ScriptLine] {
+        let pipe = Pipe()
+        let writer = Thread {
+            pipe.fileHandleForWriting.write(Data(bytes))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        return Array(ScriptLines(fd: pipe.fileHandleForReading.fileDescriptor, source: "s"))
+    }
+
+    @Test func readsLinesWithAndWithoutAFinalNewline() throws {
+        #expect(
+            try lines(Array("a\r\nb\\\nc\nlast".utf8)) == [
+                ScriptLine(text: "a", location: "s:1"), ScriptLine(text: "bc", location: "s:2"),
+                ScriptLine(text: "last", location: "s:4"),
+            ]
+        )
+    }
+
+    @Test func aNulByteIsAnErrorOnItsLine() throws {
+        let read = try lines(Array("help\nlo\u{0}okup\nepisodes\n".utf8))
+        #expect(read.map(\.problem) == [nil, .nulByte, nil])
+        #expect(read.map(\.location) == ["s:1", "s:2", "s:3"])
+    }
+
+    /// A 10 MB line is refused (and skipped) while the lines around it are read.
+    @Test func anOverlongLineIsRefusedAndSkipped() throws {
+        var bytes = Array("help\n".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000)
+        bytes += Array("\nepisodes\n".utf8)
+        let read = try lines(bytes)
+        #expect(read.map(\.text) == ["help", "", "episodes"])
+        #expect(read[1].problem == .lineTooLong(limit: ScriptInput.maxLineLength))
+        #expect(read[2].location == "s:3")
     }
 }
