@@ -30,10 +30,12 @@ struct ImageCache: Sendable {
         URL(fileURLWithPath: file.final.path + ".meta.json")
     }
 
-    /// The metadata of a complete cached copy of `url`, if there is one.
+    /// The metadata of a complete cached copy of `url`, if there is one. A link in
+    /// the file's place is no copy (the download engine replaces it, never follows).
     func cached(_ url: URL) -> Metadata? {
         let file = file(for: url)
-        guard FileManager.default.fileExists(atPath: file.final.path),
+        var info = stat()
+        guard lstat(file.final.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             let data = try? Data(contentsOf: metadataURL(for: file)),
             let metadata = try? JSONDecoder().decode(Metadata.self, from: data),
             metadata.url == url.absoluteString

@@ -103,8 +103,12 @@ extension Command {
             progress.finish()
         } catch {
             progress.finish()
+            if let error = error as? DownloadError {
+                // Another process's download of the same image is left alone.
+                if !error.isLocked { cache.remove(file) }
+                throw .download(error)
+            }
             cache.remove(file)
-            if let error = error as? DownloadError { throw .download(error) }
             throw .other("cancelled; nothing was kept")
         }
         let contentType = outcome.notModified ? cached?.contentType : outcome.contentType

@@ -87,8 +87,13 @@ public actor Session {
     @discardableResult
     public func lookup(id: Int64, limit: Int) async throws(FeedError) -> Podcast {
         let podcast = try await itunes.lookup(id: id, limit: limit)
-        self.podcast = podcast
+        load(podcast)
         return podcast
+    }
+
+    /// Makes `podcast` the loaded one (its episodes are what selectors number).
+    func load(_ podcast: Podcast) {
+        self.podcast = podcast
     }
 
     /// The loaded podcast, or the error that says to load one.

@@ -93,6 +93,51 @@ struct DownloadProcessTests {
         #expect(resumedFrom.first.map { $0 >= confirmed && $0 > 0 } == true)
     }
 
+    /// Two feedsh processes on one episode: the second says who holds it and touches
+    /// nothing; the first finishes an exact file and leaves no .part or metadata.
+    /// (Two used to produce a file with 48 KB of zeros, reported "downloaded".)
+    @Test func oneProcessOwnsADownload() async throws {
+        let server = try await FixtureServer.start(.init(mediaRate: 2_000_000))
+        defer { Task { await server.stop() } }
+        let downloads = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        let environment = [
+            "FEEDSH_ITUNES_URL": server.baseURL.absoluteString,
+            "FEEDSH_DOWNLOAD_DIR": downloads.path,
+        ]
+        let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
+        let sidecar = URL(fileURLWithPath: final.path + ".part.json")
+
+        let first = Process()
+        first.executableURL = feedshBinary
+        first.arguments = ["-c", "lookup; get 1; wait"]
+        first.environment = testEnvironment(environment, home: downloads)
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer { if first.isRunning { first.terminate() } }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: sidecar.path) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+
+        let second = try await runFeedsh(
+            ["--keep-going", "-c", "lookup; get 1; resume 1; cancel 1; pause 1"],
+            environment: environment
+        )
+        let owner = "1 is being downloaded by feedsh (pid \(first.processIdentifier))"
+        #expect(second.standardOutput.components(separatedBy: owner).count - 1 == 4, "\(second.standardOutput)")
+        #expect(first.isRunning)
+
+        #expect(await waitForExit(first, timeout: .seconds(60)))
+        #expect(first.terminationStatus == 0)
+        let expected = SyntheticMedia(key: "1386867488/1000700000001.mp3").allBytes
+        #expect(try Data(contentsOf: final) == Data(expected))
+        #expect(!FileManager.default.fileExists(atPath: final.path + ".part"))
+        #expect(!FileManager.default.fileExists(atPath: sidecar.path))
+        #expect(!FileManager.default.fileExists(atPath: sidecar.path + ".tmp"))
+    }
+
     @Test func getRunsInTheBackgroundAndTheScriptWaits() async throws {
         let server = try await FixtureServer.start(.init(mediaRate: 4_000_000))
         defer { Task { await server.stop() } }

@@ -57,6 +57,32 @@ struct DownloadCommandTests {
         }
     }
 
+    /// `get all` over ten thousand episodes starts three, queues the rest and says so
+    /// in one line; `cancel all` empties the queue before stopping the three, so no
+    /// queued download starts meanwhile. (Both used to be quadratic, and cancel
+    /// started each queued download as it stopped the one before.)
+    @Test func getAndCancelAllScaleAndSummarise() async throws {
+        try await ShellHarness.run { h in
+            let episodes = (1...10_000).map { number in
+                Episode(
+                    id: 5_000_000 + Int64(number),
+                    podcastID: 42,
+                    title: "Episode \(number)",
+                    audioURL: h.server.url("/fault/rate=20000/media/42/\(number).mp3?size=1000000")
+                )
+            }
+            await h.shell.session.load(Podcast(id: 42, title: "Ten Thousand", episodes: episodes))
+            // Typed at the prompt: a script would wait for the downloads at its end.
+            await h.type("get all")
+            #expect(h.output.standardOutput == "3 downloading, 9997 queued\n")
+            h.output.clear()
+            await h.type("cancel all")
+            #expect(h.output.standardOutput == "10000 cancelled\n")
+            #expect(h.server.requests.count == 3)
+            #expect(await h.shell.session.downloads.all().allSatisfy { $0.state == .cancelled })
+        }
+    }
+
     @Test func selectorsAreValidated() async throws {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; get 9") == .failure)

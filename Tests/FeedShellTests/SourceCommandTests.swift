@@ -46,6 +46,35 @@ struct ImageCommandTests {
         }
     }
 
+    /// Links planted in the cache are replaced or refused, never written through.
+    @Test func linksInTheCacheAreNeverFollowed() async throws {
+        try await ShellHarness.run { h in
+            let url = h.server.url("/images/photo.png")
+            #expect(await h.run("image \(url.absoluteString)") == .success)
+            let path = try #require(h.output.standardOutput.split(separator: "\n").first.map(String.init))
+            let victim = h.downloads.appendingPathComponent("victim")
+            try Data("precious".utf8).write(to: victim)
+            // A link at the image's own name is no cached copy: a fresh download
+            // replaces the link itself.
+            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim.path)
+            h.output.clear()
+            #expect(await h.run("image \(url.absoluteString)") == .success)
+            #expect(!h.output.standardOutput.contains("not modified"))
+            #expect(try Data(contentsOf: victim) == Data("precious".utf8))
+            // The image's name holds the image now, not a link.
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(FixtureFiles.all["images/photo.png"]!))
+            // A link at the .part name is refused with a reason.
+            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.createSymbolicLink(atPath: path + ".part", withDestinationPath: victim.path)
+            h.output.clear()
+            #expect(await h.run("image \(url.absoluteString)") == .failure)
+            #expect(h.output.standardError.contains("symbolic link"))
+            #expect(try Data(contentsOf: victim) == Data("precious".utf8))
+        }
+    }
+
     @Test(arguments: ["not-an-image.png", "lying.png", "nothere.png"])
     func whatIsNotAnImageLeavesNothing(name: String) async throws {
         try await ShellHarness.run { h in
