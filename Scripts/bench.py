@@ -174,6 +174,9 @@ def main():
                 for tool, command in tools.items():
                     shutil.rmtree(downloads, ignore_errors=True)
                     downloads.mkdir(parents=True)
+                    # Flush what the previous tool left dirty (curl does not sync), so
+                    # that no run pays for another's writeback.
+                    os.sync()
                     wall, rss = timed(command, env)
                     samples[scenario][tool].append((wall, rss))
                     print(f"bench: run {run + 1} {scenario:12} {tool:34} {wall:6.2f} s {rss / 1024:7.1f} MiB",

@@ -71,6 +71,8 @@ struct DownloadJob: Sendable {
     static let confirmInterval: Int64 = 32 << 20
     static let confirmPeriod: Duration = .seconds(1)
     static let progressInterval: Duration = .milliseconds(100)
+    /// How much of a body may be read ahead of the disk (see ``ReadAhead``).
+    static let readAheadLimit = 1 << 20
 
     let request: DownloadRequest
     let transport: any DownloadTransport
@@ -178,15 +180,17 @@ struct DownloadJob: Sendable {
         var confirmDue = clock.now + Self.confirmPeriod
         var interruption: DownloadPlanner.Interruption?
         do {
-            for try await var chunk in body {
-                if verifyAt < reception.offset {
-                    let count = min(chunk.readableBytes, Int(reception.offset - verifyAt))
-                    let onDisk = try part.read(at: verifyAt, count: count)
-                    guard chunk.readBytes(length: count) == onDisk else { return planner.overlapMismatched() }
-                    verifyAt += Int64(count)
-                    if chunk.readableBytes == 0 { continue }
+            for try await batch in ReadAhead(body, limit: Self.readAheadLimit) {
+                for var chunk in batch {
+                    if verifyAt < reception.offset {
+                        let count = min(chunk.readableBytes, Int(reception.offset - verifyAt))
+                        let onDisk = try part.read(at: verifyAt, count: count)
+                        guard chunk.readBytes(length: count) == onDisk else { return planner.overlapMismatched() }
+                        verifyAt += Int64(count)
+                        if chunk.readableBytes == 0 { continue }
+                    }
+                    try part.append(chunk)
                 }
-                try part.append(chunk)
                 let now = clock.now
                 if part.length >= nextConfirm || now >= confirmDue {
                     try confirm(part, in: &record)
