@@ -14,17 +14,13 @@ struct DownloadProcessTests {
         let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
         let sidecar = URL(fileURLWithPath: final.path + ".part.json")
 
-        let process = Process()
-        process.executableURL = feedshBinary
-        process.arguments = ["-c", "lookup; get 1; wait"]
-        process.environment = testEnvironment(
-            ["FEEDSH_ITUNES_URL": server.baseURL.absoluteString, "FEEDSH_DOWNLOAD_DIR": downloads.path],
-            home: downloads
-        )
         let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        let process = try launchFeedsh(
+            ["-c", "lookup; get 1; wait"],
+            environment: ["FEEDSH_ITUNES_URL": server.baseURL.absoluteString, "FEEDSH_DOWNLOAD_DIR": downloads.path],
+            home: downloads,
+            errors: errors
+        )
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: sidecar.path) {
             try await Task.sleep(for: .milliseconds(50))
@@ -52,13 +48,7 @@ struct DownloadProcessTests {
         let part = URL(fileURLWithPath: final.path + ".part")
         let sidecar = URL(fileURLWithPath: final.path + ".part.json")
 
-        let first = Process()
-        first.executableURL = feedshBinary
-        first.arguments = ["-c", "lookup; get 1; wait"]
-        first.environment = testEnvironment(environment, home: downloads)
-        first.standardOutput = FileHandle.nullDevice
-        first.standardError = FileHandle.nullDevice
-        try first.run()
+        let first = try launchFeedsh(["-c", "lookup; get 1; wait"], environment: environment, home: downloads)
 
         // Kill it once the sidecar confirms some bytes (it does so every second).
         let deadline = ContinuousClock.now + .seconds(30)
@@ -108,13 +98,7 @@ struct DownloadProcessTests {
         let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
         let sidecar = URL(fileURLWithPath: final.path + ".part.json")
 
-        let first = Process()
-        first.executableURL = feedshBinary
-        first.arguments = ["-c", "lookup; get 1; wait"]
-        first.environment = testEnvironment(environment, home: downloads)
-        first.standardOutput = FileHandle.nullDevice
-        first.standardError = FileHandle.nullDevice
-        try first.run()
+        let first = try launchFeedsh(["-c", "lookup; get 1; wait"], environment: environment, home: downloads)
         defer { if first.isRunning { first.terminate() } }
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: sidecar.path) {

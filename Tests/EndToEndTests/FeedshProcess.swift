@@ -31,6 +31,24 @@ func testEnvironment(_ extra: [String: String] = [:], home: URL) -> [String: Str
     return environment
 }
 
+/// Starts feedsh in the background with its output discarded (standard error to
+/// `errors` when given); the caller waits for it or signals it.
+func launchFeedsh(
+    _ arguments: [String],
+    environment: [String: String],
+    home: URL,
+    errors: Pipe? = nil
+) throws -> Process {
+    let process = Process()
+    process.executableURL = feedshBinary
+    process.arguments = arguments
+    process.environment = testEnvironment(environment, home: home)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors ?? FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
 /// Runs feedsh with pipes for its streams and waits for it (killing it after
 /// `timeout`, so a hang fails the test instead of the suite).
 func runFeedsh(

@@ -78,7 +78,9 @@ struct DownloadCommandTests {
             h.output.clear()
             await h.type("cancel all")
             #expect(h.output.standardOutput == "10000 cancelled\n")
-            #expect(h.server.requests.count == 3)
+            // The three that ran may or may not have reached the server; no queued
+            // one ever did.
+            #expect(h.server.requests.count <= 3)
             #expect(await h.shell.session.downloads.all().allSatisfy { $0.state == .cancelled })
         }
     }
