@@ -4,9 +4,20 @@ import Testing
 /// Script input through the binary: files, FIFOs, standard input, bad bytes,
 /// over-long lines, self-sourcing, signals.
 @Suite("feedsh script input")
-struct ScriptInputEndToEndTests {
+final class ScriptInputEndToEndTests {
+    /// This test's own folder (a new instance a test), removed after it.
+    let directory: URL
+
+    init() throws {
+        directory = try temporaryDirectory()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     func script(_ bytes: [UInt8]) throws -> URL {
-        let url = try temporaryDirectory().appendingPathComponent("s.feedsh")
+        let url = directory.appendingPathComponent("s.feedsh")
         try Data(bytes).write(to: url)
         return url
     }
@@ -37,7 +48,7 @@ struct ScriptInputEndToEndTests {
     }
 
     @Test func aFIFOWorks() async throws {
-        let fifo = try temporaryDirectory().appendingPathComponent("commands")
+        let fifo = directory.appendingPathComponent("commands")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let writer = Thread {
             // Opening blocks until feedsh opens the other end.
@@ -60,7 +71,6 @@ struct ScriptInputEndToEndTests {
     }
 
     @Test func aFileThatSourcesItselfIsRefusedBeforeItRunsTwice() async throws {
-        let directory = try temporaryDirectory()
         let file = directory.appendingPathComponent("loop.feedsh")
         try Data("help quit\nsource \(file.path)\n".utf8).write(to: file)
         let result = try await runFeedsh(["-f", file.path])
@@ -78,7 +88,7 @@ struct ScriptInputEndToEndTests {
             let process = Process()
             process.executableURL = feedshBinary
             process.arguments = []
-            process.environment = testEnvironment(home: try temporaryDirectory())
+            process.environment = testEnvironment(home: directory)
             let input = Pipe()
             let output = Pipe()
             process.standardInput = input
