@@ -276,14 +276,33 @@ extension Command {
         name: "wait",
         synopsis: "wait [N|N-M|N,M|all|tN]",
         summary: "wait for downloads to finish and report each",
-        details: "Without an argument, waits for every download. Fails when one of them failed."
+        details: """
+            Without an argument, waits for every download of this session. A download
+            that another feedsh owns is waited for until that process lets it go, and
+            reported from what is on disk then. Fails when one of them failed.
+            """
     ) { arguments, context throws(ShellError) in
-        var ids: [String]? = nil
+        var targets: [DownloadTarget]? = nil
         if !arguments.isEmpty {
-            ids = try await selection(&arguments, context, "wait").map(\.request.id)
+            targets = try await selection(&arguments, context, "wait")
         }
         try arguments.finish()
-        await context.session.downloads.waitUntilIdle(ids)
+        let engine = context.session.downloads
+        let ids = targets.map { Set($0.map(\.request.id)) }
+        var elsewhere: [DownloadTarget] = []
+        for target in targets ?? [] where engine.owner(of: target.request) != nil {
+            if await engine.state(of: target.request.id)?.isActive != true { elsewhere.append(target) }
+        }
+        if !elsewhere.isEmpty {
+            let numbers = elsewhere.map(\.number).joined(separator: ", ")
+            context.console.printError("waiting for \(numbers), being downloaded by another feedsh")
+        }
+        await engine.waitUntilIdle(ids.map(Array.init))
+        for target in elsewhere {
+            while !Task.isCancelled, engine.owner(of: target.request) != nil {
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
         if Task.isCancelled {
             // After the ^C the terminal echoed.
             context.console.printError("\nstopped waiting; the downloads go on")
@@ -292,7 +311,7 @@ extension Command {
         var lines: [String] = []
         var results: [JSONValue] = []
         var failures = 0
-        for (request, state) in await context.session.downloads.all() where ids?.contains(request.id) ?? true {
+        for (request, state) in await engine.all() where ids?.contains(request.id) ?? true {
             let label = await context.session.label(for: request.id)
             if state.isActive { continue }
             results.append(
@@ -311,6 +330,22 @@ extension Command {
                 lines.append("cancelled \(label)")
             case .queued, .running:
                 break
+            }
+        }
+        // What the other process left on disk.
+        for target in elsewhere {
+            let label = await context.session.label(for: target.request.id)
+            let status = await context.session.status(of: target.request)
+            results.append(
+                .object([
+                    "id": .string(target.request.id), "label": .string(label), "status": JSONRender.status(status),
+                ])
+            )
+            switch status {
+            case .downloaded(let bytes): lines.append("downloaded \(label) (\(ByteCountText.format(Int(bytes))))")
+            case .paused(let bytes, let total):
+                lines.append("paused \(label) at \(EpisodeStatus.precisePercent(bytes, total))")
+            default: lines.append("\(label) was not finished by the other feedsh")
             }
         }
         if !lines.isEmpty || context.console.json {

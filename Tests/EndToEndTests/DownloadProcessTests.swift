@@ -113,6 +113,12 @@ struct DownloadProcessTests {
         #expect(second.standardOutput.components(separatedBy: owner).count - 1 == 4, "\(second.standardOutput)")
         #expect(first.isRunning)
 
+        // A third waits for the first to let go, then reports the finished file.
+        let waiter = try await runFeedsh(["-c", "lookup; wait 1"], environment: environment)
+        #expect(waiter.status == 0, "\(waiter.standardError)")
+        #expect(waiter.standardError.contains("waiting for 1, being downloaded by another feedsh"))
+        #expect(waiter.standardOutput.contains("downloaded 1 Ports, Sockets and the Art of Listening ("))
+
         #expect(await waitForExit(first, timeout: .seconds(60)))
         #expect(first.terminationStatus == 0)
         let expected = SyntheticMedia(key: "1386867488/1000700000001.mp3").allBytes
