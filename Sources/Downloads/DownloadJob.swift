@@ -88,15 +88,10 @@ struct DownloadJob: Sendable {
     func run() async throws -> DownloadOutcome {
         try makeDirectories(file.final.deletingLastPathComponent().path)
         var part = try PartFile(path: file.part.path)
-        do {
-            let outcome = try await transfer(&part)
-            part.removeIfEmpty(sidecar: file.sidecar.path)
-            return outcome
-        } catch {
-            // A `.part` that never received a byte is nothing to resume.
-            part.removeIfEmpty(sidecar: file.sidecar.path)
-            throw error
-        }
+        // A `.part` that never received a byte is nothing to resume (after a 304 or
+        // a failure at the first response); a renamed one is left alone.
+        defer { part.removeIfEmpty(sidecar: file.sidecar.path) }
+        return try await transfer(&part)
     }
 
     private func transfer(_ part: inout PartFile) async throws -> DownloadOutcome {

@@ -44,8 +44,7 @@ struct PartFile: ~Copyable {
                 if code == EWOULDBLOCK { throw .locked(path: path, pid: Self.lockHolder(inode: info.st_ino)) }
                 throw .disk("lock", path: path, errno: code)
             }
-            var now = stat()
-            if lstat(path, &now) == 0, now.st_ino == info.st_ino, now.st_dev == info.st_dev {
+            if Self.path(path, names: info) {
                 self.path = path
                 self.fd = fd
                 self.length = Int64(info.st_size)
@@ -101,12 +100,16 @@ struct PartFile: ~Copyable {
     /// Deletes the file when it holds nothing and no sidecar describes it, as long
     /// as the path still names this file (the lock is still held).
     func removeIfEmpty(sidecar: String) {
-        var here = stat()
         var mine = stat()
-        guard length == 0, !fileExists(sidecar), fstat(fd, &mine) == 0, lstat(path, &here) == 0,
-            here.st_ino == mine.st_ino, here.st_dev == mine.st_dev
-        else { return }
+        guard length == 0, !fileExists(sidecar), fstat(fd, &mine) == 0, Self.path(path, names: mine) else { return }
         unlink(path)
+    }
+
+    /// Whether `path` still names the file `info` describes: not renamed, removed or
+    /// replaced since it was opened.
+    private static func path(_ path: String, names info: stat) -> Bool {
+        var now = stat()
+        return lstat(path, &now) == 0 && now.st_ino == info.st_ino && now.st_dev == info.st_dev
     }
 
     /// Deletes a download's `.part` and sidecar unless another process (or job)

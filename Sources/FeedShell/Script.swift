@@ -51,9 +51,10 @@ public struct ScriptLines<Base: IteratorProtocol<Result<String, ScriptInputProbl
         guard let first = base.next() else { return nil }
         number += 1
         let location = source.map { "\($0):\(number)" }
-        guard case .success(var text) = first else {
-            if case .failure(let problem) = first { return ScriptLine(text: "", location: location, problem: problem) }
-            return nil
+        var text: String
+        switch first {
+        case .success(let line): text = line
+        case .failure(let problem): return ScriptLine(text: "", location: location, problem: problem)
         }
         while Self.continues(text) {
             text.removeLast()
