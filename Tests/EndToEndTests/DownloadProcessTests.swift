@@ -2,23 +2,46 @@ import FixtureServer
 import Foundation
 import Testing
 
+/// A fixture server sending media at `mediaRate`, a download folder, and the paths
+/// of the default podcast's first episode in it.
+struct DownloadScene {
+    let server: FixtureServer
+    let downloads: URL
+
+    static func start(mediaRate: Int) async throws -> DownloadScene {
+        DownloadScene(
+            server: try await FixtureServer.start(.init(mediaRate: mediaRate)),
+            downloads: try temporaryDirectory()
+        )
+    }
+
+    var environment: [String: String] {
+        ["FEEDSH_ITUNES_URL": server.baseURL.absoluteString, "FEEDSH_DOWNLOAD_DIR": downloads.path]
+    }
+    var final: URL { downloads.appendingPathComponent("1386867488/1000700000001.mp3") }
+    var part: URL { URL(fileURLWithPath: final.path + ".part") }
+    var sidecar: URL { URL(fileURLWithPath: final.path + ".part.json") }
+
+    func stop() async {
+        await server.stop()
+        try? FileManager.default.removeItem(at: downloads)
+    }
+}
+
 @Suite("Downloads across processes")
 struct DownloadProcessTests {
     /// SIGINT ends a script with 130 after pausing its downloads: the .part and
     /// its metadata stay for a later resume, and no final file appears.
     @Test func sigintPausesDownloadsAndExits130() async throws {
-        let server = try await FixtureServer.start(.init(mediaRate: 500_000))
-        defer { Task { await server.stop() } }
-        let downloads = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: downloads) }
-        let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
-        let sidecar = URL(fileURLWithPath: final.path + ".part.json")
+        let scene = try await DownloadScene.start(mediaRate: 500_000)
+        defer { Task { await scene.stop() } }
+        let (final, sidecar) = (scene.final, scene.sidecar)
 
         let errors = Pipe()
         let process = try launchFeedsh(
             ["-c", "lookup; get 1; wait"],
-            environment: ["FEEDSH_ITUNES_URL": server.baseURL.absoluteString, "FEEDSH_DOWNLOAD_DIR": downloads.path],
-            home: downloads,
+            environment: scene.environment,
+            home: scene.downloads,
             errors: errors
         )
         let deadline = ContinuousClock.now + .seconds(30)
@@ -36,19 +59,12 @@ struct DownloadProcessTests {
     }
 
     @Test func killedMidDownloadResumesInANewProcess() async throws {
-        let server = try await FixtureServer.start(.init(mediaRate: 1_500_000))
-        defer { Task { await server.stop() } }
-        let downloads = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: downloads) }
-        let environment = [
-            "FEEDSH_ITUNES_URL": server.baseURL.absoluteString,
-            "FEEDSH_DOWNLOAD_DIR": downloads.path,
-        ]
-        let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
-        let part = URL(fileURLWithPath: final.path + ".part")
-        let sidecar = URL(fileURLWithPath: final.path + ".part.json")
+        let scene = try await DownloadScene.start(mediaRate: 1_500_000)
+        defer { Task { await scene.stop() } }
+        let (server, environment) = (scene.server, scene.environment)
+        let (final, part, sidecar) = (scene.final, scene.part, scene.sidecar)
 
-        let first = try launchFeedsh(["-c", "lookup; get 1; wait"], environment: environment, home: downloads)
+        let first = try launchFeedsh(["-c", "lookup; get 1; wait"], environment: environment, home: scene.downloads)
 
         // Kill it once the sidecar confirms some bytes (it does so every second).
         let deadline = ContinuousClock.now + .seconds(30)
@@ -87,18 +103,11 @@ struct DownloadProcessTests {
     /// nothing; the first finishes an exact file and leaves no .part or metadata.
     /// (Two used to produce a file with 48 KB of zeros, reported "downloaded".)
     @Test func oneProcessOwnsADownload() async throws {
-        let server = try await FixtureServer.start(.init(mediaRate: 2_000_000))
-        defer { Task { await server.stop() } }
-        let downloads = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: downloads) }
-        let environment = [
-            "FEEDSH_ITUNES_URL": server.baseURL.absoluteString,
-            "FEEDSH_DOWNLOAD_DIR": downloads.path,
-        ]
-        let final = downloads.appendingPathComponent("1386867488/1000700000001.mp3")
-        let sidecar = URL(fileURLWithPath: final.path + ".part.json")
+        let scene = try await DownloadScene.start(mediaRate: 2_000_000)
+        defer { Task { await scene.stop() } }
+        let (environment, final, sidecar) = (scene.environment, scene.final, scene.sidecar)
 
-        let first = try launchFeedsh(["-c", "lookup; get 1; wait"], environment: environment, home: downloads)
+        let first = try launchFeedsh(["-c", "lookup; get 1; wait"], environment: environment, home: scene.downloads)
         defer { if first.isRunning { first.terminate() } }
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: sidecar.path) {
