@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One logical line of a script, with where it came from for error messages.
 public struct ScriptLine: Sendable, Equatable {
@@ -187,9 +188,9 @@ extension Shell {
         keepGoing: Bool
     ) async -> ExitStatus {
         let (outcomes, continuation) = AsyncStream.makeStream(of: ExitStatus.self)
-        let task = Task {
-            continuation.yield(await self.run(script: script, keepGoing: keepGoing))
-        }
+        // The handlers come first: a signal in the moment after the script starts
+        // must not meet the default action (status 15 instead of 143).
+        let run = CancellableRun()
         let watcher = SignalWatcher()
         let downloads = session.downloads
         for (signal, status) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, .terminated), (SIGHUP, .hangUp)] {
@@ -198,10 +199,13 @@ extension Shell {
                 // `.interrupted`, which must not win the race (SIGTERM is 143).
                 continuation.yield(status)
                 downloads.stopStarting()
-                task.cancel()
+                run.cancel()
             }
         }
         defer { watcher.cancel() }
+        run.start {
+            continuation.yield(await self.run(script: script, keepGoing: keepGoing))
+        }
         var iterator = outcomes.makeAsyncIterator()
         let status = await iterator.next() ?? .failure
         if status == .interrupted || status == .terminated || status == .hangUp {
@@ -212,6 +216,55 @@ extension Shell {
 }
 
 extension ScriptLines: Sendable where Base: Sendable {}
+
+/// Pulls the lines of a script on a serial queue of its own, one when asked.
+///
+/// Reading standard input, a pipe or a FIFO blocks in `read`, and a blocked thread
+/// of Swift's cooperative pool starves everything else: on the release build a
+/// SIGTERM while a script waited for its next line left feedsh unable to shut down
+/// (its one cooperative thread sat in `read`). Dispatch gives this queue a thread
+/// outside that pool.
+final class ScriptReader: @unchecked Sendable {
+    // @unchecked: `pull` (and the iterator it holds) is called only by blocks on
+    // `queue`, a serial queue, so no two threads ever touch it at once.
+    private let pull: () -> ScriptLine?
+    private let queue = DispatchQueue(label: "feedsh.script-reader")
+
+    init<Lines: Sequence<ScriptLine>>(_ lines: Lines) {
+        var iterator = lines.makeIterator()
+        pull = { iterator.next() }
+    }
+
+    /// The next line, or nil at the end.
+    func next() async -> ScriptLine? {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.pull()) }
+        }
+    }
+}
+
+/// A task that can be cancelled before it exists: a cancel that comes first is
+/// remembered and applied when the task starts.
+final class CancellableRun: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    func start(_ operation: sending @escaping @isolated(any) () async -> Void) {
+        let task = Task(operation: operation)
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+}
 
 extension ScriptLines where Base == ScriptInput {
     /// The lines of an open file descriptor, located as `source:N`.

@@ -40,7 +40,8 @@ public final class Shell: Sendable {
     /// command failed.
     public func run<Lines: Sequence<ScriptLine>>(script: Lines, keepGoing: Bool) async -> ExitStatus {
         var status = ExitStatus.success
-        for line in script {
+        let reader = ScriptReader(script)
+        while let line = await reader.next() {
             if Task.isCancelled { return .interrupted }
             let outcome = await run(line) { error, command in
                 if Task.isCancelled { return false }
@@ -179,7 +180,8 @@ public final class Shell: Sendable {
     }
 
     private func runSourced(_ fd: Int32, path: String) async -> Result<CommandOutcome, ShellError> {
-        for line in ScriptLines(fd: fd, source: path) {
+        let reader = ScriptReader(ScriptLines(fd: fd, source: path))
+        while let line = await reader.next() {
             switch await run(line) {
             case .finished: continue
             case .quit: return .success(.quit)
