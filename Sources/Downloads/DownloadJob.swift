@@ -2,6 +2,7 @@ import Foundation
 import HTTPSupport
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -174,21 +175,30 @@ struct DownloadJob: Sendable {
         var nextConfirm = part.length + Self.confirmInterval
         var confirmDue = clock.now + Self.confirmPeriod
         var interruption: DownloadPlanner.Interruption?
+        // The periodic confirm runs beside the transfer; every way out of the loop
+        // waits for it, so no sidecar is written after this returns.
+        var confirming: BackgroundConfirm?
+        var mismatched = false
         do {
-            for try await batch in ReadAhead(body, limit: Self.readAheadLimit) {
+            reading: for try await batch in ReadAhead(body, limit: Self.readAheadLimit) {
                 for var chunk in batch {
                     if verifyAt < reception.offset {
                         let count = min(chunk.readableBytes, Int(reception.offset - verifyAt))
                         let onDisk = try part.read(at: verifyAt, count: count)
-                        guard chunk.readBytes(length: count) == onDisk else { return planner.overlapMismatched() }
+                        guard chunk.readBytes(length: count) == onDisk else {
+                            mismatched = true
+                            break reading
+                        }
                         verifyAt += Int64(count)
                         if chunk.readableBytes == 0 { continue }
                     }
                     try part.append(chunk)
                 }
                 let now = clock.now
-                if part.length >= nextConfirm || now >= confirmDue {
-                    try confirm(part, in: &record)
+                if part.length >= nextConfirm || now >= confirmDue, confirming?.isFinished ?? true {
+                    try await confirming?.wait()
+                    record.confirmedBytes = part.length
+                    confirming = BackgroundConfirm(part, record: record, to: file.sidecar)
                     nextConfirm = part.length + Self.confirmInterval
                     confirmDue = now + Self.confirmPeriod
                 }
@@ -209,13 +219,17 @@ struct DownloadJob: Sendable {
                 }
             }
         } catch let error as DownloadError {
+            try? await confirming?.wait()
             throw error
         } catch {
             // Keep what arrived: sync it and record it, then stop or retry.
+            try await confirming?.wait()
             try confirm(part, in: &record)
             if Task.isCancelled || error is CancellationError { throw CancellationError() }
             interruption = .network(NetworkFailure(error, url: request.url))
         }
+        try await confirming?.wait()
+        if mismatched { return planner.overlapMismatched() }
         meter.record(bytes: part.length, at: clock.now)
         emit(.progress(id: id, DownloadProgress(bytes: part.length, total: expected, bytesPerSecond: meter.rate)))
         let action = planner.bodyEnded(partLength: part.length, expected: expected, interruption: interruption)
@@ -224,7 +238,8 @@ struct DownloadJob: Sendable {
     }
 
     /// Makes the bytes in `part` durable and records their count in the sidecar, so
-    /// that a later run trusts exactly them.
+    /// that a later run trusts exactly them. Blocks; ``BackgroundConfirm`` is the
+    /// same off the write path.
     private func confirm(_ part: borrowing PartFile, in record: inout Sidecar) throws(DownloadError) {
         try part.sync()
         record.confirmedBytes = part.length
@@ -249,6 +264,38 @@ struct DownloadJob: Sendable {
             validators: Validators(etag: record?.etag, lastModified: record?.lastModified),
             notModified: false
         )
+    }
+}
+
+/// A confirm that runs beside the transfer: `fdatasync` of the `.part`, then the
+/// sidecar saying how many bytes that made durable. The job keeps writing meanwhile
+/// and starts no second one before this one has finished; it waits for it before
+/// it leaves the body, and the `.part` stays open until then.
+final class BackgroundConfirm: Sendable {
+    private let task: Task<Void, any Error>
+    private let done: DoneFlag
+
+    private final class DoneFlag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    /// Starts syncing `part` and then saving `record` (whose `confirmedBytes` is the
+    /// `.part`'s length now) to `sidecar`.
+    init(_ part: borrowing PartFile, record: Sidecar, to sidecar: URL) {
+        let (fd, path, done) = (part.descriptor, part.path, DoneFlag())
+        self.done = done
+        task = Task.detached {
+            defer { done.value.store(true, ordering: .releasing) }
+            guard fdatasync(fd) == 0 else { throw DownloadError.disk("sync", path: path, errno: errno) }
+            try record.save(to: sidecar)
+        }
+    }
+
+    var isFinished: Bool { done.value.load(ordering: .acquiring) }
+
+    /// Waits for it; throws what it failed with.
+    func wait() async throws {
+        try await task.value
     }
 }
 

@@ -22,6 +22,9 @@ struct PartFile: ~Copyable {
     private let fd: Int32
     /// Bytes in the file.
     private(set) var length: Int64
+    /// The open descriptor, for a sync on another task while this file stays open
+    /// (``BackgroundConfirm``).
+    var descriptor: Int32 { fd }
     private var writebackStart: Int64
 
     /// Opens (creating) and locks the file at `path`.
