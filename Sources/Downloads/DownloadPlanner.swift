@@ -202,9 +202,7 @@ struct DownloadPlanner: Sendable {
             // the discarded bytes as a failure so that a server that never resumes
             // cannot keep the download going round.
             restarts += 1
-            guard failures + restarts < attempts else {
-                return .fail(.gaveUp(attempts: failures + restarts, last: .restarted(.rangeIgnored)))
-            }
+            if let end = outOfTries(.restarted(.rangeIgnored)) { return end }
             restarted = .rangeIgnored
         }
         let continuing = start > 0
@@ -280,9 +278,15 @@ struct DownloadPlanner: Sendable {
     }
 
     private func next(_ reason: RetryReason, retryAfter: Duration?, discard: Bool) -> Action {
+        if let end = outOfTries(reason) { return end }
+        return .retry(Retry(attempt: failures + restarts + 1, retryAfter: retryAfter, reason: reason, discard: discard))
+    }
+
+    /// The failure that ends the download once the tries are used up (`last` says
+    /// why the last one failed); nil while tries are left.
+    private func outOfTries(_ last: RetryReason) -> Action? {
         let tries = failures + restarts
-        guard tries < attempts else { return .fail(.gaveUp(attempts: tries, last: reason)) }
-        return .retry(Retry(attempt: tries + 1, retryAfter: retryAfter, reason: reason, discard: discard))
+        return tries < attempts ? nil : .fail(.gaveUp(attempts: tries, last: last))
     }
 }
 
