@@ -284,10 +284,24 @@ final class BackgroundConfirm: Sendable {
     init(_ part: borrowing PartFile, record: Sidecar, to sidecar: URL) {
         let (fd, path, done) = (part.descriptor, part.path, DoneFlag())
         self.done = done
-        task = Task.detached {
-            defer { done.value.store(true, ordering: .releasing) }
-            guard fdatasync(fd) == 0 else { throw DownloadError.disk("sync", path: path, errno: errno) }
-            try record.save(to: sidecar)
+        // The syscalls block: they run on a dispatch queue, never on a thread of
+        // Swift's cooperative pool; the task only waits.
+        task = Task {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                DispatchQueue.global(qos: .utility).async {
+                    defer { done.value.store(true, ordering: .releasing) }
+                    guard fdatasync(fd) == 0 else {
+                        continuation.resume(throwing: DownloadError.disk("sync", path: path, errno: errno))
+                        return
+                    }
+                    do {
+                        try record.save(to: sidecar)
+                        continuation.resume()
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
         }
     }
 
