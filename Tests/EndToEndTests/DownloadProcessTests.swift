@@ -137,6 +137,29 @@ struct DownloadProcessTests {
         #expect(!FileManager.default.fileExists(atPath: sidecar.path + ".tmp"))
     }
 
+    /// After SIGTERM nothing new starts: with one download at a time and four queued
+    /// behind it, the server sees one media request, and the run ends 143 with the
+    /// running one paused.
+    @Test func nothingStartsAfterSIGTERM() async throws {
+        let scene = try await DownloadScene.start(mediaRate: 500_000)
+        defer { Task { await scene.stop() } }
+        let process = try launchFeedsh(
+            ["--max-concurrent", "1", "-c", "lookup; get all; wait"],
+            environment: scene.environment,
+            home: scene.downloads
+        )
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: scene.sidecar.path) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await waitForExit(process, timeout: .seconds(15)))
+        #expect(process.terminationStatus == 143)
+        let media = scene.server.requests.filter { $0.path.hasPrefix("/media/") }
+        #expect(media.count == 1, "\(media.map(\.path))")
+        #expect(FileManager.default.fileExists(atPath: scene.part.path))
+    }
+
     @Test func getRunsInTheBackgroundAndTheScriptWaits() async throws {
         let server = try await FixtureServer.start(.init(mediaRate: 4_000_000))
         defer { Task { await server.stop() } }
