@@ -193,6 +193,41 @@ struct DownloadTrustTests {
         }
     }
 
+    /// A server that never sends its headers trips the read timeout, which counts
+    /// as a try: here it answers in time on the second one. (Whole seconds: with
+    /// 0.3 s, URLSession here timed out every try at once.)
+    @Test(arguments: Engine.allCases)
+    func aServerThatNeverAnswersIsRetried(engine: Engine) async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let transport: any DownloadTransport =
+            switch engine {
+            case .ahc: AsyncHTTPClientTransport(idleTimeout: .seconds(1))
+            case .urlsession: URLSessionTransport(idleTimeout: .seconds(1))
+            }
+        let manager = DownloadManager(transport: transport, policy: EngineHarness.fastRetries)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-dl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let request = DownloadRequest(
+            id: "silent",
+            url: server.url("/fault/delay=3000,times=1/media/t/silent.mp3?size=20000"),
+            file: DownloadLayout(root: root).file(podcastID: 1, episodeID: 7, extension: "mp3")
+        )
+        let events = EventLog(manager.events)
+        await manager.start(request)
+        await manager.waitUntilIdle([request.id])
+        #expect(await manager.state(of: request.id) == .completed(bytes: 20_000))
+        let reasons = events.all.compactMap { if case .retrying(_, _, _, let reason) = $0 { reason } else { nil } }
+        let final = await manager.state(of: request.id)
+        #expect(reasons.count == 1, "\(reasons) \(String(describing: final))")
+        if case .network(let failure) = reasons.first {
+            #expect(failure.reason == .stalled)
+        } else {
+            Issue.record("expected a stall, got \(reasons)")
+        }
+        await manager.shutdown()
+    }
+
     @Test(arguments: Engine.allCases)
     func redirectsAreFollowedAndLoopsFailAtOnce(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
