@@ -94,33 +94,46 @@ extension Command {
         )
     }
 
-    /// Starts the downloads not ruled out by `check`, in one step, and says what
-    /// happened to each target.
+    /// What `startAll` does with one target.
+    enum StartDecision {
+        /// Leave it, saying why.
+        case skip(Outcome)
+        /// Start it; `message` replaces "downloading N: Title" (`resuming 3 at 41.2%`).
+        case start(message: String? = nil)
+    }
+
+    /// Starts the downloads `decide` lets start, in one step, and says what happened
+    /// to each target.
     private static func startAll(
         _ targets: [DownloadTarget],
         _ context: CommandContext,
-        check: (DownloadTarget) async -> Outcome?
+        decide: (DownloadTarget) async -> StartDecision
     ) async -> [Outcome] {
         var outcomes: [Outcome?] = []
-        var starting: [Int] = []
+        var starting: [(index: Int, message: String?)] = []
         for (index, target) in targets.enumerated() {
-            if let outcome = await check(target) {
+            switch await decide(target) {
+            case .skip(let outcome):
                 outcomes.append(outcome)
-            } else if let outcome = ownedElsewhere(target, context) {
-                outcomes.append(outcome)
-            } else {
-                outcomes.append(nil)
-                starting.append(index)
+            case .start(let message):
+                if let outcome = ownedElsewhere(target, context) {
+                    outcomes.append(outcome)
+                } else {
+                    outcomes.append(nil)
+                    starting.append((index, message))
+                }
             }
         }
-        let results = await context.session.downloads.start(starting.map { targets[$0].request })
-        for (index, result) in zip(starting, results) {
+        let results = await context.session.downloads.start(starting.map { targets[$0.index].request })
+        for ((index, message), result) in zip(starting, results) {
             let target = targets[index]
             outcomes[index] =
-                switch result {
-                case .started: Outcome(kind: "downloading", message: "downloading \(target.number): \(target.title)")
-                case .queued: Outcome(kind: "queued", message: "queued \(target.number): \(target.title)")
-                case .alreadyActive:
+                switch (result, message) {
+                case (.started, let message?), (.queued, let message?): Outcome(kind: "resumed", message: message)
+                case (.started, nil):
+                    Outcome(kind: "downloading", message: "downloading \(target.number): \(target.title)")
+                case (.queued, nil): Outcome(kind: "queued", message: "queued \(target.number): \(target.title)")
+                case (.alreadyActive, _):
                     Outcome(kind: "already downloading", message: "\(target.number) is already downloading")
                 }
         }
@@ -139,10 +152,10 @@ extension Command {
         await startAll(targets, context) { target in
             let number = target.number
             return switch await context.session.status(of: target.request) {
-            case .downloaded: Outcome(kind: "already downloaded", message: "\(number) is already downloaded")
+            case .downloaded: .skip(Outcome(kind: "already downloaded", message: "\(number) is already downloaded"))
             case .queued, .downloading:
-                Outcome(kind: "already downloading", message: "\(number) is already downloading")
-            case .none, .paused, .failed: nil
+                .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))
+            case .none, .paused, .failed: .start()
             }
         }
     }
@@ -178,30 +191,18 @@ extension Command {
         summary: "continue paused or failed downloads",
         details: "Continues from the bytes on disk with a Range request."
     ) { targets, context in
-        var resumed: [String: String] = [:]
-        var outcomes = await startAll(targets, context) { target in
+        await startAll(targets, context) { target in
             let number = target.number
-            switch await context.session.status(of: target.request) {
+            return switch await context.session.status(of: target.request) {
             case .paused(let bytes, let total):
-                resumed[number] = "resuming \(number) at \(EpisodeStatus.precisePercent(bytes, total))"
-                return nil
-            case .failed:
-                resumed[number] = "retrying \(number)"
-                return nil
+                .start(message: "resuming \(number) at \(EpisodeStatus.precisePercent(bytes, total))")
+            case .failed: .start(message: "retrying \(number)")
             case .queued, .downloading:
-                return Outcome(kind: "already downloading", message: "\(number) is already downloading")
-            case .downloaded:
-                return Outcome(kind: "already downloaded", message: "\(number) is already downloaded")
-            case .none:
-                return Outcome(kind: "not paused", message: "\(number) is not paused (use 'get \(number)')")
+                .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))
+            case .downloaded: .skip(Outcome(kind: "already downloaded", message: "\(number) is already downloaded"))
+            case .none: .skip(Outcome(kind: "not paused", message: "\(number) is not paused (use 'get \(number)')"))
             }
         }
-        for (index, target) in targets.enumerated() {
-            if let message = resumed[target.number], ["downloading", "queued"].contains(outcomes[index].kind) {
-                outcomes[index] = Outcome(kind: "resumed", message: message)
-            }
-        }
-        return outcomes
     }
 
     static let cancel = perDownload(
