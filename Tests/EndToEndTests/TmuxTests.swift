@@ -50,6 +50,9 @@ struct TmuxTests {
             try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
             tmux.keys("some half-typed line")
             tmux.keys("C-c")
+            // As a person would: type on once the ^C shows (keys sent before the
+            // interrupt lands are part of the line it discards).
+            try await tmux.waitForScreen { $0.contains("some half-typed line^C") }
             tmux.keys("help", "Enter")
             try await tmux.waitForScreen { $0.contains("Commands (type 'help COMMAND' for more):") }
             #expect(try await !tmux.screen().contains("some half-typed linehelp"))
