@@ -26,19 +26,23 @@ let package = Package(
             dependencies: [
                 "FeedShell",
                 "FixtureServer",
+                "ShellKit",
+                "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "FeedShell",
-            dependencies: ["FeedKit", "Downloads", "HTTPSupport", "LineEditor"]
+            dependencies: ["FeedKit", "Downloads", "HTTPSupport", "LineEditor", "ShellKit", "TerminalKit"]
         ),
+        .target(name: "TerminalKit"),
+        .target(name: "ShellKit", dependencies: ["TerminalKit"]),
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        .target(name: "LineEditor", dependencies: ["CEditLine"]),
+        .target(name: "LineEditor", dependencies: ["CEditLine", "TerminalKit"]),
         .target(
             name: "HTTPSupport",
             dependencies: [
@@ -53,6 +57,7 @@ let package = Package(
             name: "FeedKit",
             dependencies: [
                 "HTTPSupport",
+                "TerminalKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -102,8 +107,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
-        .testTarget(name: "FeedShellTests", dependencies: ["FeedShell", "FixtureServer"]),
+        .testTarget(name: "FeedShellTests", dependencies: ["FeedShell", "ShellKit", "TerminalKit", "FixtureServer"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         .testTarget(

@@ -57,19 +57,37 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     /// A symbolic link (or another non-file) stands where a download file goes.
     public static func unsafePath(_ path: String) -> DownloadError { .init(.unsafePath(path: path)) }
 
-    /// A stable name for the kind of failure.
-    public var code: String {
+    /// A stable name for a kind of failure (for `--json` and for tests), like
+    /// ``FeedKit/FeedError/Code``.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        public static let httpStatus = Code("http-status")
+        public static let notMedia = Code("not-media")
+        public static let wrongType = Code("wrong-type")
+        public static let encoded = Code("encoded-body")
+        public static let network = Code("network")
+        public static let disk = Code("disk")
+        public static let gaveUp = Code("gave-up")
+        public static let lengthMismatch = Code("length-mismatch")
+        public static let locked = Code("locked")
+        public static let unsafePath = Code("unsafe-path")
+    }
+
+    /// The kind of failure.
+    public var code: Code {
         switch kind {
-        case .httpStatus: "http-status"
-        case .notMedia: "not-media"
-        case .wrongType: "wrong-type"
-        case .encoded: "encoded-body"
-        case .network: "network"
-        case .disk: "disk"
-        case .gaveUp: "gave-up"
-        case .lengthMismatch: "length-mismatch"
-        case .locked: "locked"
-        case .unsafePath: "unsafe-path"
+        case .httpStatus: .httpStatus
+        case .notMedia: .notMedia
+        case .wrongType: .wrongType
+        case .encoded: .encoded
+        case .network: .network
+        case .disk: .disk
+        case .gaveUp: .gaveUp
+        case .lengthMismatch: .lengthMismatch
+        case .locked: .locked
+        case .unsafePath: .unsafePath
         }
     }
 

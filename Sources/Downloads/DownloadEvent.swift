@@ -6,10 +6,11 @@ public struct DownloadProgress: Sendable, Equatable {
     public let bytes: Int64
     /// The file's full length, when the server said.
     public let total: Int64?
-    /// Recent transfer rate.
-    public let bytesPerSecond: Double
+    /// The rate over the last seconds; nil until a second has been measured, so that
+    /// a first burst from the socket's buffer is not reported as the speed.
+    public let bytesPerSecond: Double?
 
-    public init(bytes: Int64, total: Int64?, bytesPerSecond: Double) {
+    public init(bytes: Int64, total: Int64?, bytesPerSecond: Double?) {
         self.bytes = bytes
         self.total = total
         self.bytesPerSecond = bytesPerSecond
@@ -24,7 +25,7 @@ public struct DownloadProgress: Sendable, Equatable {
     /// Time left at the recent rate.
     /// Nil when unknown or beyond a year (a trickle's estimate is no estimate).
     public var eta: Duration? {
-        guard let total, bytesPerSecond.isFinite, bytesPerSecond > 0 else { return nil }
+        guard let total, let bytesPerSecond, bytesPerSecond.isFinite, bytesPerSecond > 0 else { return nil }
         let seconds = Double(max(0, total - bytes)) / bytesPerSecond
         guard seconds <= 365 * 86_400 else { return nil }
         return .milliseconds(Int64(seconds * 1000))

@@ -316,9 +316,11 @@ final class BackgroundConfirm: Sendable {
 /// Bytes a second over roughly the last two seconds.
 struct RateMeter {
     private var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
+    /// The shortest span a rate is measured over.
+    static let minimumSpan: Duration = .seconds(1)
 
-    init(start: Int64) {
-        samples = [(ContinuousClock.now, start)]
+    init(start: Int64, at time: ContinuousClock.Instant = .now) {
+        samples = [(time, start)]
     }
 
     mutating func record(bytes: Int64, at time: ContinuousClock.Instant) {
@@ -328,10 +330,13 @@ struct RateMeter {
         }
     }
 
-    var rate: Double {
-        guard let first = samples.first, let last = samples.last else { return 0 }
-        let seconds = (last.time - first.time).seconds
-        return seconds > 0 ? Double(last.bytes - first.bytes) / seconds : 0
+    /// Nil until ``minimumSpan`` has passed: over the first instants, what the
+    /// socket had buffered would read as an absurd speed.
+    var rate: Double? {
+        guard let first = samples.first, let last = samples.last, last.time - first.time >= Self.minimumSpan else {
+            return nil
+        }
+        return Double(last.bytes - first.bytes) / (last.time - first.time).seconds
     }
 }
 

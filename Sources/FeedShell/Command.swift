@@ -1,38 +1,26 @@
 import FeedKit
+import ShellKit
 import Synchronization
+import TerminalKit
 
-/// A shell command: its names, its help, and what it does.
-public struct Command: Sendable {
-    public let name: String
-    public let aliases: [String]
-    /// The arguments it takes, as in `show N`.
-    public let synopsis: String
-    /// One line for `help`.
-    public let summary: String
-    /// More for `help NAME`.
-    public let details: String
-    /// The `--options` it takes, for completion.
-    public let flags: [String]
-    let action: @Sendable (inout Arguments, CommandContext) async throws(ShellError) -> CommandOutcome
+/// A shell command: its spec (names, arguments, flags, help, completion) and what
+/// it does. Adding one is a file with its `static let` and a line in
+/// ``ShellKit/Registry/standard``.
+public struct Command: DeclaredCommand {
+    public let spec: CommandSpec
+    let action: @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
 
     init(
-        name: String,
-        aliases: [String] = [],
-        synopsis: String,
-        summary: String,
-        details: String = "",
-        flags: [String] = [],
-        action: @escaping @Sendable (inout Arguments, CommandContext) async throws(ShellError) -> CommandOutcome
+        _ spec: CommandSpec,
+        action: @escaping @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
     ) {
-        self.name = name
-        self.aliases = aliases
-        self.synopsis = synopsis
-        self.summary = summary
-        self.details = details
-        self.flags = flags
+        self.spec = spec
         self.action = action
     }
 }
+
+/// The commands feedsh knows.
+public typealias CommandRegistry = Registry<Command>
 
 /// What a command may touch while it runs.
 struct CommandContext: Sendable {
@@ -41,97 +29,59 @@ struct CommandContext: Sendable {
     let registry: CommandRegistry
     /// The interactive shell's history, oldest first; nil in scripts.
     let history: (@Sendable () -> [String])?
+    /// Asks the person at the prompt a yes/no question; nil in scripts, where no one
+    /// can answer.
+    let ask: (@Sendable (String) async -> Bool)?
+    /// Shows the downloads' live progress while a command waits on them (`wait`);
+    /// nil in scripts.
+    let showProgress: (@Sendable (Bool) -> Void)?
 
     /// Typed at the prompt, where download news appears above it as it happens.
     var isInteractive: Bool { history != nil }
     /// Runs the commands of a file in this shell (`source`).
     let source: @Sendable (String) async throws(ShellError) -> CommandOutcome
-    /// The command's result for `--json`.
+    /// The command's result: the shell prints it (through the pager when it is
+    /// taller than the screen) or writes it as the `result` of its JSON line.
     let result: ResultSlot
 
-    /// Gives the command's result: `text` for a person, or `json` as the `result` of
-    /// the command's JSON line. Only the value is built in JSON mode and only the text
-    /// otherwise.
+    /// Gives the command's result: `text` for a person, or `json` for `--json`. Only
+    /// the form needed is built.
     func output(_ text: @autoclosure () -> String, json: @autoclosure () -> JSONValue) {
         if console.json {
             result.set(json())
         } else {
-            console.print(text())
+            result.append(text())
         }
     }
 
-    /// A table for a person, rows as JSON objects otherwise.
-    func outputTable(
-        header: [String],
-        rows: @autoclosure () -> [[String]],
-        rightAligned: Set<Int>,
-        footer: String? = nil,
-        json: @autoclosure () -> JSONValue
-    ) {
+    /// A table for a person (laid out at the terminal's width now), rows as JSON
+    /// objects otherwise.
+    func output(_ table: @autoclosure () -> Table, footer: String? = nil, json: @autoclosure () -> JSONValue) {
         output(
-            console.table(header: header, rows: rows(), rightAligned: rightAligned) + (footer.map { "\n" + $0 } ?? ""),
+            table().render(width: console.width, bold: console.color) + (footer.map { "\n" + $0 } ?? ""),
             json: json()
         )
     }
 }
 
-/// Holds the result a command gives, until the shell writes its JSON line.
+/// Holds the result a command gives, until the shell writes it.
 final class ResultSlot: Sendable {
-    private let value = Mutex<JSONValue?>(nil)
+    private let value = Mutex<(json: JSONValue?, text: String?)>((nil, nil))
 
     func set(_ newValue: JSONValue) {
-        value.withLock { $0 = newValue }
+        value.withLock { $0.json = newValue }
     }
 
-    var current: JSONValue? { value.withLock { $0 } }
+    func append(_ text: String) {
+        value.withLock { $0.text = $0.text.map { $0 + "\n" + text } ?? text }
+    }
+
+    var json: JSONValue? { value.withLock { $0.json } }
+    var text: String? { value.withLock { $0.text } }
 }
 
 /// Whether the shell goes on after a command.
 enum CommandOutcome: Sendable, Equatable {
     case proceed
     case quit
-}
-
-/// The commands by name, with suggestions for typos.
-public struct CommandRegistry: Sendable {
-    public let commands: [Command]
-
-    init(_ commands: [Command]) {
-        self.commands = commands
-    }
-
-    public func command(named name: String) -> Command? {
-        commands.first { $0.name == name || $0.aliases.contains(name) }
-    }
-
-    /// The command `name` abbreviates when only one starts with it, else the closest
-    /// name within two edits, for "did you mean".
-    public func suggestion(for name: String) -> String? {
-        let names = commands.flatMap { [$0.name] + $0.aliases }
-        let extensions = names.filter { $0.hasPrefix(name) }
-        if !name.isEmpty, extensions.count == 1 { return extensions[0] }
-        let scored = names.map { ($0, editDistance($0, name)) }.filter { $0.1 <= 2 }
-        return scored.min { $0.1 < $1.1 }?.0
-    }
-}
-
-/// Levenshtein distance with transpositions counted as one edit.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-    for i in 0...a.count { d[i][0] = i }
-    for j in 0...b.count { d[0][j] = j }
-    for i in 1...a.count {
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-            }
-        }
-    }
-    return d[a.count][b.count]
 }

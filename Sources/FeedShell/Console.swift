@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TerminalKit
 
 /// Which stream a line goes to.
 public enum OutputStreamKind: Sendable, Equatable {
@@ -66,18 +67,19 @@ public final class CapturedOutput: OutputSink {
 public struct Console: Sendable {
     /// True when standard output is a terminal: then long titles are cut to the width.
     public let isTerminal: Bool
-    /// Columns available, when standard output is a terminal.
-    public let width: Int?
+    /// A fixed width (tests); nil follows the terminal.
+    private let fixedWidth: Int?
     /// `--json`: results, events and errors are JSON objects on standard output, one a
     /// line, and nothing else is written there.
     public let json: Bool
-    /// Bold table headings on standard output (a terminal, no `NO_COLOR`, no
-    /// `--no-color`).
+    /// Bold table headings on standard output (``ColorRule``).
     public let color: Bool
     /// Red `error:` on standard error, under the same rules for that stream.
     public let errorColor: Bool
     /// Standard error is a terminal: foreground progress updates one line in place.
     public let errorIsTerminal: Bool
+    /// The spinner of a slow foreground command, erased before anything is written.
+    let activity = Activity()
     let sink: any OutputSink
 
     public init(
@@ -91,71 +93,94 @@ public struct Console: Sendable {
     ) {
         self.sink = sink
         self.isTerminal = isTerminal
-        self.width = width
+        self.fixedWidth = width
         self.json = json
         self.color = color && !json
         self.errorColor = errorColor && !json
         self.errorIsTerminal = errorIsTerminal && !json
     }
 
-    /// The process's streams, sized from the terminal (`COLUMNS`, then 80, when the
-    /// size cannot be read). Colour needs a terminal and neither `NO_COLOR` (any
-    /// value, even empty) nor `noColor`.
+    /// Columns available now, when standard output is a terminal (it follows
+    /// resizes); nil otherwise.
+    public var width: Int? {
+        if let fixedWidth { return fixedWidth }
+        return isTerminal ? TerminalSize.columns() : nil
+    }
+
+    /// The process's streams. Colour follows ``ColorRule``: a terminal, no
+    /// `NO_COLOR`, no `--no-color`, no `TERM=dumb`.
     public static func standard(json: Bool = false, noColor: Bool = false) -> Console {
         let isTerminal = isatty(STDOUT_FILENO) == 1
-        let colorAllowed = !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let environment = ProcessInfo.processInfo.environment
         return Console(
             sink: StandardStreams(),
             isTerminal: isTerminal && !json,
-            width: isTerminal && !json ? terminalWidth() : nil,
+            width: nil,
             json: json,
-            color: colorAllowed && isTerminal,
-            errorColor: colorAllowed && isatty(STDERR_FILENO) == 1,
+            color: ColorRule.allows(isTerminal: isTerminal, noColorFlag: noColor, environment: environment),
+            errorColor: ColorRule.allows(
+                isTerminal: isatty(STDERR_FILENO) == 1,
+                noColorFlag: noColor,
+                environment: environment
+            ),
             errorIsTerminal: isatty(STDERR_FILENO) == 1
         )
     }
 
     /// Writes one JSON object as a line on standard output.
     public func emit(_ value: JSONValue) {
+        activity.stop()
         sink.write(value.text + "\n", to: .standardOutput)
-    }
-
-    /// A table whose heading is bold when colour is on.
-    func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
-        Render.table(header: header, rows: rows, rightAligned: rightAligned, width: width, boldHeader: color)
     }
 
     /// `error:` (or another prefix), red when colour is on for standard error.
     func errorPrefix(_ prefix: String) -> String {
-        errorColor ? "\u{1B}[31m\(prefix):\u{1B}[0m" : "\(prefix):"
+        errorColor ? Style.red(prefix + ":") : "\(prefix):"
     }
 
     /// Prints result lines to standard output.
     public func print(_ text: String) {
+        activity.stop()
         sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
     }
 
     /// Writes text to standard error as it is (no newline added), for a progress
     /// line redrawn in place.
     func writeError(_ text: String) {
+        activity.stop()
         sink.write(text, to: .standardError)
     }
 
     /// Prints a line for a person to standard error.
     public func printError(_ text: String) {
+        activity.stop()
         sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
     }
 
-    /// The terminal's width now (it follows resizes): `COLUMNS`, then 80, when it
-    /// cannot be read.
-    static func terminalWidth() -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
+    /// Shows a spinner for a slow foreground command on a terminal, until the
+    /// command writes something or ends.
+    func startSpinner(_ label: String) {
+        guard errorIsTerminal else { return }
+        let sink = self.sink
+        activity.start(Spinner(label) { sink.write($0, to: .standardError) })
+    }
+}
+
+/// The foreground command's spinner, if one is turning.
+final class Activity: Sendable {
+    private let spinner = Mutex<Spinner?>(nil)
+
+    func start(_ new: Spinner) {
+        spinner.withLock { $0?.stop(); $0 = new }
+    }
+
+    /// Erases the spinner; true when it had been drawn.
+    @discardableResult
+    func stop() -> Bool {
+        let current = spinner.withLock { spinner in
+            defer { spinner = nil }
+            return spinner
         }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
-            return columns
-        }
-        return 80
+        return current?.stop() ?? false
     }
 }

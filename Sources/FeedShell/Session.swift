@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import HTTPSupport
+import TerminalKit
 
 /// The state a shell works on: the loaded podcast, the clients that load things and
 /// the downloads running in the background.
@@ -14,7 +15,7 @@ public actor Session {
     let itunes: ITunesClient
     let posts: PostsClient
     let met: MetClient
-    let layout: DownloadLayout
+    nonisolated let layout: DownloadLayout
     /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
     let images: ImageCache
     /// The engine; its events are printed by the shell.
@@ -60,7 +61,7 @@ public actor Session {
     }
 
     /// How to name each download in messages: number and title when it started.
-    private var labels: [String: String] = [:]
+    private var labels: [String: DownloadLabel] = [:]
 
     public init(configuration: ShellConfiguration) {
         self.configuration = configuration
@@ -106,19 +107,20 @@ public actor Session {
     func downloadRequest(number: Int, of podcast: Podcast) -> DownloadRequest {
         let episode = podcast.episodes[number - 1]
         let id = String(episode.id)
-        labels[id] = "\(number) \(TerminalText.line(episode.title))"
-        return DownloadRequest(
-            id: id,
-            url: episode.audioURL,
-            file: layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
-        )
+        labels[id] = DownloadLabel(number: String(number), title: TerminalText.line(episode.title))
+        return DownloadRequest(id: id, url: episode.audioURL, file: file(of: episode, in: podcast))
+    }
+
+    /// Where an episode's file goes.
+    nonisolated func file(of episode: Episode, in podcast: Podcast) -> DownloadLayout.File {
+        layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
     }
 
     /// The download of a song's preview: `{download-dir}/previews/{trackId}.{ext}`,
     /// labelled `tN` after its number in the `tracks` list.
     func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
         let id = "preview-\(track.id)"
-        labels[id] = "t\(number) \(TerminalText.line(track.title))"
+        labels[id] = DownloadLabel(number: "t\(number)", title: TerminalText.line(track.title))
         return DownloadRequest(
             id: id,
             url: url,
@@ -135,8 +137,8 @@ public actor Session {
     }
 
     /// `3 Title`, for messages about a download.
-    func label(for id: String) -> String {
-        labels[id] ?? id
+    func label(for id: String) -> DownloadLabel {
+        labels[id] ?? DownloadLabel(number: id, title: "")
     }
 
     /// The status of every episode of the loaded podcast.
@@ -150,8 +152,10 @@ public actor Session {
     }
 
     func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
-        let file = layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
-        return EpisodeStatus(engine: await downloads.state(of: String(episode.id)), disk: layout.status(of: file))
+        EpisodeStatus(
+            engine: await downloads.state(of: String(episode.id)),
+            disk: layout.status(of: file(of: episode, in: podcast))
+        )
     }
 
     /// The downloads a selector names: episodes (`3`, `2-4`, `1,3`, `all`) or, with a
@@ -159,20 +163,17 @@ public actor Session {
     func targets(_ selector: String, verb: String) throws(ShellError) -> [DownloadTarget] {
         if selector.hasPrefix("t") {
             let synopsis = "\(verb) tN|tN-M|tN,M|tall (1-\(tracks.count))"
-            guard !tracks.isEmpty else { throw .other("no songs listed: run 'tracks TERM' first") }
+            guard !tracks.isEmpty else { throw .noTracks }
             guard let numbers = EpisodeSelector.parse(String(selector.dropFirst()), count: tracks.count) else {
                 throw .usage("no song '\(TerminalText.line(selector))'", synopsis: synopsis)
             }
             return try numbers.map { number throws(ShellError) in
                 let track = tracks[number - 1]
                 guard let url = track.previewURL else {
-                    throw .other("t\(number) \(TerminalText.line(track.title)) has no preview")
+                    throw .noPreview(song: "t\(number) \(track.title)")
                 }
-                return DownloadTarget(
-                    number: "t\(number)",
-                    title: TerminalText.line(track.title),
-                    request: previewRequest(number: number, of: track, url: url)
-                )
+                let request = previewRequest(number: number, of: track, url: url)
+                return DownloadTarget(label: label(for: request.id), request: request)
             }
         }
         let podcast = try requirePodcast()
@@ -181,11 +182,8 @@ public actor Session {
             throw .usage("no episode '\(TerminalText.line(selector))'", synopsis: synopsis)
         }
         return numbers.map { number in
-            DownloadTarget(
-                number: String(number),
-                title: TerminalText.line(podcast.episodes[number - 1].title),
-                request: downloadRequest(number: number, of: podcast)
-            )
+            let request = downloadRequest(number: number, of: podcast)
+            return DownloadTarget(label: label(for: request.id), request: request)
         }
     }
 
@@ -198,9 +196,7 @@ public actor Session {
 
 /// One download a command acts on: an episode or a song's preview.
 struct DownloadTarget: Sendable {
-    /// How the shell numbers it: `3` for an episode, `t2` for a song.
-    let number: String
-    /// Its title, sanitized.
-    let title: String
+    /// How the shell names it: `3` or `t2`, and its title.
+    let label: DownloadLabel
     let request: DownloadRequest
 }

@@ -2,7 +2,9 @@ import Downloads
 import FeedKit
 import Foundation
 import LineEditor
+import ShellKit
 import Synchronization
+import TerminalKit
 
 /// Runs feedsh commands from scripts or from a person at a prompt.
 public final class Shell: Sendable {
@@ -24,6 +26,7 @@ public final class Shell: Sendable {
             var reporter = DownloadReporter(console: console)
             for await event in session.downloads.events {
                 let label = await session.label(for: event.id)
+                if DownloadReporter.message(for: event, label: label) != nil { console.activity.stop() }
                 if let editor = terminal.editor {
                     await terminal.report(event, label: label, to: editor, session: session)
                 } else {
@@ -89,7 +92,7 @@ public final class Shell: Sendable {
         }
         for words in statements {
             // An interrupted script starts nothing more (not even the rest of a line).
-            if Task.isCancelled { return .failed(.other("interrupted"), command: words.first) }
+            if Task.isCancelled { return .failed(.interrupted, command: words.first) }
             do throws(ShellError) {
                 if try await execute(words) == .quit { return .quit }
             } catch {
@@ -113,32 +116,75 @@ public final class Shell: Sendable {
         return failed.isEmpty ? status : .failure
     }
 
-    /// Runs one command given as words; with `--json`, writes its result line.
+    /// Runs one command given as words, then writes its result: text (through the
+    /// pager at the prompt when taller than the screen), or its `--json` line.
     func execute(_ words: [String]) async throws(ShellError) -> CommandOutcome {
         guard let name = words.first else { return .proceed }
         guard let command = registry.command(named: name) else {
-            throw .unknownCommand(TerminalText.line(name), suggestion: registry.suggestion(for: name))
+            throw .unknownCommand(name, suggestion: registry.suggestion(for: name))
         }
-        var arguments = Arguments(Array(words.dropFirst()), synopsis: command.synopsis)
-        let history = terminal.editor.map { editor in { @Sendable in editor.historyEntries } }
+        let arguments: ParsedArguments
+        do throws(UsageError) {
+            arguments = try ParsedArguments.parse(Array(words.dropFirst()), spec: command.spec)
+        } catch {
+            throw .usage(error)
+        }
+        let editor = terminal.editor
         let context = CommandContext(
             session: session,
             console: console,
             registry: registry,
-            history: history,
+            history: editor.map { editor in { @Sendable in editor.historyEntries } },
+            ask: editor.map { editor in
+                { @Sendable question in
+                    if case .line(let answer) = await editor.readLine(prompt: question, question: true) {
+                        return answer.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
+                    }
+                    return false
+                }
+            },
+            showProgress: editor.map { editor in { @Sendable on in editor.showStatusWhileBusy(on) } },
             source: { path throws(ShellError) in try await self.source(path) },
             result: ResultSlot()
         )
-        let outcome = try await command.action(&arguments, context)
-        // The commands `source` runs write their own lines.
-        if console.json, command.name != "source" {
-            console.emit(
-                .object([
-                    "command": .string(command.name), "ok": .bool(true), "result": context.result.current ?? .null,
-                ])
-            )
+        if editor != nil, command.spec.waitsOnNetwork, !console.json {
+            console.startSpinner(command.spec.name + "…")
+        }
+        defer { console.activity.stop() }
+        let outcome = try await command.action(arguments, context)
+        console.activity.stop()
+        if console.json {
+            // The commands `source` runs write their own lines.
+            if command.spec.name != "source" {
+                console.emit(
+                    .object([
+                        "command": .string(command.spec.name), "ok": .bool(true),
+                        "result": context.result.json ?? .null,
+                    ])
+                )
+            }
+        } else if let text = context.result.text {
+            await show(text)
         }
         return outcome
+    }
+
+    /// Prints a result; at the prompt, text taller than the screen goes through the
+    /// pager (`$PAGER`, default `less -FRX`) unless `--no-pager`.
+    func show(_ text: String) async {
+        guard let pager = session.configuration.pager, let editor = terminal.editor, console.isTerminal,
+            Pager.needed(text, rows: TerminalSize.rows(), columns: TerminalSize.columns())
+        else {
+            console.print(text)
+            return
+        }
+        // Download news waits while the pager has the screen.
+        editor.holdOutput(true)
+        let paged = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Pager.run(pager, text: text + "\n")) }
+        }
+        editor.holdOutput(false)
+        if !paged { console.print(text) }
     }
 
     /// The files being sourced, innermost last, for cycle detection.
@@ -151,16 +197,16 @@ public final class Shell: Sendable {
         let expanded = (path as NSString).expandingTildeInPath
         let canonical = URL(fileURLWithPath: expanded).resolvingSymlinksInPath().path
         guard !Self.sourcing.contains(canonical) else {
-            throw .other("\(path) is already being sourced (a cycle)")
+            throw .sourceCycle(path)
         }
         guard Self.sourcing.count < Self.sourceDepthLimit else {
-            throw .other("sources nested more than \(Self.sourceDepthLimit) deep")
+            throw .sourceTooDeep(limit: Self.sourceDepthLimit)
         }
         let fd: Int32
         do throws(ScriptFileError) {
             fd = try ScriptFile.open(expanded)
         } catch {
-            throw .other("cannot read \(path): \(error.reason)")
+            throw .unreadableFile(path, reason: error.reason)
         }
         defer { Glibc.close(fd) }
         // withValue rethrows untyped errors: carry ours out as a Result.
@@ -223,9 +269,18 @@ public final class Shell: Sendable {
         return prompt + "> "
     }
 
-    /// Tab completion for the line editor: answers at once from the last snapshot.
+    /// Tab completion for the line editor, derived from the command specs; answers
+    /// at once from the last snapshot and the live progress.
     public func complete(_ textBeforeCursor: String) -> LineEditor.Completion {
-        Completer(registry: registry).complete(textBeforeCursor, snapshot: terminal.snapshot)
+        let completion = Completer(specs: registry.specs).complete(textBeforeCursor) { [terminal] domain in
+            terminal.completionItems(domain)
+        }
+        return LineEditor.Completion(
+            replacing: completion.replacing,
+            candidates: completion.candidates.map {
+                .init($0.word, display: $0.display, note: $0.note, isFinal: $0.isFinal)
+            }
+        )
     }
 
     /// Says a command failed: `file:line: message` on standard error, or with

@@ -19,6 +19,9 @@ public struct ShellConfiguration: Sendable {
     public var engine: DownloadEngine
     /// How many downloads run at once; the rest wait in a queue.
     public var maxConcurrent: Int
+    /// The pager for results taller than the screen at the prompt (`less -FRX`
+    /// unless `$PAGER` says otherwise); nil for none (`--no-pager`).
+    public var pager: String?
 
     public init(
         endpoints: Endpoints = .init(),
@@ -28,7 +31,8 @@ public struct ShellConfiguration: Sendable {
         http: HTTPSettings = .init(),
         keepGoing: Bool = false,
         engine: DownloadEngine = .ahc,
-        maxConcurrent: Int = 3
+        maxConcurrent: Int = 3,
+        pager: String? = nil
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
@@ -40,6 +44,7 @@ public struct ShellConfiguration: Sendable {
         self.keepGoing = keepGoing
         self.engine = engine
         self.maxConcurrent = maxConcurrent
+        self.pager = pager
     }
 }
 
@@ -47,20 +52,4 @@ public struct ShellConfiguration: Sendable {
 public enum DownloadEngine: String, Sendable, CaseIterable {
     case ahc
     case urlsession
-}
-
-/// How a run of feedsh ends, as its exit status.
-public enum ExitStatus: Int32, Sendable {
-    /// Every command succeeded.
-    case success = 0
-    /// A command failed.
-    case failure = 1
-    /// feedsh itself was called wrongly.
-    case usage = 2
-    /// Interrupted (SIGINT).
-    case interrupted = 130
-    /// Ended by SIGHUP (the terminal went away), after pausing downloads.
-    case hangUp = 129
-    /// Ended by SIGTERM, after pausing downloads.
-    case terminated = 143
 }

@@ -2,17 +2,81 @@ import Downloads
 import FeedKit
 import Foundation
 import LineEditor
+import ShellKit
 import Synchronization
+import TerminalKit
+
+/// What completion knows about the session, refreshed after each command and when
+/// downloads start or end, so that Tab answers at once and never touches the
+/// network. Live progress is laid over it when Tab is pressed.
+public struct CompletionSnapshot: Sendable, Equatable {
+    public struct EpisodeEntry: Sendable, Equatable {
+        let number: Int
+        /// The download's id, to find its live progress.
+        let id: String
+        let title: String
+        let status: EpisodeStatus
+    }
+
+    var episodes: [EpisodeEntry] = []
+    /// Titles of the last search's results, for `open`.
+    var searchResults: [String] = []
+    /// Titles of the last `tracks` list, for `preview`.
+    var tracks: [String] = []
+
+    public init() {}
+
+    init(episodes: [EpisodeEntry], searchResults: [String] = [], tracks: [String] = []) {
+        self.episodes = episodes
+        self.searchResults = searchResults
+        self.tracks = tracks
+    }
+
+    /// Which episodes each download command can act on.
+    static func accepts(_ domain: String, _ status: EpisodeStatus) -> Bool {
+        switch (domain, status) {
+        case (CompletionDomain.episodes, _): true
+        case ("get", .none), ("get", .paused), ("get", .failed): true
+        case ("pause", .queued), ("pause", .downloading): true
+        case ("resume", .paused), ("resume", .failed): true
+        case ("cancel", .queued), ("cancel", .downloading), ("cancel", .paused), ("cancel", .failed): true
+        case ("wait", .queued), ("wait", .downloading): true
+        default: false
+        }
+    }
+
+    /// The items of a completion domain, with `live` progress laid over the
+    /// statuses (by download id).
+    func items(_ domain: String, live: [String: DownloadProgress] = [:]) -> [CompletionItem] {
+        switch domain {
+        case CompletionDomain.searchResults:
+            return searchResults.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
+        case CompletionDomain.songs:
+            return tracks.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
+        default:
+            return episodes.compactMap { entry in
+                var status = entry.status
+                if case .downloading = status, let progress = live[entry.id] { status = .downloading(progress) }
+                guard Self.accepts(domain, status) else { return nil }
+                let text = status.text
+                return CompletionItem(String(entry.number), note: entry.title + (text.isEmpty ? "" : " (\(text))"))
+            }
+        }
+    }
+}
 
 /// What the interactive shell shares between its command loop, the download event
 /// printer and the line editor's completion: all behind mutexes.
 final class TerminalState: Sendable {
+    private struct Running {
+        var label: DownloadLabel
+        var progress: DownloadProgress?
+    }
+
     private struct State {
         var editor: LineEditor?
         var snapshot = CompletionSnapshot()
-        var running: [String: StatusArea.Entry] = [:]
-        /// Ids of running downloads, in the order they started.
-        var order: [String] = []
+        var running: [String: Running] = [:]
         var command: Task<CommandOutcome, Never>?
     }
 
@@ -24,14 +88,18 @@ final class TerminalState: Sendable {
         set { state.withLock { $0.editor = newValue } }
     }
 
-    var snapshot: CompletionSnapshot {
-        state.withLock { $0.snapshot }
-    }
-
     /// The command running in the foreground, which Ctrl-C cancels.
     var command: Task<CommandOutcome, Never>? {
         get { state.withLock { $0.command } }
         set { state.withLock { $0.command = newValue } }
+    }
+
+    /// The items Tab offers for a domain, with current progress.
+    func completionItems(_ domain: String) -> [CompletionItem] {
+        let (snapshot, live) = state.withLock { state in
+            (state.snapshot, state.running.compactMapValues(\.progress))
+        }
+        return snapshot.items(domain, live: live)
     }
 
     /// Re-reads the episodes and their statuses for completion.
@@ -43,6 +111,7 @@ final class TerminalState: Sendable {
                 entries.append(
                     .init(
                         number: index + 1,
+                        id: String(episode.id),
                         title: TerminalText.line(episode.title),
                         status: statuses[episode.id] ?? .none
                     )
@@ -57,34 +126,35 @@ final class TerminalState: Sendable {
     }
 
     /// A download event in the interactive shell: progress goes to the status area,
-    /// news above the prompt, and the prompt's download count follows.
-    func report(_ event: DownloadEvent, label: String, to editor: LineEditor, session: Session) async {
+    /// news above the prompt (wrapped to the width), and the prompt's download count
+    /// follows.
+    func report(_ event: DownloadEvent, label: DownloadLabel, to editor: LineEditor, session: Session) async {
         /// A download joined or left the active ones: prompt and completion follow.
         var countChanged = false
         state.withLock { state in
             switch event {
             case .started(let id, _):
-                if state.running[id] == nil { state.order.append(id) }
-                state.running[id] = .init(label: label, progress: state.running[id]?.progress)
+                state.running[id] = Running(label: label, progress: state.running[id]?.progress)
             case .progress(let id, let progress):
-                if state.running[id] == nil { state.order.append(id) }
-                state.running[id] = .init(label: label, progress: progress)
+                state.running[id] = Running(label: label, progress: progress)
             case .completed(let id, _, _), .failed(let id, _), .paused(let id, _, _), .cancelled(let id):
                 state.running[id] = nil
-                state.order.removeAll { $0 == id }
                 countChanged = true
             case .queued, .restarted, .retrying:
                 break
             }
         }
+        let columns = TerminalSize.columns()
         if let line = DownloadReporter.message(for: event, label: label) {
-            editor.post([line])
+            editor.post(TerminalText.wrap(line, toWidth: columns).split(separator: "\n").map(String.init))
         }
-        // By episode number, so that lines keep their places as they redraw.
-        let entries = state.withLock { state in state.order.compactMap { state.running[$0] } }.sorted {
-            ($0.label.prefix { $0 != " " }.count, $0.label) < ($1.label.prefix { $0 != " " }.count, $1.label)
-        }
-        editor.setStatus(StatusArea.lines(entries, width: Console.terminalWidth()))
+        // By number, so that lines keep their places as they redraw.
+        let entries = state.withLock { state in
+            state.running.values.sorted {
+                ($0.label.number.count, $0.label.number) < ($1.label.number.count, $1.label.number)
+            }
+        }.map { StatusArea.Entry(tag: $0.label.number, title: $0.label.title, progress: $0.progress?.reading) }
+        editor.setStatus(StatusArea.lines(entries, width: columns))
         if case .queued = event { countChanged = true }
         if countChanged {
             await refreshSnapshot(session)

@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TerminalKit
 
 /// A line editor on libedit: prompt, Emacs-style editing, history, tab completion,
 /// and output from other tasks printed above the prompt without touching the line
@@ -33,13 +34,16 @@ public final class LineEditor: @unchecked Sendable {
         /// there are several.
         public struct Candidate: Sendable, Equatable {
             public var word: String
+            /// How it is listed, when not as `word`.
+            public var display: String?
             public var note: String?
             /// Whether a lone match is followed by a space (not for a directory,
             /// whose completion goes on).
             public var isFinal: Bool
 
-            public init(_ word: String, note: String? = nil, isFinal: Bool = true) {
+            public init(_ word: String, display: String? = nil, note: String? = nil, isFinal: Bool = true) {
                 self.word = word
+                self.display = display
                 self.note = note
                 self.isFinal = isFinal
             }
@@ -64,8 +68,20 @@ public final class LineEditor: @unchecked Sendable {
         var stop = false
         var resized = false
         var prompt = "> "
+        /// A question is being asked: the prompt stays until it is answered.
+        var promptFixed = false
         /// True while `el_gets` waits for a line: output then goes above the prompt.
         var reading = false
+        /// Ctrl-Z: stop the process, then restore the terminal and redraw.
+        var suspend = false
+        /// Ctrl-L: clear the screen and redraw.
+        var clearScreen = false
+        /// While a command runs (`wait`), the status area is drawn without a prompt.
+        var busyStatus = false
+        /// Rows of status drawn while busy, above the cursor.
+        var busyRows = 0
+        /// Another program (the pager) has the screen: messages wait.
+        var held = false
     }
 
     private let editLine: OpaquePointer
@@ -80,6 +96,13 @@ public final class LineEditor: @unchecked Sendable {
     fileprivate var promptBytes: UnsafeMutablePointer<CChar>
     /// Editor queue: rows of status area on screen above the prompt.
     private var statusRows = 0
+    /// Editor queue: the status lines on screen, to count their rows again after a
+    /// resize (a terminal that reflows wraps them anew).
+    private var statusLines: [String] = []
+    /// Editor queue: false when the prompt is not on screen (after Ctrl-Z and `fg`).
+    private var lineOnScreen = true
+    /// The terminal's settings before libedit changed them, for Ctrl-Z.
+    private let cookedMode: termios?
     /// Editor queue: the terminal's width.
     private var columns: Int
 
@@ -121,6 +144,8 @@ public final class LineEditor: @unchecked Sendable {
         self.completer = completer
         self.promptBytes = strdup("> ")
         self.columns = Self.terminalColumns()
+        var mode = termios()
+        self.cookedMode = tcgetattr(STDIN_FILENO, &mode) == 0 ? mode : nil
         feedsh_history_setsize(history, Int32(historySize))
         feedsh_history_setunique(history, 1)
         feedsh_el_set_hist(editLine, history)
@@ -132,6 +157,8 @@ public final class LineEditor: @unchecked Sendable {
         feedsh_el_set_getcfn(editLine, readCallback)
         feedsh_el_add_function(editLine, "feedsh-interrupt", "discard the line (Ctrl-C)", interruptCallback)
         feedsh_el_bind(editLine, "^C", "feedsh-interrupt")
+        feedsh_el_add_function(editLine, "feedsh-clear", "clear the screen (Ctrl-L)", clearCallback)
+        feedsh_el_bind(editLine, "^L", "feedsh-clear")
         if completer != nil {
             feedsh_el_add_function(editLine, "feedsh-complete", "complete the word", completeCallback)
             feedsh_el_bind(editLine, "^I", "feedsh-complete")
@@ -152,9 +179,11 @@ public final class LineEditor: @unchecked Sendable {
     }
 
     /// Shows `prompt` and waits for a line, without blocking the caller's thread.
-    public func readLine(prompt: String) async -> Input {
+    /// A `question` keeps its prompt until answered (``setPrompt(_:)`` waits).
+    public func readLine(prompt: String, question: Bool = false) async -> Input {
         shared.withLock {
             $0.prompt = prompt
+            $0.promptFixed = question
             $0.stop = false
         }
         return await withCheckedContinuation { continuation in
@@ -167,12 +196,19 @@ public final class LineEditor: @unchecked Sendable {
     private func readLineOnQueue() -> Input {
         setPromptBytes(shared.withLock { $0.prompt })
         statusRows = 0
+        statusLines = []
+        lineOnScreen = true
         shared.withLock {
             $0.reading = true
             // Draw the status area with the first prompt.
             $0.statusChanged = !$0.status.isEmpty
         }
-        defer { shared.withLock { $0.reading = false } }
+        defer {
+            shared.withLock {
+                $0.reading = false
+                $0.promptFixed = false
+            }
+        }
         var count: Int32 = 0
         while true {
             let line = el_gets(editLine, &count)
@@ -194,34 +230,98 @@ public final class LineEditor: @unchecked Sendable {
     public func post(_ lines: [String]) {
         guard !lines.isEmpty else { return }
         let queued = shared.withLock { state in
-            if state.reading { state.messages += lines }
+            if state.reading || state.held {
+                state.messages += lines
+            } else {
+                // Above the status drawn while busy, which is drawn again below.
+                var out = Self.erase(rows: state.busyRows)
+                for line in lines { out += line + "\n" }
+                if state.busyStatus {
+                    for line in state.status { out += line + "\n" }
+                    state.busyRows = state.status.count
+                }
+                Self.writeText(out, to: STDERR_FILENO)
+            }
             return state.reading
         }
-        if queued {
-            wake()
-        } else {
-            FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
-        }
+        if queued { wake() }
     }
 
-    /// Replaces the status area drawn above the prompt (empty: none).
+    /// Replaces the status area drawn above the prompt (empty: none). While busy
+    /// (``showStatusWhileBusy(_:)``) it is drawn at once, without a prompt.
     public func setStatus(_ lines: [String]) {
-        shared.withLock {
-            guard $0.status != lines else { return }
-            $0.status = lines
-            $0.statusChanged = true
+        let reading = shared.withLock { state in
+            guard state.status != lines else { return true }
+            state.status = lines
+            state.statusChanged = true
+            if !state.reading, state.busyStatus {
+                var out = Self.erase(rows: state.busyRows)
+                for line in lines { out += line + "\n" }
+                state.busyRows = lines.count
+                Self.writeText(out, to: STDERR_FILENO)
+            }
+            return state.reading
         }
-        wake()
+        if reading { wake() }
     }
 
-    /// Changes the prompt of the line being read.
+    /// Whether the status area is drawn while a command runs.
+    public var showsStatusWhileBusy: Bool {
+        shared.withLock { $0.busyStatus && !$0.reading }
+    }
+
+    /// Keeps messages back while another program (a pager) has the screen; they are
+    /// printed above the next prompt.
+    public func holdOutput(_ on: Bool) {
+        shared.withLock { $0.held = on }
+    }
+
+    /// While a command runs and no line is read, draws the status area (on) or
+    /// erases it (off).
+    public func showStatusWhileBusy(_ on: Bool) {
+        shared.withLock { state in
+            guard !state.reading else { return }
+            var out = Self.erase(rows: state.busyRows)
+            state.busyRows = 0
+            state.busyStatus = on
+            if on {
+                for line in state.status { out += line + "\n" }
+                state.busyRows = state.status.count
+            }
+            Self.writeText(out, to: STDERR_FILENO)
+        }
+    }
+
+    /// Moves up `rows` rows to the start of a block drawn above the cursor and
+    /// erases from there down.
+    private static func erase(rows: Int) -> String {
+        rows > 0 ? "\r\u{1B}[\(rows)A\u{1B}[J" : ""
+    }
+
+    /// Changes the prompt of the line being read; a question's prompt stays until it
+    /// is answered.
     public func setPrompt(_ prompt: String) {
         shared.withLock {
-            guard $0.prompt != prompt else { return }
+            guard $0.prompt != prompt, !$0.promptFixed else { return }
             $0.prompt = prompt
             $0.statusChanged = true
         }
         wake()
+    }
+
+    /// Ctrl-Z: restores the terminal's own mode, stops the process and, when it is
+    /// continued (`fg`), takes the terminal back and redraws the prompt and the line.
+    /// Between commands the process just stops.
+    public func suspend() {
+        let reading = shared.withLock { state in
+            if state.reading { state.suspend = true }
+            return state.reading
+        }
+        if reading {
+            wake()
+        } else {
+            kill(getpid(), SIGSTOP)
+        }
     }
 
     /// Ctrl-C at the prompt: discard the line being typed.
@@ -242,9 +342,21 @@ public final class LineEditor: @unchecked Sendable {
         wake()
     }
 
+    private static func writeText(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
     private func wake() {
         var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        _ = Foundation.write(wakeWrite, &byte, 1)
     }
 
     // MARK: Editor queue
@@ -253,11 +365,15 @@ public final class LineEditor: @unchecked Sendable {
     /// handling wake-ups while it waits.
     fileprivate func readCharacter(_ out: UnsafeMutablePointer<wchar_t>) -> Int32 {
         while true {
-            let (interrupted, stopped) = shared.withLock { state in
-                defer { state.interrupt = false }
-                return (state.interrupt, state.stop)
+            let (interrupted, stopped, suspend) = shared.withLock { state in
+                defer {
+                    state.interrupt = false
+                    state.suspend = false
+                }
+                return (state.interrupt, state.stop, state.suspend)
             }
             if stopped { return 0 }
+            if suspend { suspendOnQueue() }
             if interrupted {
                 out.pointee = 3  // ^C, bound to feedsh-interrupt
                 return 1
@@ -305,29 +421,59 @@ public final class LineEditor: @unchecked Sendable {
     /// Prints queued messages and the status area above the prompt, then has
     /// libedit redraw the prompt and the line.
     private func drawPending() {
-        let (messages, status, changed, resized, prompt) = shared.withLock { state in
+        let (messages, status, changed, resized, prompt, clear) = shared.withLock { state in
             defer {
                 state.messages = []
                 state.statusChanged = false
                 state.resized = false
+                state.clearScreen = false
             }
-            return (state.messages, state.status, state.statusChanged, state.resized, state.prompt)
+            return (
+                state.messages, state.status, state.statusChanged, state.resized, state.prompt, state.clearScreen
+            )
         }
         if resized {
             el_resize(editLine)
             columns = Self.terminalColumns()
+            // A terminal that reflows has wrapped the lines drawn for the old width.
+            statusRows = statusLines.reduce(0) { $0 + TerminalText.rows($1, columns: columns) }
         }
-        guard !messages.isEmpty || changed || resized else { return }
+        guard !messages.isEmpty || changed || resized || clear || !lineOnScreen else { return }
         setPromptBytes(prompt)
         var out = "\r"
-        let rows = statusRows + cursorRow()
-        if rows > 0 { out += "\u{1B}[\(rows)A" }
-        out += "\u{1B}[J"
+        if clear {
+            // The visible screen only: the scrollback is left as it was.
+            out += "\u{1B}[H\u{1B}[J"
+        } else {
+            let rows = statusRows + (lineOnScreen ? cursorRow() : 0)
+            if rows > 0 { out += "\u{1B}[\(rows)A" }
+            out += "\u{1B}[J"
+        }
         for line in messages { out += line + "\r\n" }
         for line in status { out += line + "\r\n" }
-        statusRows = status.count
+        statusLines = status
+        statusRows = status.reduce(0) { $0 + TerminalText.rows($1, columns: columns) }
+        lineOnScreen = true
         writeAll(out)
         feedsh_el_refresh(editLine)
+    }
+
+    /// On the editor queue while reading: gives the terminal back in its own mode,
+    /// stops, and on `fg` takes it again and has the prompt and line redrawn.
+    private func suspendOnQueue() {
+        var raw = termios()
+        let haveRaw = tcgetattr(STDIN_FILENO, &raw) == 0
+        if var cooked = cookedMode { tcsetattr(STDIN_FILENO, TCSADRAIN, &cooked) }
+        writeAll("\r\n")
+        kill(getpid(), SIGSTOP)
+        // Continued.
+        if haveRaw { tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) }
+        el_resize(editLine)
+        columns = Self.terminalColumns()
+        statusRows = 0
+        statusLines = []
+        lineOnScreen = false
+        shared.withLock { $0.statusChanged = true }
     }
 
     /// Removes the status area when reading ends, so that no stale progress stays
@@ -341,6 +487,7 @@ public final class LineEditor: @unchecked Sendable {
         if below > 0 { out += "\u{1B}[\(below)B" }
         writeAll(out + (lineEntered ? "" : "\r\n"))
         statusRows = 0
+        statusLines = []
     }
 
     /// The row of the cursor within the prompt and the line being edited.
@@ -349,7 +496,7 @@ public final class LineEditor: @unchecked Sendable {
             return 0
         }
         let before = String(decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
-        let used = String(cString: promptBytes).count + before.count
+        let used = TerminalText.width(String(cString: promptBytes)) + TerminalText.width(before)
         return columns > 0 ? used / columns : 0
     }
 
@@ -372,8 +519,16 @@ public final class LineEditor: @unchecked Sendable {
         // The abandoned line stays on screen under the status area; the next redraw
         // clears from the top of that area, so count the line in with it.
         statusRows += cursorRow() + 1
+        statusLines = []
         writeAll("^C\r\n")
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// Ctrl-L: clear the visible screen, then draw the status area and the line.
+    fileprivate func clearScreen() -> UInt8 {
+        shared.withLock { $0.clearScreen = true }
+        drawPending()
+        return UInt8(CC_NORM)
     }
 
     /// Tab: complete the word before the cursor, listing the choices when several.
@@ -393,15 +548,47 @@ public final class LineEditor: @unchecked Sendable {
             _ = el_insertstr(editLine, insertion)
         }
         guard words.count > 1 else { return UInt8(CC_REFRESH) }
-        var lines = "\r\n"
-        for candidate in completion.candidates.prefix(40) {
-            lines += candidate.word + (candidate.note.map { "  " + $0 } ?? "") + "\r\n"
-        }
-        if completion.candidates.count > 40 { lines += "(\(completion.candidates.count - 40) more)\r\n" }
+        // The status area goes, the line as typed stays above the list, and the
+        // status and prompt are drawn again below it: no frozen copy of the progress
+        // is left in the scrollback.
+        let rows = statusRows + cursorRow()
+        var out = "\r" + (rows > 0 ? "\u{1B}[\(rows)A" : "") + "\u{1B}[J"
+        out += String(cString: promptBytes) + before + "\r\n"
+        for line in Self.listing(completion.candidates, columns: columns) { out += line + "\r\n" }
         statusRows = 0
-        writeAll(lines)
+        statusLines = []
+        writeAll(out)
         shared.withLock { $0.statusChanged = true }
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// The candidates as a person reads them: with notes, one a line with the words
+    /// right-aligned (numbers line up) and each line cut to the width; without, in
+    /// columns as `ls` lays them out. At most 40 lines.
+    static func listing(_ candidates: [Completion.Candidate], columns: Int, maxLines: Int = 40) -> [String] {
+        let shown = candidates.map { $0.display ?? $0.word }
+        var lines: [String]
+        if candidates.contains(where: { $0.note != nil }) {
+            let wordWidth = shown.map(TerminalText.width).max() ?? 0
+            lines = zip(shown, candidates).map { word, candidate in
+                let padded = String(repeating: " ", count: wordWidth - TerminalText.width(word)) + word
+                let line = candidate.note.map { padded + "  " + $0 } ?? padded
+                return TerminalText.truncate(line, toWidth: max(1, columns))
+            }
+        } else {
+            let cell = (shown.map(TerminalText.width).max() ?? 0) + 2
+            let perRow = max(1, columns / max(1, cell))
+            let rowCount = (shown.count + perRow - 1) / perRow
+            lines = (0..<rowCount).map { row in
+                stride(from: row, to: shown.count, by: rowCount).map { TerminalText.pad(shown[$0], toWidth: cell) }
+                    .joined().replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+            }
+        }
+        if lines.count > maxLines {
+            let more = lines.count - maxLines
+            lines = Array(lines.prefix(maxLines)) + ["(\(more) more)"]
+        }
+        return lines
     }
 
     private func writeAll(_ text: String) {
@@ -476,6 +663,10 @@ private func readCallback(_ editLine: OpaquePointer?, _ out: UnsafeMutablePointe
 
 private func interruptCallback(_ editLine: OpaquePointer?, _ key: Int32) -> UInt8 {
     editor(editLine)?.discardLine() ?? UInt8(CC_ERROR)
+}
+
+private func clearCallback(_ editLine: OpaquePointer?, _ key: Int32) -> UInt8 {
+    editor(editLine)?.clearScreen() ?? UInt8(CC_ERROR)
 }
 
 private func completeCallback(_ editLine: OpaquePointer?, _ key: Int32) -> UInt8 {

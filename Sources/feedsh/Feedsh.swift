@@ -4,6 +4,8 @@ import FeedShell
 import FixtureServer
 import Foundation
 import LineEditor
+import ShellKit
+import TerminalKit
 
 /// `feedsh`: parses flags, wires the shell to its inputs, and maps the outcome to an
 /// exit status. Everything else lives in the libraries.
@@ -11,6 +13,12 @@ struct Feedsh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feedsh",
         abstract: "A terminal shell for podcasts, posts and museum collections.",
+        usage: """
+            feedsh [options]                   (interactive on a terminal, else commands from stdin)
+              feedsh [options] -c 'CMD; CMD'
+              feedsh [options] -f FILE
+              feedsh serve-fixtures [--port N] [--rate BYTES]
+            """,
         discussion: """
             Interactive when standard input is a terminal; otherwise it reads commands
             from standard input. Type 'help' in the shell for its commands.
@@ -70,8 +78,14 @@ struct Feedsh: AsyncParsableCommand {
     @Flag(help: "Write every result, event and error as one JSON object a line on standard output.")
     var json = false
 
-    @Flag(help: "No colour or styling (also when NO_COLOR is set or output is not a terminal).")
+    @Flag(help: "No colour or styling (also when NO_COLOR is set, TERM=dumb or output is not a terminal).")
     var noColor = false
+
+    @Flag(help: "Print long results at the prompt without a pager (default: $PAGER, else less -FRX).")
+    var noPager = false
+
+    @Flag(help: .hidden)
+    var generateManCommands = false
 
     func validate() throws {
         if file != nil && commands != nil {
@@ -92,6 +106,11 @@ struct Feedsh: AsyncParsableCommand {
     /// The command's work; `main.swift` calls it by this name because a call to
     /// `run()` resolves to ArgumentParser's synchronous default, which prints help.
     func execute() async throws {
+        if generateManCommands {
+            // The man page's command list, from the same specs as `help`.
+            FileHandle.standardOutput.write(Data(HelpText.manPage(CommandRegistry.standard.specs).utf8))
+            return
+        }
         let environment = ProcessInfo.processInfo.environment
         var endpoints = Endpoints()
         endpoints.itunes = try url(itunesURL, env: "FEEDSH_ITUNES_URL", flag: "--itunes-url") ?? endpoints.itunes
@@ -116,7 +135,8 @@ struct Feedsh: AsyncParsableCommand {
             historyFile: paths.history,
             keepGoing: keepGoing,
             engine: engine,
-            maxConcurrent: maxConcurrent
+            maxConcurrent: maxConcurrent,
+            pager: noPager ? nil : Pager.command(environment: environment)
         )
         let shell = Shell(configuration: configuration, console: .standard(json: json, noColor: noColor))
         let status = await run(shell)

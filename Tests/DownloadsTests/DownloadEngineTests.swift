@@ -291,7 +291,7 @@ struct DownloadEngineTests {
         try await EngineHarness.run(engine) { h in
             let request = h.request("portal", size: 10, fault: "html")
             guard let error = await h.failure(request) else { return }
-            #expect(error.code == "not-media")
+            #expect(error.code == .notMedia)
             #expect(!FileManager.default.fileExists(atPath: request.file.final.path))
             #expect(!FileManager.default.fileExists(atPath: request.file.part.path))
         }
@@ -371,7 +371,7 @@ struct DownloadEngineTests {
             try Data("x".utf8).write(to: blocker)
             let request = h.request("blocked", size: 1000)
             guard let error = await h.failure(request) else { return }
-            #expect(error.code == "disk")
+            #expect(error.code == .disk)
             #expect(error.description == "cannot create directory \(blocker.path): Not a directory")
             try FileManager.default.removeItem(at: blocker)
         }

@@ -83,7 +83,7 @@ struct DownloadTrustTests {
         try await EngineHarness.run(engine) { h in
             let request = h.request("zipped", size: 100_000, fault: "gzip")
             guard let error = await h.failure(request) else { return }
-            #expect(error.code == "encoded-body")
+            #expect(error.code == .encoded)
             #expect(error.description.contains("Content-Encoding: gzip"))
             #expect(h.server.requests.count == 1)
             #expect(h.server.requests.first.map { _ in true } == true)
@@ -107,7 +107,7 @@ struct DownloadTrustTests {
             )
             try FileManager.default.createSymbolicLink(at: request.file.part, withDestinationURL: outside)
             guard let error = await h.failure(request) else { return }
-            #expect(error.code == "unsafe-path")
+            #expect(error.code == .unsafePath)
             #expect(fileData(outside) == Data("precious".utf8))
             #expect(h.server.requests.isEmpty)
         }
@@ -169,7 +169,7 @@ struct DownloadTrustTests {
         try await EngineHarness.run(engine) { h in
             let request = h.request("hopeless", size: 200_000, fault: "offset=1000,drop=50000")
             guard let error = await h.failure(request) else { return }
-            #expect(error.code == "gave-up")
+            #expect(error.code == .gaveUp)
             // A GET that gets further than before forgives failures, never restarts:
             // at most 5 restarts, each after at most one GET (it was thousands).
             #expect(h.server.requests.count <= 2 * EngineHarness.fastRetries.attempts)
@@ -237,7 +237,7 @@ struct DownloadTrustTests {
             let loop = h.request("loop", size: 20_000, fault: "redirect=loop")
             let before = h.server.requests.count
             guard let error = await h.failure(loop) else { return }
-            #expect(error.code == "network")
+            #expect(error.code == .network)
             #expect(error.description.contains("127.0.0.1"))
             // One chain of redirects, not five retries of it.
             #expect(h.server.requests.count - before <= 50)

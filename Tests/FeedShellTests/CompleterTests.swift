@@ -1,30 +1,41 @@
 import Downloads
 import Foundation
 import LineEditor
+import ShellKit
+import TerminalKit
 import Testing
 
 @testable import FeedShell
 
 @Suite("Completion")
 struct CompleterTests {
-    let completer = Completer(registry: .standard)
+    let specs = CommandRegistry.standard.specs
     let snapshot = CompletionSnapshot(episodes: [
-        .init(number: 1, title: "One", status: .downloaded(bytes: 10)),
-        .init(number: 2, title: "Two", status: .downloading(nil)),
-        .init(number: 3, title: "Three", status: .paused(bytes: 5, total: 10)),
-        .init(number: 4, title: "Four", status: .none),
-        .init(number: 10, title: "Ten", status: .failed("HTTP 404")),
+        .init(number: 1, id: "e1", title: "One", status: .downloaded(bytes: 10)),
+        .init(number: 2, id: "e2", title: "Two", status: .downloading(nil)),
+        .init(number: 3, id: "e3", title: "Three", status: .paused(bytes: 5, total: 10)),
+        .init(number: 4, id: "e4", title: "Four", status: .none),
+        .init(number: 10, id: "e10", title: "Ten", status: .failed("HTTP 404")),
     ])
 
+    private func complete(
+        _ text: String,
+        in snapshot: CompletionSnapshot? = nil,
+        live: [String: DownloadProgress] = [:]
+    ) -> ShellKit.Completion {
+        let snapshot = snapshot ?? self.snapshot
+        return Completer(specs: specs).complete(text) { snapshot.items($0, live: live) }
+    }
+
     private func words(_ text: String) -> [String] {
-        completer.complete(text, snapshot: snapshot).candidates.map(\.word)
+        complete(text).candidates.map(\.word)
     }
 
     @Test func commandNames() {
         #expect(words("epi") == ["episodes"])
         #expect(words("e") == ["episodes", "exit"])
         #expect(words("lookup; ep") == ["episodes"])
-        #expect(completer.complete("epi", snapshot: snapshot).replacing == 3)
+        #expect(complete("epi").replacing == 3)
         #expect(words("zzz").isEmpty)
     }
 
@@ -32,13 +43,49 @@ struct CompleterTests {
         #expect(words("lookup --l") == ["--limit"])
         #expect(words("lookup 1 --limit 3 --").isEmpty)
         #expect(words("met search x --") == ["--medium", "--has-images", "--limit"])
+        #expect(words("cancel all --") == ["--yes"])
+    }
+
+    @Test func flagValuesFromTheSpec() {
+        #expect(words("met search x --medium Pa") == ["Paintings"])
+        #expect(words("met search x --medium=Sc") == ["--medium=Sculpture"])
+        #expect(complete("met search x --medium=Sc").candidates.first?.display == "Sculpture")
+    }
+
+    @Test func selectorsCompleteAfterACommaOrADash() {
+        let afterComma = complete("get 3,").candidates
+        #expect(afterComma.map(\.word) == ["3,3", "3,4", "3,10"])
+        #expect(afterComma.map(\.display) == ["3", "4", "10"])
+        #expect(complete("get 3,").replacing == 2)
+        #expect(words("get 3-1") == ["3-10"])
+    }
+
+    @Test func theProgressShownIsTheCurrentOne() {
+        let live = ["e2": DownloadProgress(bytes: 35, total: 100, bytesPerSecond: nil)]
+        #expect(complete("pause ", live: live).candidates.map(\.note) == ["Two (35% downloading)"])
+    }
+
+    @Test func quotedAndEscapedPathsComplete() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh paths \(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Data().write(to: root.appendingPathComponent("my script.feedsh"))
+        let escaped = Tokenizer.escape(root.path + "/")
+        let typed = "source " + escaped + "my\\ s"
+        let completion = complete(typed)
+        #expect(completion.candidates.map(\.word) == [escaped + "my\\ script.feedsh"])
+        #expect(completion.replacing == (escaped + "my\\ s").unicodeScalars.count)
+        // The word inserted reads back as the path.
+        #expect(try Tokenizer.statements("source " + completion.candidates[0].word) == [["source", root.path + "/my script.feedsh"]])
+        let quoted = complete("source '" + root.path + "/my s")
+        #expect(quoted.candidates.count == 1)
     }
 
     @Test func metVerbsAndSongNumbers() {
         #expect(words("met ") == ["search", "object", "image"])
         #expect(words("met o") == ["object"])
         let songs = CompletionSnapshot(episodes: [], tracks: ["Carrier Wave", "Port 8080"])
-        let completion = completer.complete("preview ", snapshot: songs)
+        let completion = complete("preview ", in: songs)
         #expect(completion.candidates.map(\.word) == ["1", "2"])
         #expect(completion.candidates.map(\.note) == ["Carrier Wave", "Port 8080"])
     }
@@ -58,7 +105,7 @@ struct CompleterTests {
     }
 
     @Test func candidatesCarryTitlesAndStatus() {
-        let candidates = completer.complete("resume ", snapshot: snapshot).candidates
+        let candidates = complete("resume ").candidates
         #expect(candidates.map(\.note) == ["Three (50% paused)", "Ten (failed: HTTP 404)"])
     }
 
@@ -72,16 +119,16 @@ struct CompleterTests {
         try Data().write(to: root.appendingPathComponent("setup.feedsh"))
         try Data().write(to: root.appendingPathComponent(".hidden"))
         let base = root.path + "/"
-        let all = completer.complete("source \(base)", snapshot: snapshot).candidates
-        #expect(all.map(\.word) == [base + "scripts/", base + "setup.feedsh"])
+        let all = complete("source \(base)").candidates
+        #expect(all.map(\.word) == [Tokenizer.escape(base) + "scripts/", Tokenizer.escape(base) + "setup.feedsh"])
         #expect(all.map(\.isFinal) == [false, true])
-        #expect(words("source \(base)se") == [base + "setup.feedsh"])
-        #expect(words("source \(base).h") == [base + ".hidden"])
+        #expect(words("source \(base)se") == [Tokenizer.escape(base) + "setup.feedsh"])
+        #expect(words("source \(base).h") == [Tokenizer.escape(base) + ".hidden"])
     }
 
     @Test func openCompletesSearchResults() {
         let withResults = CompletionSnapshot(episodes: [], searchResults: ["Loopback Radio", "Radio Waves Weekly"])
-        let candidates = completer.complete("open ", snapshot: withResults).candidates
+        let candidates = complete("open ", in: withResults).candidates
         #expect(candidates.map(\.word) == ["1", "2"])
         #expect(candidates.map(\.note) == ["Loopback Radio", "Radio Waves Weekly"])
     }
@@ -91,26 +138,3 @@ struct CompleterTests {
     }
 }
 
-@Suite("Status area")
-struct StatusAreaTests {
-    let progress = DownloadProgress(bytes: 500_000, total: 1_000_000, bytesPerSecond: 250_000)
-
-    @Test func oneLinePerDownloadCutToWidth() {
-        let lines = StatusArea.lines(
-            [.init(label: "3 The ETag Whisperer", progress: progress), .init(label: "4 Starting", progress: nil)],
-            width: 80
-        )
-        #expect(lines == ["[3] 50.0% of 1.0 MB, 250.0 kB/s, ETA 0:02  The ETag Whisperer", "[4] starting  Starting"])
-        let narrow = StatusArea.lines([.init(label: "3 The ETag Whisperer", progress: progress)], width: 20)
-        #expect(narrow.allSatisfy { TerminalText.width($0) <= 20 })
-    }
-
-    @Test func summaryWhenMoreThanFit() {
-        let entries = (1...6).map { StatusArea.Entry(label: "\($0) Episode", progress: progress) }
-        #expect(StatusArea.lines(entries, width: 80, maxLines: 4) == ["6 downloads: 50.0% of 6.0 MB, 1.5 MB/s"])
-    }
-
-    @Test func nothingWhenIdle() {
-        #expect(StatusArea.lines([], width: 80).isEmpty)
-    }
-}

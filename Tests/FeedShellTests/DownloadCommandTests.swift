@@ -2,6 +2,8 @@ import Downloads
 import FeedKit
 import FixtureServer
 import Foundation
+import ShellKit
+import TerminalKit
 import Testing
 
 @testable import FeedShell
@@ -41,9 +43,13 @@ struct DownloadCommandTests {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; get 1,3; wait") == .success)
             let out = h.output.standardOutput
+            let err = h.output.standardError
             #expect(out.contains("downloading 1: Ports, Sockets and the Art of Listening\n"))
-            #expect(out.contains("downloaded 1 Ports, Sockets and the Art of Listening ("))
-            #expect(out.contains("downloaded 3 The ETag Whisperer ("))
+            // Said once, as it happened, with the file's path; `wait` does not repeat it.
+            let first = try await file(h, number: 1).final.path
+            #expect(err.contains("downloaded 1 Ports, Sockets and the Art of Listening (6.6 MB) to \(first)\n"))
+            #expect((out + err).components(separatedBy: "downloaded 1 ").count == 2)
+            #expect(err.contains("downloaded 3 The ETag Whisperer ("))
             for number in [1, 3] {
                 let final = try await file(h, number: number).final
                 #expect(try Data(contentsOf: final) == (try await expectedMedia(h, number: number)))
@@ -130,7 +136,7 @@ struct DownloadCommandTests {
             let out = h.output.standardOutput
             #expect(out.contains("cancelled 4\n"))
             #expect(out.contains("5 is not downloading\n"))
-            #expect(out.contains("cancelled  4 Backpressure"))
+            #expect(out.contains("4  cancelled  Backpressure"))
             let file = try await file(h, number: 4)
             #expect(!FileManager.default.fileExists(atPath: file.part.path))
             #expect(!FileManager.default.fileExists(atPath: file.sidecar.path))
@@ -161,7 +167,7 @@ struct DownloadCommandTests {
             _ = await h.run("lookup")
             await h.shell.session.downloads.start(brokenRequest(h))
             #expect(await h.run("wait") == .failure)
-            #expect(h.output.standardOutput.contains("failed broken: HTTP 404 Not Found from "))
+            #expect(h.output.standardError.contains("failed broken: HTTP 404 Not Found from "))
             #expect(h.output.standardError.hasSuffix("feedsh: 1 download failed\n"))
         }
     }

@@ -1,6 +1,8 @@
 import FeedKit
 import FixtureServer
 import Foundation
+import ShellKit
+import TerminalKit
 import Testing
 
 @testable import FeedShell
@@ -61,7 +63,7 @@ struct ShellHarness {
         _ = await shell.runInteractive(line: line)
     }
 
-    func run(_ text: String, source: String? = nil, keepGoing: Bool = false) async -> FeedShell.ExitStatus {
+    func run(_ text: String, source: String? = nil, keepGoing: Bool = false) async -> ShellKit.ExitStatus {
         await shell.run(script: ScriptLines(text: text, source: source), keepGoing: keepGoing)
     }
 }
@@ -119,11 +121,11 @@ struct ShellTests {
     @Test func showValidatesItsNumber() async throws {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; show 6") == .failure)
-            #expect(h.output.standardError == "feedsh: no episode '6'; usage: show N (1-5)\n")
+            #expect(h.output.standardError == "feedsh: no episode '6' (1-5); usage: show N\n")
         }
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; show") == .failure)
-            #expect(h.output.standardError == "feedsh: usage: show N (1-5)\n")
+            #expect(h.output.standardError == "feedsh: usage: show N\n")
         }
     }
 
@@ -158,7 +160,7 @@ struct ShellTests {
             #expect(await h.run("lookup https://example.com/x") == .failure)
             #expect(
                 h.output.standardError
-                    == "feedsh: 'https://example.com/x' is not a podcast ID or URL; usage: lookup [ID|APPLE-PODCASTS-URL] [--limit N]\n"
+                    == "feedsh: 'https://example.com/x' looks like a feed URL; lookup reads Apple's directory: give a podcast ID (1386867488) or an Apple Podcasts URL, or find one with 'search NAME'; usage: lookup [ID|APPLE-PODCASTS-URL] [--limit N]\n"
             )
         }
     }
@@ -168,7 +170,7 @@ struct ShellTests {
             #expect(await h.run("help; help lookup; help exit") == .success)
             let out = h.output.standardOutput
             for command in CommandRegistry.standard.commands {
-                #expect(out.contains("  \(command.name)"))
+                #expect(out.contains("  \(command.spec.name)"))
             }
             #expect(out.contains("usage: lookup [ID|APPLE-PODCASTS-URL] [--limit N]"))
             #expect(out.contains("aliases: exit"))
@@ -210,7 +212,7 @@ struct ShellTests {
             #expect(h.output.standardOutput.contains("#  Date"))
             #expect(
                 h.output.standardError
-                    == "feedsh: \(dir.path)/outer.feedsh:2: \(dir.path)/inner.feedsh:3: no episode '9'; usage: show N (1-3)\n"
+                    == "feedsh: \(dir.path)/outer.feedsh:2: \(dir.path)/inner.feedsh:3: no episode '9' (1-3); usage: show N\n"
             )
         }
     }

@@ -3,6 +3,8 @@ import FeedKit
 import FixtureData
 import FixtureServer
 import Foundation
+import ShellKit
+import TerminalKit
 import Testing
 
 @testable import FeedShell
@@ -112,7 +114,7 @@ struct ImageCommandTests {
         let output = CapturedOutput()
         let progress = InlineProgress(
             console: Console(sink: output, isTerminal: true, width: 80, errorIsTerminal: true),
-            label: "x"
+            label: DownloadLabel(number: "x", title: "")
         )
         for bytes in [100, 450, 1000] {
             progress.report(.progress(id: "x", DownloadProgress(bytes: Int64(bytes), total: 1000, bytesPerSecond: 0)))
@@ -136,7 +138,7 @@ struct MusicCommandTests {
             let out = h.output.standardOutput
             #expect(out.contains("2    5:05  yes      Keep‑Alive · Syn & Ack · Three Ways"))
             #expect(out.contains("downloading t2: Keep‑Alive"))
-            #expect(out.contains("downloaded t2 Keep‑Alive"))
+            #expect(h.output.standardError.contains("downloaded t2 Keep‑Alive"))
             let file = h.downloads.appendingPathComponent("previews/2000000005.m4a")
             let expected = SyntheticMedia(key: "previews/2000000005.plus.aac.p.m4a").allBytes
             let data = try Data(contentsOf: file)

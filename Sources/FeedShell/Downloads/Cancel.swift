@@ -1,0 +1,64 @@
+import Downloads
+import ShellKit
+
+extension Command {
+    static let cancel = perDownload(
+        CommandSpec(
+            "cancel",
+            summary: "stop downloads and delete what they saved",
+            details: """
+                Removes the .part file and its metadata; a finished file is kept. With
+                'all', partial downloads left by earlier sessions are deleted only after
+                you confirm (in a script, only with --yes).
+                """,
+            flags: [FlagSpec("yes")]
+        )
+    ) { targets, arguments, context in
+        let engine = context.session.downloads
+        // Queued ones go first inside the engine, so stopping the running ones starts
+        // none of them.
+        let cancelled = await engine.cancel(targets.map(\.request.id))
+        let earlier = targets.filter { cancelled[$0.request.id] != true }
+        var deleteEarlier = true
+        if (arguments["N|N-M|N,M|all|tN"] ?? "").hasSuffix("all"), !arguments.has("yes") {
+            let partial = earlier.filter {
+                if case .partial = context.session.layout.status(of: $0.request.file) { true } else { false }
+            }
+            if !partial.isEmpty {
+                let count = partial.count == 1 ? "1 partial download" : "\(partial.count) partial downloads"
+                deleteEarlier = await context.ask?("Also delete \(count) left by earlier sessions? [y/N] ") ?? false
+            }
+        }
+        var outcomes: [Outcome] = []
+        for target in targets {
+            let number = target.label.number
+            if cancelled[target.request.id] == true {
+                outcomes.append(Outcome(kind: "cancelled", message: "cancelled \(number)"))
+                continue
+            }
+            // A .part from an earlier run is only on disk; one another process owns
+            // is left alone.
+            if !deleteEarlier {
+                if case .partial = context.session.layout.status(of: target.request.file) {
+                    outcomes.append(Outcome(kind: "kept from an earlier session", message: "kept \(number)'s partial download"))
+                } else {
+                    outcomes.append(Outcome(kind: "not downloading", message: "\(number) is not downloading"))
+                }
+                continue
+            }
+            do throws(DownloadError) {
+                if try engine.removePartial(target.request) {
+                    outcomes.append(Outcome(kind: "cancelled", message: "cancelled \(number)"))
+                } else {
+                    outcomes.append(Outcome(kind: "not downloading", message: "\(number) is not downloading"))
+                }
+            } catch {
+                outcomes.append(
+                    ownedElsewhere(target, context)
+                        ?? Outcome(kind: "not cancelled", message: "\(number): \(error.description)")
+                )
+            }
+        }
+        return outcomes
+    }
+}

@@ -1,0 +1,25 @@
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let resume = perDownload(
+        CommandSpec(
+            "resume",
+            summary: "continue paused or failed downloads",
+            details: "Continues from the bytes on disk with a Range request."
+        )
+    ) { targets, _, context in
+        await startAll(targets, context) { target in
+            let number = target.label.number
+            return switch await context.session.status(of: target.request) {
+            case .paused(let bytes, let total):
+                .start(message: "resuming \(number) at \(Formatting.precisePercent(bytes, of: total))")
+            case .failed: .start(message: "retrying \(number)")
+            case .queued, .downloading:
+                .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))
+            case .downloaded: .skip(Outcome(kind: "already downloaded", message: "\(number) is already downloaded"))
+            case .none: .skip(Outcome(kind: "not paused", message: "\(number) is not paused (use 'get \(number)')"))
+            }
+        }
+    }
+}

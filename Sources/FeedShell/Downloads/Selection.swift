@@ -1,0 +1,164 @@
+import Downloads
+import FeedKit
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let selectorDetails =
+        "N is an episode number; 2-4, 1,3 and all select several. t2, t1-3 and tall select songs of the 'tracks' list."
+
+    /// The selector argument of the download commands, completed with the episodes
+    /// (and songs) that `verb` can act on.
+    static func selectorArgument(_ verb: String, optional: Bool = false) -> ArgumentSpec {
+        ArgumentSpec("N|N-M|N,M|all|tN", optional: optional, completion: .selector(verb))
+    }
+
+    /// The downloads the selector argument names, or a usage error naming the range.
+    static func selection(
+        _ arguments: ParsedArguments,
+        _ context: CommandContext,
+        _ verb: String
+    ) async throws(ShellError) -> [DownloadTarget] {
+        try await context.session.targets(arguments["N|N-M|N,M|all|tN"] ?? "", verb: verb)
+    }
+
+    /// What a command did to one download: a kind for summaries (`queued`) and the
+    /// line that says it (`queued 4: Title`).
+    struct Outcome: Sendable {
+        let kind: String
+        let message: String
+    }
+
+    /// Selections longer than this, and `all`, are summarised (`9997 queued,
+    /// 3 downloading`) instead of a line each.
+    static let listLimit = 12
+
+    /// A command that acts on the selected downloads together and says what it did
+    /// to each: a line each for a few, counts for many or `all`; JSON always has
+    /// them all.
+    static func perDownload(
+        _ spec: CommandSpec,
+        act: @escaping @Sendable ([DownloadTarget], ParsedArguments, CommandContext) async -> [Outcome]
+    ) -> Command {
+        var spec = spec
+        spec.arguments = [selectorArgument(spec.name)]
+        spec.details = selectorDetails + " " + spec.details
+        let verb = spec.name
+        return Command(spec) { arguments, context throws(ShellError) in
+            let targets = try await selection(arguments, context, verb)
+            let outcomes = await act(targets, arguments, context)
+            let selector = arguments["N|N-M|N,M|all|tN"] ?? ""
+            await report(targets, outcomes, summarise: selector.hasSuffix("all"), context)
+            return .proceed
+        }
+    }
+
+    /// Says what a command did to each target: a line each, or counts when there are
+    /// many or `summarise` (for `all`); JSON always has them all.
+    static func report(
+        _ targets: [DownloadTarget],
+        _ outcomes: [Outcome],
+        summarise: Bool,
+        _ context: CommandContext
+    ) async {
+        var results: [JSONValue] = []
+        if context.console.json {
+            for (target, outcome) in zip(targets, outcomes) {
+                results.append(
+                    .object([
+                        "number": .string(target.label.number), "id": .string(target.request.id),
+                        "message": .string(outcome.message),
+                        "status": JSONRender.status(await context.session.status(of: target.request)),
+                    ])
+                )
+            }
+        }
+        let counts = outcomes.count > listLimit || (summarise && outcomes.count > 1)
+        let text = counts ? Self.summary(of: outcomes) : outcomes.map(\.message).joined(separator: "\n")
+        context.output(text, json: .array(results))
+    }
+
+    /// `3 downloading, 9997 queued`: the kinds in the order they first came.
+    static func summary(of outcomes: [Outcome]) -> String {
+        var counts: [(kind: String, count: Int)] = []
+        var index: [String: Int] = [:]
+        for outcome in outcomes {
+            if let at = index[outcome.kind] {
+                counts[at].count += 1
+            } else {
+                index[outcome.kind] = counts.count
+                counts.append((outcome.kind, 1))
+            }
+        }
+        return counts.map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
+    }
+
+    /// Says another process owns a download, or nil when none does.
+    static func ownedElsewhere(_ target: DownloadTarget, _ context: CommandContext) -> Outcome? {
+        guard let holder = context.session.downloads.owner(of: target.request) else { return nil }
+        let who = holder.map { "pid \($0)" } ?? "another process"
+        return Outcome(
+            kind: "being downloaded elsewhere",
+            message: "\(target.label.number) is being downloaded by feedsh (\(who))"
+        )
+    }
+
+    /// What `startAll` does with one target.
+    enum StartDecision {
+        /// Leave it, saying why.
+        case skip(Outcome)
+        /// Start it; `message` replaces "downloading N: Title" (`resuming 3 at 41.2%`).
+        case start(message: String? = nil)
+    }
+
+    /// Starts the downloads `decide` lets start, in one step, and says what happened
+    /// to each target.
+    static func startAll(
+        _ targets: [DownloadTarget],
+        _ context: CommandContext,
+        decide: (DownloadTarget) async -> StartDecision
+    ) async -> [Outcome] {
+        var outcomes: [Outcome?] = []
+        var starting: [(index: Int, message: String?)] = []
+        for (index, target) in targets.enumerated() {
+            switch await decide(target) {
+            case .skip(let outcome):
+                outcomes.append(outcome)
+            case .start(let message):
+                if let outcome = ownedElsewhere(target, context) {
+                    outcomes.append(outcome)
+                } else {
+                    outcomes.append(nil)
+                    starting.append((index, message))
+                }
+            }
+        }
+        let results = await context.session.downloads.start(starting.map { targets[$0.index].request })
+        for ((index, message), result) in zip(starting, results) {
+            let label = targets[index].label
+            outcomes[index] =
+                switch (result, message) {
+                case (.started, let message?), (.queued, let message?): Outcome(kind: "resumed", message: message)
+                case (.started, nil):
+                    Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)")
+                case (.queued, nil): Outcome(kind: "queued", message: "queued \(label.number): \(label.title)")
+                case (.alreadyActive, _):
+                    Outcome(kind: "already downloading", message: "\(label.number) is already downloading")
+                }
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// Starts downloading the selected episodes or songs: `get`, and `preview`.
+    static func startDownloads(_ targets: [DownloadTarget], _ context: CommandContext) async -> [Outcome] {
+        await startAll(targets, context) { target in
+            let number = target.label.number
+            return switch await context.session.status(of: target.request) {
+            case .downloaded: .skip(Outcome(kind: "already downloaded", message: "\(number) is already downloaded"))
+            case .queued, .downloading:
+                .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))
+            case .none, .paused, .failed: .start()
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Downloads
+import FeedKit
+import TerminalKit
+
+/// What the shell says about an episode's download, from the engine when it knows
+/// the episode and from the download folder otherwise (a `.part` left by an earlier
+/// run shows as paused).
+enum EpisodeStatus: Sendable, Equatable {
+    case none
+    case queued
+    case downloading(DownloadProgress?)
+    case paused(bytes: Int64, total: Int64?)
+    case downloaded(bytes: Int64)
+    case failed(String)
+
+    init(engine: DownloadManager.State?, disk: DownloadLayout.Status) {
+        switch engine {
+        case .queued: self = .queued
+        case .running(let progress): self = .downloading(progress)
+        case .paused(let bytes, let total): self = .paused(bytes: bytes, total: total)
+        case .completed(let bytes): self = .downloaded(bytes: bytes)
+        case .failed(let error): self = .failed(error.description)
+        case .cancelled, nil:
+            switch disk {
+            case .absent: self = .none
+            case .downloaded(let bytes): self = .downloaded(bytes: bytes)
+            case .partial(let bytes, let total): self = .paused(bytes: bytes, total: total)
+            }
+        }
+    }
+
+    /// For the episodes table: `downloaded`, `41% paused`, `41% downloading`,
+    /// `queued`, `failed: reason`.
+    var text: String {
+        switch self {
+        case .none: ""
+        case .queued: "queued"
+        case .downloading(let progress?) where progress.bytes > 0:
+            "\(Formatting.percent(progress.bytes, of: progress.total)) downloading"
+        case .downloading: "downloading"
+        case .paused(let bytes, let total) where bytes > 0: "\(Formatting.percent(bytes, of: total)) paused"
+        case .paused: "paused"
+        case .downloaded: "downloaded"
+        case .failed(let reason): "failed: \(reason)"
+        }
+    }
+}
+
+extension DownloadProgress {
+    /// As the terminal shows it: `37.5% of 48.1 MB, 3.2 MB/s, ETA 0:09`.
+    var reading: ProgressReading {
+        ProgressReading(bytes: bytes, total: total, bytesPerSecond: bytesPerSecond, eta: eta)
+    }
+}
+
+/// How the shell names a download in messages: its number (`3`, `t2`) and title.
+struct DownloadLabel: Sendable, Equatable, CustomStringConvertible {
+    let number: String
+    /// Sanitized.
+    let title: String
+
+    /// `3 Title`.
+    var description: String { title.isEmpty ? number : "\(number) \(title)" }
+}

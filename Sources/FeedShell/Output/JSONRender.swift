@@ -1,0 +1,132 @@
+import Downloads
+import FeedKit
+import Foundation
+
+/// The `--json` form of each model. Strings are given as the API sent them (JSON
+/// escapes control characters, so nothing reaches a terminal raw); the README lists
+/// these keys.
+enum JSONRender {
+    static func podcast(_ podcast: Podcast, statuses: [Int64: EpisodeStatus]) -> JSONValue {
+        .object([
+            "id": .int(podcast.id),
+            "title": .string(podcast.title),
+            "artist": .string(podcast.artist),
+            "genres": .array(podcast.genres.map { .string($0) }),
+            "episodeCount": podcast.episodeCount.map { .int($0) },
+            "artworkURL": .string(podcast.artworkURL?.absoluteString),
+            "episodes": episodes(podcast, statuses: statuses),
+            "warnings": .array(podcast.warnings.map { .string($0.description) }),
+        ])
+    }
+
+    static func episodes(_ podcast: Podcast, numbers: [Int]? = nil, statuses: [Int64: EpisodeStatus]) -> JSONValue {
+        .array(
+            (numbers ?? podcast.episodes.indices.map { $0 + 1 }).map { number in
+                let episode = podcast.episodes[number - 1]
+                return self.episode(episode, number: number, status: statuses[episode.id], full: false)
+            }
+        )
+    }
+
+    static func episode(
+        _ episode: Episode,
+        number: Int,
+        status: EpisodeStatus?,
+        full: Bool,
+        path: String? = nil
+    ) -> JSONValue {
+        .object([
+            "number": .int(number),
+            "id": .int(episode.id),
+            "title": .string(episode.title),
+            "date": .date(episode.releaseDate),
+            "seconds": episode.duration.map { .int($0.components.seconds) } ?? .null,
+            "audioURL": .string(episode.audioURL.absoluteString),
+            "status": self.status(status ?? EpisodeStatus.none),
+            "description": full ? .string(episode.description) : nil,
+            "path": full ? .string(path) : nil,
+        ])
+    }
+
+    /// `{"state": "paused", "bytes": 123, "total": 456}`.
+    static func status(_ status: EpisodeStatus) -> JSONValue {
+        switch status {
+        case .none: .object(["state": .string("none")])
+        case .queued: .object(["state": .string("queued")])
+        case .downloading(let progress):
+            .object([
+                "state": .string("downloading"), "bytes": progress.map { .int($0.bytes) },
+                "total": progress?.total.map { .int($0) },
+            ])
+        case .paused(let bytes, let total):
+            .object(["state": .string("paused"), "bytes": .int(bytes), "total": total.map { .int($0) }])
+        case .downloaded(let bytes): .object(["state": .string("downloaded"), "bytes": .int(bytes)])
+        case .failed(let message): .object(["state": .string("failed"), "message": .string(message)])
+        }
+    }
+
+    static func state(_ state: DownloadManager.State) -> JSONValue {
+        if case .cancelled = state { return .object(["state": .string("cancelled")]) }
+        return status(EpisodeStatus(engine: state, disk: .absent))
+    }
+
+    static func post(_ post: Post, comments: [Comment]? = nil) -> JSONValue {
+        .object([
+            "id": .int(post.id), "userId": .int(post.userId), "title": .string(post.title), "body": .string(post.body),
+            "comments": comments.map { comments in
+                .array(
+                    comments.map {
+                        .object([
+                            "id": .int($0.id), "name": .string($0.name), "email": .string($0.email),
+                            "body": .string($0.body),
+                        ])
+                    }
+                )
+            },
+        ])
+    }
+
+    /// A download event: `{"event": "progress", "id": ..., "label": ..., ...}`.
+    static func event(_ event: DownloadEvent, label: DownloadLabel) -> JSONValue {
+        let (name, details): (String, KeyValuePairs<String, JSONValue?>) =
+            switch event {
+            case .queued: ("queued", [:])
+            case .started(_, let offset): ("started", ["offset": .int(offset)])
+            case .progress(_, let progress):
+                (
+                    "progress",
+                    [
+                        "bytes": .int(progress.bytes), "total": progress.total.map { .int($0) },
+                        "percent": progress.fraction.map { .double(($0 * 1000).rounded() / 10) },
+                    ]
+                )
+            case .paused(_, let bytes, let total): ("paused", ["bytes": .int(bytes), "total": total.map { .int($0) }])
+            case .completed(_, let bytes, let file): ("completed", ["bytes": .int(bytes), "path": .string(file.path)])
+            case .failed(_, let error):
+                ("failed", ["code": .string(error.code.description), "message": .string(error.description)])
+            case .cancelled: ("cancelled", [:])
+            case .restarted(_, let reason): ("restarted", ["message": .string(reason.description)])
+            case .retrying(_, let attempt, let delay, let reason):
+                (
+                    "retrying",
+                    [
+                        "attempt": .int(attempt), "delaySeconds": .double(delay.seconds),
+                        "message": .string(reason.description),
+                    ]
+                )
+            }
+        guard case .object(let rest) = JSONValue.object(details) else { return .null }
+        let head: [JSONValue.Member] = [
+            .init(key: "event", value: .string(name)), .init(key: "id", value: .string(event.id)),
+            .init(key: "label", value: .string(label.description)),
+        ]
+        return .object(head + rest)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,104 @@
+import Downloads
+import FeedKit
+import Foundation
+import TerminalKit
+
+/// Turns models into the text the shell prints. Pure functions of their inputs, so
+/// that tables can be tested at any width; every string from the network goes
+/// through ``TerminalText`` here.
+enum Render {
+    /// Two lines: title and artist; genres and how many episodes were loaded.
+    static func podcastHeader(_ podcast: Podcast, width: Int?) -> String {
+        var first = TerminalText.line(podcast.title)
+        if let artist = podcast.artist, !artist.isEmpty { first += " · " + TerminalText.line(artist) }
+        var details: [String] = []
+        if !podcast.genres.isEmpty { details.append(TerminalText.line(podcast.genres.joined(separator: ", "))) }
+        let loaded = podcast.episodes.count
+        let counted = podcast.episodeCount.map { " of \($0)" } ?? ""
+        details.append("\(loaded)\(counted) \(loaded == 1 && counted.isEmpty ? "episode" : "episodes") loaded")
+        details.append("id \(podcast.id)")
+        return [first, details.joined(separator: " · ")].map { cut($0, width) }.joined(separator: "\n")
+    }
+
+    /// The numbered episode table: number, date, length, status (when any), title,
+    /// for the episodes `numbers` (1-based) of `podcast`. The status column is
+    /// bounded, so that a long failure leaves room for the titles.
+    static func episodes(
+        _ podcast: Podcast,
+        numbers: [Int]? = nil,
+        statuses: [Int64: EpisodeStatus],
+        width: Int?,
+        color: Bool = false,
+        timeZone: TimeZone = .current
+    ) -> String {
+        let numbers = numbers ?? podcast.episodes.indices.map { $0 + 1 }
+        guard !numbers.isEmpty else { return "no episodes" }
+        let rows: [[String]] = numbers.map { number in
+            let episode = podcast.episodes[number - 1]
+            return [
+                String(number),
+                episode.releaseDate.map { Formatting.date($0, timeZone: timeZone) } ?? "-",
+                episode.duration.map(Formatting.duration) ?? "-",
+                TerminalText.line(statuses[episode.id]?.text ?? ""),
+                TerminalText.line(episode.title),
+            ]
+        }
+        let showStatus = rows.contains { !$0[3].isEmpty }
+        var columns: [Table.Column] = [
+            .init("#", rightAligned: true), .init("Date"), .init("Length", rightAligned: true),
+            .init("Status", maxWidth: statusWidth), .init("Title"),
+        ]
+        var body = rows
+        if !showStatus {
+            columns.remove(at: 3)
+            body = rows.map { row in
+                var row = row
+                row.remove(at: 3)
+                return row
+            }
+        }
+        return Table(columns: columns, rows: body).render(width: width, bold: color)
+    }
+
+    /// The widest the status column grows: `100% downloading` fits, a failure's
+    /// reason is cut (`show N` has it in full).
+    static let statusWidth = 24
+
+    /// One episode in full, with the path of its file (and whether it is there yet);
+    /// the description wrapped to `width` at word boundaries.
+    static func episode(
+        _ episode: Episode,
+        number: Int,
+        podcast: Podcast,
+        status: EpisodeStatus?,
+        path: String,
+        width: Int? = nil,
+        timeZone: TimeZone = .current
+    ) -> String {
+        var facts = [TerminalText.line(podcast.title)]
+        if let date = episode.releaseDate { facts.append(Formatting.date(date, timeZone: timeZone)) }
+        if let duration = episode.duration { facts.append(Formatting.duration(duration)) }
+        facts.append("episode \(number) of \(podcast.episodes.count)")
+        var lines = [TerminalText.line(episode.title), facts.joined(separator: " · ")]
+        lines.append("id:     \(episode.id)")
+        lines.append("audio:  \(TerminalText.line(episode.audioURL.absoluteString))")
+        let file: String =
+            switch status {
+            case .downloaded?: TerminalText.line(path)
+            case .paused?, .downloading?, .queued?: TerminalText.line(path) + " (not complete yet)"
+            default: TerminalText.line(path) + " (once downloaded)"
+            }
+        lines.append("file:   \(file)")
+        if let status, status != .none { lines.append("status: \(TerminalText.line(status.text))") }
+        if let description = episode.description.map(TerminalText.block), !description.isEmpty {
+            lines.append("")
+            lines.append(description.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let text = lines.joined(separator: "\n")
+        return width.map { TerminalText.wrap(text, toWidth: $0) } ?? text
+    }
+
+    private static func cut(_ text: String, _ width: Int?) -> String {
+        width.map { TerminalText.truncate(text, toWidth: $0) } ?? text
+    }
+}

@@ -1,0 +1,48 @@
+import FeedKit
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let episodes = Command(
+        CommandSpec(
+            "episodes",
+            summary: "list the loaded podcast's episodes",
+            details: """
+                A numbered table (1 = newest): number, release date, length, download
+                status and title. WORDS keep the episodes whose titles contain them all
+                (in any case); --limit N shows the first N. The numbers stay those of the
+                whole list, for 'get' and 'show'.
+                """,
+            arguments: [ArgumentSpec("WORDS", optional: true, rest: true)],
+            flags: [FlagSpec("limit", value: .integer(1...100_000))]
+        )
+    ) { arguments, context throws(ShellError) in
+        let podcast = try await context.session.requirePodcast()
+        let statuses = await context.session.statuses()
+        let words = (arguments["WORDS"] ?? "").lowercased().split(separator: " ").map(String.init)
+        var numbers = podcast.episodes.indices.map { $0 + 1 }.filter { number in
+            let title = podcast.episodes[number - 1].title.lowercased()
+            return words.allSatisfy { title.contains($0) }
+        }
+        let matching = numbers.count
+        if let limit = arguments.integer("limit") { numbers = Array(numbers.prefix(limit)) }
+        var footer: String?
+        if numbers.count < podcast.episodes.count {
+            let shown = numbers.count == matching ? "" : "\(numbers.count) shown, "
+            footer = "(\(shown)\(matching) of \(podcast.episodes.count) episodes"
+                + (words.isEmpty ? "" : " match '\(TerminalText.line(words.joined(separator: " ")))'") + ")"
+        }
+        let text =
+            numbers.isEmpty
+            ? (words.isEmpty ? "no episodes" : "no episode titles contain '\(TerminalText.line(words.joined(separator: " ")))'")
+            : Render.episodes(
+                podcast,
+                numbers: numbers,
+                statuses: statuses,
+                width: context.console.width,
+                color: context.console.color
+            ) + (footer.map { "\n" + $0 } ?? "")
+        context.output(text, json: JSONRender.episodes(podcast, numbers: numbers, statuses: statuses))
+        return .proceed
+    }
+}

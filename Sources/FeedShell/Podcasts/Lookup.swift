@@ -1,0 +1,62 @@
+import FeedKit
+import Foundation
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let defaultPodcastID: Int64 = 1_386_867_488
+    static let defaultLookupLimit = 5
+
+    static let lookup = Command(
+        CommandSpec(
+            "lookup",
+            summary: "load a podcast and its latest episodes",
+            details: """
+                Loads a podcast from the iTunes lookup API by its numeric ID or its Apple
+                Podcasts URL (https://podcasts.apple.com/us/podcast/name/id1386867488).
+                Without an argument it loads \(defaultPodcastID). --limit sets how many of
+                the latest episodes to load (1-200, default \(defaultLookupLimit)).
+                """,
+            arguments: [ArgumentSpec("ID|APPLE-PODCASTS-URL", optional: true)],
+            flags: [FlagSpec("limit", value: .integer(1...200))],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        var id = defaultPodcastID
+        if let reference = arguments["ID|APPLE-PODCASTS-URL"] {
+            guard let parsed = PodcastReference.id(from: reference) else {
+                throw .usage(arguments.usage(Self.notAPodcast(reference)))
+            }
+            id = parsed
+        }
+        try await loadPodcast(id: id, limit: arguments.integer("limit") ?? defaultLookupLimit, context)
+        return .proceed
+    }
+
+    /// Why `reference` is not something `lookup` reads, and what to do instead.
+    static func notAPodcast(_ reference: String) -> String {
+        let shown = TerminalText.line(reference)
+        if let url = URL(string: reference), url.scheme == "http" || url.scheme == "https" {
+            return "'\(shown)' looks like a feed URL; lookup reads Apple's directory: give a podcast ID "
+                + "(\(defaultPodcastID)) or an Apple Podcasts URL, or find one with 'search NAME'"
+        }
+        return "'\(shown)' is not a podcast ID or an Apple Podcasts URL; find one with 'search NAME'"
+    }
+
+    /// Loads podcast `id` and shows its header: what `lookup` and `open` do.
+    static func loadPodcast(id: Int64, limit: Int, _ context: CommandContext) async throws(ShellError) {
+        let podcast: Podcast = try await feed { () async throws(FeedError) in
+            try await context.session.lookup(id: id, limit: limit)
+        }
+        if !context.console.json {
+            for warning in podcast.warnings {
+                context.console.printError("warning: \(TerminalText.line(warning.description))")
+            }
+        }
+        let statuses = context.console.json ? await context.session.statuses() : [:]
+        context.output(
+            Render.podcastHeader(podcast, width: context.console.width),
+            json: JSONRender.podcast(podcast, statuses: statuses)
+        )
+    }
+}

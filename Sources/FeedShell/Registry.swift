@@ -1,0 +1,23 @@
+import ShellKit
+
+extension Registry where Command == FeedShell.Command {
+    /// Every command feedsh has, in the order `help` lists them.
+    public static var standard: CommandRegistry {
+        CommandRegistry([
+            .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .posts, .post,
+            .image, .artwork, .tracks, .preview, .met, .source, .history, .help, .quit,
+        ])
+    }
+}
+
+/// The lists Tab completion offers, by ``ShellKit/CompletionKind`` domain.
+enum CompletionDomain {
+    /// Every episode of the loaded podcast.
+    static let episodes = "episodes"
+    /// The results of the last `search`.
+    static let searchResults = "search-results"
+    /// The songs of the last `tracks`.
+    static let songs = "songs"
+    // The download commands use their own names as domains: the episodes each can
+    // act on (`get`: not downloaded; `pause`: running; ...).
+}

@@ -1,0 +1,18 @@
+import ShellKit
+
+extension Command {
+    static let source = Command(
+        CommandSpec(
+            "source",
+            summary: "run the commands in a file",
+            details: """
+                Runs FILE's commands in this shell, stopping at the first failure, which is
+                reported with the file and line. Sourced files may source others, up to 8
+                deep; a file that sources itself is refused.
+                """,
+            arguments: [ArgumentSpec("FILE", completion: .path)]
+        )
+    ) { arguments, context throws(ShellError) in
+        try await context.source(arguments["FILE"] ?? "")
+    }
+}

@@ -1,0 +1,216 @@
+import FeedKit
+import Foundation
+import ShellKit
+import TerminalKit
+
+extension Command {
+    /// Media the Met's search narrows to (`--medium`); any other text works too.
+    static let metMedia = [
+        "Paintings", "Sculpture", "Ceramics", "Drawings", "Prints", "Photographs", "Textiles", "Glass", "Metal",
+        "Furniture", "Silk", "Wood", "Ivory", "Bronze", "Gold",
+    ]
+
+    static let met = Command(
+        CommandSpec(
+            "met",
+            summary: "search the Metropolitan Museum's collection",
+            details: """
+                'met search' lists matching objects: id, date, whether a public-domain image
+                exists, title, artist and medium. It fetches up to --limit objects (default
+                10, at most 100), four at a time; an object that fails is reported and the
+                others are kept. --medium narrows to a medium (Paintings, Sculpture);
+                --has-images to objects with images. A new search cancels one still running.
+                'met object ID' shows one object in full; 'met image ID' downloads its
+                primary image as 'image' does.
+                """,
+            subcommands: [
+                CommandSpec(
+                    "search",
+                    summary: "search the collection",
+                    arguments: [ArgumentSpec("QUERY", rest: true)],
+                    flags: [
+                        FlagSpec("medium", value: .text("M"), completion: .words(metMedia)), FlagSpec("has-images"),
+                        FlagSpec("limit", value: .integer(1...100)),
+                    ]
+                ),
+                CommandSpec("object", summary: "show one object", arguments: [ArgumentSpec("ID")]),
+                CommandSpec("image", summary: "download an object's image", arguments: [ArgumentSpec("ID")]),
+            ],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        switch arguments.subcommand {
+        case "search":
+            try await metSearch(arguments, context)
+        default:
+            let text = arguments["ID"] ?? ""
+            guard let id = Int(text), id > 0 else {
+                throw .usage("'\(TerminalText.line(text))' is not an object id", synopsis: arguments.synopsis)
+            }
+            let object: MetObject = try await feed { () async throws(FeedError) in
+                try await context.session.met.object(id: id)
+            }
+            if arguments.subcommand == "object" {
+                context.output(
+                    Render.metObject(object, width: context.console.width),
+                    json: JSONRender.metObject(object)
+                )
+            } else {
+                guard let url = object.primaryImage else { throw .noImage(objectID: id) }
+                try await fetchImage(url, context: context)
+            }
+        }
+        return .proceed
+    }
+
+    private static func metSearch(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError) {
+        let medium = arguments.option("medium")
+        let hasImages = arguments.has("has-images")
+        let limit = arguments.integer("limit") ?? 10
+        let query = arguments["QUERY"] ?? ""
+        let session = context.session
+        let outcome = await session.runMetSearch { () async -> Result<MetSearchOutcome, FeedError> in
+            // Bound to a local before returning: the shape that -O keeps (see
+            // MetClient.objects).
+            let result: Result<MetSearchOutcome, FeedError>
+            do throws(FeedError) {
+                let found = try await session.met.search(query: query, medium: medium, hasImages: hasImages)
+                let objects = await session.met.objects(ids: Array(found.objectIDs.prefix(limit)))
+                result = .success(MetSearchOutcome(total: found.total, objects: objects))
+            } catch {
+                result = .failure(error)
+            }
+            return result
+        }
+        guard let outcome else {
+            throw Task.isCancelled ? .cancelled("search") : .superseded("search")
+        }
+        let result: MetSearchOutcome
+        switch outcome {
+        case .success(let value): result = value
+        case .failure(let error): throw .feed(error)
+        }
+        guard result.total > 0 else {
+            context.output(
+                "no objects match '\(TerminalText.line(query))'",
+                json: .object(["total": .int(0), "objects": .array([])])
+            )
+            return
+        }
+        var rows: [[String]] = []
+        var failures: [String] = []
+        for (id, fetched) in result.objects {
+            switch fetched {
+            case .success(let object):
+                let maker = [object.title, object.artist, object.medium].compactMap { $0 }.map(TerminalText.line)
+                rows.append([
+                    String(id), TerminalText.line(object.date ?? "-"), object.hasPublicImage ? "yes" : "no",
+                    maker.joined(separator: " · "),
+                ])
+            case .failure(let error):
+                rows.append([String(id), "-", "-", "(failed: \(TerminalText.line(error.description)))"])
+                failures.append("object \(id): \(TerminalText.line(error.description))")
+            }
+        }
+        let shown = result.objects.count
+        var footer: String? = result.total > shown ? "(\(shown) of \(result.total) objects; --limit N shows more)" : nil
+        if !failures.isEmpty {
+            footer = [footer, "\(failures.count) of \(shown) objects could not be loaded"].compactMap { $0 }.joined(
+                separator: "\n"
+            )
+        }
+        context.output(
+            Table(
+                columns: [
+                    .init("ID", rightAligned: true), .init("Date", maxWidth: 20), .init("Image"),
+                    .init("Title · Artist · Medium"),
+                ],
+                rows: rows
+            ),
+            footer: footer,
+            json: .object([
+                "total": .int(result.total),
+                "objects": .array(
+                    result.objects.map { id, fetched in
+                        switch fetched {
+                        case .success(let object): JSONRender.metObject(object)
+                        case .failure(let error):
+                            .object([
+                                "id": .int(id),
+                                "error": .object([
+                                    "code": .string(error.code.description), "message": .string(error.description),
+                                ]),
+                            ])
+                        }
+                    }
+                ),
+            ])
+        )
+    }
+}
+
+/// What a `met search` found: the match count and the objects fetched, each loaded
+/// or failed on its own.
+struct MetSearchOutcome: Sendable {
+    let total: Int
+    let objects: [(id: Int, result: Result<MetObject, FeedError>)]
+}
+
+extension Render {
+    /// One Met object in full.
+    static func metObject(_ object: MetObject, width: Int? = nil) -> String {
+        var lines = [TerminalText.line(object.title)]
+        func add(_ label: String, _ value: String?) {
+            if let value, !value.isEmpty {
+                lines.append(TerminalText.pad(label + ":", toWidth: 12) + TerminalText.line(value))
+            }
+        }
+        add("id", String(object.id))
+        add("artist", object.artist)
+        add("date", object.date)
+        add("medium", object.medium)
+        add("dimensions", object.dimensions)
+        add("department", object.department)
+        add("culture", object.culture)
+        add("accession", object.accessionNumber)
+        add("credit", object.creditLine)
+        for constituent in object.constituents {
+            add(
+                "maker",
+                [constituent.name, constituent.role.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+            )
+        }
+        if !object.tags.isEmpty { add("tags", object.tags.joined(separator: ", ")) }
+        add(
+            "image",
+            object.primaryImage.map {
+                $0.absoluteString + (object.isPublicDomain ? " (public domain)" : " (not public domain)")
+            }
+                ?? "none"
+        )
+        if object.additionalImageCount > 0 { add("more", "\(object.additionalImageCount) additional images") }
+        add("web", object.objectURL?.absoluteString)
+        add("updated", object.metadataDate.map { $0.formatted(.iso8601) })
+        let text = lines.joined(separator: "\n")
+        return width.map { TerminalText.wrap(text, toWidth: $0) } ?? text
+    }
+}
+
+extension JSONRender {
+    static func metObject(_ object: MetObject) -> JSONValue {
+        .object([
+            "id": .int(object.id), "title": .string(object.title), "artist": .string(object.artist),
+            "date": .string(object.date), "medium": .string(object.medium), "department": .string(object.department),
+            "culture": .string(object.culture), "dimensions": .string(object.dimensions),
+            "creditLine": .string(object.creditLine), "accessionNumber": .string(object.accessionNumber),
+            "isPublicDomain": .bool(object.isPublicDomain),
+            "primaryImage": .string(object.primaryImage?.absoluteString),
+            "hasPublicImage": .bool(object.hasPublicImage),
+            "constituents": .array(
+                object.constituents.map { .object(["name": .string($0.name), "role": .string($0.role)]) }
+            ),
+            "tags": .array(object.tags.map { .string($0) }), "objectURL": .string(object.objectURL?.absoluteString),
+            "metadataDate": .date(object.metadataDate),
+        ])
+    }
+}

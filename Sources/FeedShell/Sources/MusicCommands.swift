@@ -1,0 +1,75 @@
+import FeedKit
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let tracks = Command(
+        CommandSpec(
+            "tracks",
+            summary: "find songs; 'preview N' downloads one's preview",
+        details: """
+            Searches the iTunes music catalogue for songs. --limit sets how many results
+            (1-200, default 10). Songs are numbered for 'preview N'; their downloads are
+            named tN in 'downloads', 'pause', 'resume', 'cancel' and 'wait'.
+            """,
+            arguments: [ArgumentSpec("TERM", rest: true)],
+            flags: [FlagSpec("limit", value: .integer(1...200))],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        let limit = arguments.integer("limit") ?? 10
+        let term = arguments["TERM"] ?? ""
+        let tracks: [Track] = try await feed { () async throws(FeedError) in
+            try await context.session.searchTracks(term: term, limit: limit)
+        }
+        guard !tracks.isEmpty else {
+            context.output("no songs match '\(TerminalText.line(term))'", json: .array([]))
+            return .proceed
+        }
+        let rows = tracks.enumerated().map { index, track in
+            [
+                String(index + 1), track.duration.map(Formatting.duration) ?? "-",
+                track.previewURL == nil ? "no" : "yes",
+                [track.title, track.artist, track.album ?? ""].filter { !$0.isEmpty }.map(TerminalText.line)
+                    .joined(separator: " · "),
+            ]
+        }
+        context.output(
+            Table(
+                columns: [
+                    .init("#", rightAligned: true), .init("Length", rightAligned: true), .init("Preview"), .init("Song"),
+                ],
+                rows: rows
+            ),
+            json: .array(
+                tracks.enumerated().map { index, track in
+                    .object([
+                        "number": .int(index + 1), "id": .int(track.id), "title": .string(track.title),
+                        "artist": .string(track.artist), "album": .string(track.album),
+                        "seconds": track.duration.map { .int($0.components.seconds) } ?? .null,
+                        "previewURL": .string(track.previewURL?.absoluteString),
+                    ])
+                }
+            )
+        )
+        return .proceed
+    }
+
+    static let preview = Command(
+        CommandSpec(
+            "preview",
+            summary: "download song N's preview in the background",
+            details: """
+                Saves the preview of song N of the last 'tracks' list as
+                {download-dir}/previews/{trackId}.{ext}, through the same engine as episodes:
+                'pause tN', 'resume tN', 'cancel tN' and 'wait tN' act on it.
+                """,
+            arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.songs))]
+        )
+    ) { arguments, context throws(ShellError) in
+        let text = arguments["N"] ?? ""
+        let targets = try await context.session.targets(text.hasPrefix("t") ? text : "t" + text, verb: "preview")
+        await report(targets, await startDownloads(targets, context), summarise: false, context)
+        return .proceed
+    }
+}

@@ -1,0 +1,68 @@
+import FeedKit
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let defaultPostsLimit = 20
+
+    static let posts = Command(
+        CommandSpec(
+            "posts",
+            summary: "list posts: id, user and title",
+            details:
+                "From the posts API (JSONPlaceholder format). --user shows one user's; --limit (default \(defaultPostsLimit)) how many.",
+            flags: [FlagSpec("user", value: .integer(1...Int(Int32.max))), FlagSpec("limit", value: .integer(1...10_000))],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        let user = arguments.integer("user")
+        let limit = arguments.integer("limit") ?? defaultPostsLimit
+        let posts: [Post] = try await feed { () async throws(FeedError) in
+            try await context.session.posts.posts(userId: user)
+        }
+        guard !posts.isEmpty else {
+            context.output(user.map { "user \($0) has no posts" } ?? "no posts", json: .array([]))
+            return .proceed
+        }
+        let rows = posts.prefix(limit).map { [String($0.id), String($0.userId), TerminalText.line($0.title)] }
+        context.output(
+            Table(columns: [.init("#", rightAligned: true), .init("User", rightAligned: true), .init("Title")], rows: rows),
+            footer: posts.count > limit ? "(\(limit) of \(posts.count) posts; --limit N shows more)" : nil,
+            json: .array(posts.prefix(limit).map { JSONRender.post($0) })
+        )
+        return .proceed
+    }
+
+    static let post = Command(
+        CommandSpec(
+            "post",
+            summary: "show a post with its comments",
+            arguments: [ArgumentSpec("N")],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        let text = arguments["N"] ?? ""
+        guard let id = Int(text), id > 0 else {
+            throw .usage("'\(TerminalText.line(text))' is not a post number", synopsis: arguments.synopsis)
+        }
+        let (post, comments): (Post, [Comment]) = try await feed { () async throws(FeedError) in
+            try await context.session.posts.post(id: id)
+        }
+        var lines = [
+            TerminalText.line(post.title), "post \(post.id) by user \(post.userId)", "", TerminalText.block(post.body),
+        ]
+        lines += ["", comments.isEmpty ? "No comments." : "Comments (\(comments.count)):"]
+        for comment in comments {
+            lines.append("")
+            lines.append("  \(TerminalText.line(comment.name)) <\(TerminalText.line(comment.email))>")
+            lines += TerminalText.block(comment.body).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "    " + $0 }
+        }
+        let shown = lines.joined(separator: "\n")
+        context.output(
+            context.console.width.map { TerminalText.wrap(shown, toWidth: $0) } ?? shown,
+            json: JSONRender.post(post, comments: comments)
+        )
+        return .proceed
+    }
+}

@@ -1,0 +1,122 @@
+import TerminalKit
+
+/// A command's words, parsed by its ``CommandSpec``: positionals by name, options
+/// checked against their value kinds.
+public struct ParsedArguments: Sendable, Equatable {
+    /// The verb, for a command with verbs.
+    public var subcommand: String?
+    private var positionals: [String: String] = [:]
+    private var options: [String: String] = [:]
+    private var present: Set<String> = []
+    /// The synopsis the words were parsed with, for usage errors raised later.
+    public var synopsis: String
+
+    /// The positional argument named `name` (as in the spec), if given.
+    public subscript(_ name: String) -> String? { positionals[name] }
+
+    /// The value of `--name`, if given.
+    public func option(_ name: String) -> String? { options[name] }
+
+    /// The value of an integer option, if given (already checked against its range).
+    public func integer(_ name: String) -> Int? { options[name].flatMap { Int($0) } }
+
+    /// Whether `--name` was given.
+    public func has(_ name: String) -> Bool { present.contains(name) }
+
+    /// A usage error with this command's synopsis.
+    public func usage(_ problem: String? = nil) -> UsageError {
+        UsageError(problem, synopsis: synopsis)
+    }
+
+    init(synopsis: String) {
+        self.synopsis = synopsis
+    }
+
+    /// Parses `words` (without the command's name).
+    ///
+    /// Options are `--name VALUE` or `--name=VALUE` anywhere; `--` ends them. Words
+    /// are sanitized in messages.
+    public static func parse(_ words: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var words = words[...]
+        var spec = spec
+        var subcommand: String?
+        if !spec.subcommands.isEmpty {
+            let verbs = spec.subcommands.map(\.name).joined(separator: "|")
+            guard let verb = words.first, !verb.hasPrefix("-") else {
+                throw UsageError("say which: \(verbs)", synopsis: spec.synopsis)
+            }
+            guard var chosen = spec.subcommand(verb) else {
+                throw UsageError("unknown '\(spec.name) \(TerminalText.line(verb))'", synopsis: spec.synopsis)
+            }
+            subcommand = verb
+            words = words.dropFirst()
+            chosen.name = spec.name + " " + chosen.name
+            spec = chosen
+        }
+        var parsed = ParsedArguments(synopsis: spec.synopsis)
+        parsed.subcommand = subcommand
+        var loose: [String] = []
+        var optionsEnded = false
+        while let word = words.popFirst() {
+            guard !optionsEnded, word.hasPrefix("--") else {
+                loose.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            let body = word.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            guard let flag = spec.flags.first(where: { $0.name == name }) else {
+                throw parsed.usage("unknown option '\(TerminalText.line(String(word)))'")
+            }
+            guard let kind = flag.value else {
+                guard !body.contains("=") else { throw parsed.usage("--\(name) takes no value") }
+                parsed.present.insert(name)
+                continue
+            }
+            var value: String
+            if let equals = body.firstIndex(of: "=") {
+                value = String(body[body.index(after: equals)...])
+            } else {
+                guard let next = words.popFirst() else { throw parsed.usage("--\(name) needs a value") }
+                value = next
+            }
+            switch kind {
+            case .integer(let range):
+                guard let number = Int(value), range.contains(number) else {
+                    throw parsed.usage("--\(name) takes a number from \(range.lowerBound) to \(range.upperBound)")
+                }
+            case .choice(let choices):
+                guard let match = choices.first(where: { $0.lowercased() == value.lowercased() }) else {
+                    throw parsed.usage("--\(name) takes one of " + choices.joined(separator: ", "))
+                }
+                value = match
+            case .text:
+                break
+            }
+            parsed.present.insert(name)
+            parsed.options[name] = value
+        }
+        var index = 0
+        for argument in spec.arguments {
+            if argument.rest {
+                if index < loose.count {
+                    parsed.positionals[argument.name] = loose[index...].joined(separator: " ")
+                    index = loose.count
+                }
+            } else if index < loose.count {
+                parsed.positionals[argument.name] = loose[index]
+                index += 1
+            }
+            if parsed.positionals[argument.name] == nil, !argument.optional {
+                throw parsed.usage()
+            }
+        }
+        if index < loose.count {
+            throw parsed.usage("unexpected argument '\(TerminalText.line(loose[index]))'")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// How durations, dates, byte counts, rates and percentages are shown.
+public enum Formatting {
+    /// Durations beyond this read `?`: no episode lasts a week, so it is a bad value.
+    public static let longestDuration: Duration = .seconds(7 * 86_400)
+
+    /// `1:02:03` from an hour on, `4:05` below it.
+    /// A negative duration or one beyond ``longestDuration`` reads `?`.
+    public static func duration(_ duration: Duration) -> String {
+        guard duration >= .zero, duration <= longestDuration else { return "?" }
+        let total = Int(duration.components.seconds)
+        let (hours, minutes, seconds) = (total / 3600, total % 3600 / 60, total % 60)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds))" : "\(minutes):\(two(seconds))"
+    }
+
+    /// `2026-11-02`, in the local time zone (`TZ`).
+    public static func date(_ date: Date, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// `41%` of `total`, or the byte count when the total is unknown.
+    public static func percent(_ bytes: Int64, of total: Int64?) -> String {
+        guard let total, total > 0 else { return ByteCountText.format(Int(bytes)) }
+        return String(format: "%.0f%%", Double(bytes) / Double(total) * 100)
+    }
+
+    /// `41.2%` of `total`, or the byte count when the total is unknown.
+    public static func precisePercent(_ bytes: Int64, of total: Int64?) -> String {
+        guard let total, total > 0 else { return ByteCountText.format(Int(bytes)) }
+        return String(format: "%.1f%%", Double(bytes) / Double(total) * 100)
+    }
+
+    /// `3.2 MB/s`; nil (not yet measured) reads `…/s`.
+    public static func rate(_ bytesPerSecond: Double?) -> String {
+        guard let bytesPerSecond else { return "…/s" }
+        return ByteCountText.format(bytesPerSecond) + "/s"
+    }
+}
+
+/// Byte counts the way people read them: `512 B`, `1.2 kB`, `48.1 MB` (decimal units).
+public enum ByteCountText {
+    /// A measured amount such as a rate: not-a-number counts as 0 and anything
+    /// beyond `Int.max` as `Int.max`, so no reading can trap.
+    public static func format(_ amount: Double) -> String {
+        guard amount.isFinite, amount > 0 else { return format(0) }
+        return format(amount >= 9.0e18 ? Int.max : Int(amount))
+    }
+
+    public static func format(_ count: Int) -> String {
+        let value = Double(count)
+        switch count {
+        case ..<1000: return "\(count) B"
+        case ..<1_000_000: return String(format: "%.1f kB", value / 1e3)
+        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1e6)
+        default: return String(format: "%.2f GB", value / 1e9)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The size of the terminal on a file descriptor, read when asked, so that it follows
+/// resizes.
+public enum TerminalSize {
+    /// Columns: from the terminal, then `COLUMNS`, then 80.
+    public static func columns(of fd: Int32 = STDOUT_FILENO) -> Int {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            return columns
+        }
+        return 80
+    }
+
+    /// Rows: from the terminal, then `LINES`, then 24.
+    public static func rows(of fd: Int32 = STDOUT_FILENO) -> Int {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        if let rows = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), rows > 0 { return rows }
+        return 24
+    }
+}

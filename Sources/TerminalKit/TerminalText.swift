@@ -1,0 +1,218 @@
+/// Makes text from the network safe to print to a terminal, and measures it.
+///
+/// Escape sequences (CSI, OSC, DCS and the rest, 7- and 8-bit) and control characters
+/// are removed, as are the bidirectional overrides that can make text read differently
+/// from what it is. Every printable character, including U+00A0 and curly quotes, is
+/// kept.
+public enum TerminalText {
+    /// One line: line breaks and tabs become spaces.
+    public static func line(_ text: String) -> String {
+        sanitize(text, keepNewlines: false)
+    }
+
+    /// A block of text: line breaks (`\n`, `\r\n`, `\r`, U+2028, U+2029) become `\n`,
+    /// tabs become spaces.
+    public static func block(_ text: String) -> String {
+        sanitize(text, keepNewlines: true)
+    }
+
+    private static func sanitize(_ text: String, keepNewlines: Bool) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        let newline: Unicode.Scalar = keepNewlines ? "\n" : " "
+        var i = 0
+        while i < scalars.count {
+            let scalar = scalars[i]
+            let value = scalar.value
+            i += 1
+            switch value {
+            case 0x1B:  // ESC
+                i = skipEscape(scalars, from: i)
+            case 0x9B:  // 8-bit CSI
+                i = skipCSI(scalars, from: i)
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:  // 8-bit DCS, SOS, OSC, PM, APC
+                i = skipString(scalars, from: i)
+            case 0x0A, 0x2028, 0x2029:
+                out.append(newline)
+            case 0x0D:
+                if i < scalars.count, scalars[i].value == 0x0A { i += 1 }
+                out.append(newline)
+            case 0x09:
+                out.append(" ")
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0:
+                break
+            case 0x202A...0x202E, 0x2066...0x2069:
+                break
+            default:
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// After ESC: the rest of the sequence.
+    private static func skipEscape(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        guard start < s.count else { return start }
+        switch s[start] {
+        case "[": return skipCSI(s, from: start + 1)
+        case "]", "P", "X", "^", "_": return skipString(s, from: start + 1)
+        default:
+            // Intermediates (0x20-0x2F), then one final character.
+            var i = start
+            while i < s.count, (0x20...0x2F).contains(s[i].value) { i += 1 }
+            return min(i + 1, s.count)
+        }
+    }
+
+    /// Parameters and intermediates (0x20-0x3F), then a final byte (0x40-0x7E).
+    private static func skipCSI(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        var i = start
+        while i < s.count, (0x20...0x3F).contains(s[i].value) { i += 1 }
+        if i < s.count, (0x40...0x7E).contains(s[i].value) { i += 1 }
+        return i
+    }
+
+    /// A control string ended by BEL, ST (ESC \) or 8-bit ST.
+    private static func skipString(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        var i = start
+        while i < s.count {
+            switch s[i].value {
+            case 0x07, 0x9C: return i + 1
+            case 0x1B: return i + 1 < s.count && s[i + 1] == "\\" ? i + 2 : i + 1
+            default: i += 1
+            }
+        }
+        return i
+    }
+
+    /// Columns `text` takes in a terminal: wide (East Asian, emoji) characters count
+    /// two, combining and zero-width ones nothing.
+    public static func width(_ text: String) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// Columns one character takes.
+    public static func width(of character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation {
+            return 2
+        }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
+        return isWide(first.value) ? 2 : 1
+    }
+
+    private static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `text` cut to at most `columns` columns, ending in `…` when cut.
+    public static func truncate(_ text: String, toWidth columns: Int) -> String {
+        guard width(text) > columns else { return text }
+        guard columns > 0 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = width(of: character)
+            if used + w > columns - 1 { break }
+            result.append(character)
+            used += w
+        }
+        return result + "…"
+    }
+
+    /// `text` padded with spaces to `columns` columns.
+    public static func pad(_ text: String, toWidth columns: Int) -> String {
+        text + String(repeating: " ", count: max(0, columns - width(text)))
+    }
+
+    /// Rows `line` takes on a terminal `columns` wide (at least one).
+    public static func rows(_ line: String, columns: Int) -> Int {
+        guard columns > 0 else { return 1 }
+        return max(1, (width(line) + columns - 1) / columns)
+    }
+
+    /// `text` wrapped to `columns` at word boundaries; a word longer than a line is
+    /// cut where it must be. Line breaks are kept. A continuation keeps the
+    /// indentation of its line, and after a list marker (`- `, `* `, `• `, `1. `)
+    /// lines up with the item's text.
+    public static func wrap(_ text: String, toWidth columns: Int) -> String {
+        guard columns > 0 else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            wrapLine(String($0), columns: columns).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    private static func wrapLine(_ line: String, columns: Int) -> [String] {
+        guard width(line) > columns else { return [line] }
+        let indentation = String(line.prefix { $0 == " " })
+        var hanging = indentation
+        let rest = line.dropFirst(indentation.count)
+        if let marker = ["- ", "* ", "• "].first(where: rest.hasPrefix) {
+            hanging += String(repeating: " ", count: marker.count)
+        } else if let dot = rest.firstIndex(of: "."), rest[..<dot].allSatisfy(\.isNumber), !rest[..<dot].isEmpty,
+            rest[dot...].hasPrefix(". ")
+        {
+            hanging += String(repeating: " ", count: rest.distance(from: rest.startIndex, to: dot) + 2)
+        }
+        if width(hanging) >= columns / 2 { hanging = "" }
+        var lines: [String] = []
+        var current = indentation
+        var currentWidth = width(indentation)
+        var lineHasWord = false
+        for word in rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            var word = word
+            var wordWidth = width(word)
+            let space = lineHasWord ? 1 : 0
+            if currentWidth + space + wordWidth <= columns {
+                current += (lineHasWord ? " " : "") + word
+                currentWidth += space + wordWidth
+                lineHasWord = true
+                continue
+            }
+            if lineHasWord {
+                lines.append(current)
+                current = hanging
+                currentWidth = width(hanging)
+                lineHasWord = false
+            }
+            // A word wider than the room left on an empty line is cut.
+            while currentWidth + wordWidth > columns {
+                var piece = ""
+                var pieceWidth = 0
+                var remainder = Substring(word)
+                while let character = remainder.first, currentWidth + pieceWidth + width(of: character) <= columns {
+                    piece.append(character)
+                    pieceWidth += width(of: character)
+                    remainder = remainder.dropFirst()
+                }
+                if piece.isEmpty, let character = remainder.first {
+                    piece.append(character)
+                    remainder = remainder.dropFirst()
+                }
+                lines.append(current + piece)
+                current = hanging
+                currentWidth = width(hanging)
+                word = String(remainder)
+                wordWidth = width(word)
+            }
+            if !word.isEmpty {
+                current += word
+                currentWidth += wordWidth
+                lineHasWord = true
+            }
+        }
+        if lineHasWord || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+}

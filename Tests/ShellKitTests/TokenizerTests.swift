@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import ShellKit
+
+@Suite("Tokenizer")
+struct TokenizerTests {
+    @Test(arguments: [
+        ("lookup", [["lookup"]]),
+        ("  lookup   123  ", [["lookup", "123"]]),
+        ("lookup; episodes", [["lookup"], ["episodes"]]),
+        ("a;;b;", [["a"], ["b"]]),
+        ("search 'hello world'", [["search", "hello world"]]),
+        ("search \"it's\"", [["search", "it's"]]),
+        (#"search "say \"hi\"""#, [["search", #"say "hi""#]]),
+        (#"search "a\nb""#, [["search", #"a\nb"#]]),
+        (#"search a\ b"#, [["search", "a b"]]),
+        (#"search a\;b"#, [["search", "a;b"]]),
+        ("search 'a;b'", [["search", "a;b"]]),
+        ("search ''", [["search", ""]]),
+        ("search a'b'c", [["search", "abc"]]),
+        ("lookup # a comment; episodes", [["lookup"]]),
+        ("# only a comment", []),
+        ("search a#b", [["search", "a#b"]]),
+        ("met search caf\u{E9} \u{97F3}", [["met", "search", "caf\u{E9}", "\u{97F3}"]]),
+        ("", []),
+    ])
+    func splits(line: String, expected: [[String]]) throws {
+        #expect(try Tokenizer.statements(line) == expected)
+    }
+
+    @Test(arguments: [
+        ("search 'open", "unterminated single quote"),
+        ("search \"open", "unterminated double quote"),
+        ("search \"open\\", "unterminated double quote"),
+        ("search end\\", "line ends with a backslash"),
+    ])
+    func rejects(line: String, message: String) {
+        #expect(throws: CommandLineSyntaxError(description: message)) { try Tokenizer.statements(line) }
+    }
+
+    @Test(arguments: ["plain", "two words", "it's", "", "semi;colon", "#hash", "back\\slash"])
+    func quoteRoundTrips(word: String) throws {
+        #expect(try Tokenizer.statements("x " + Tokenizer.quote(word)) == [["x", word]])
+    }
+}
+
+@Suite("Script lines")
+struct ScriptLinesTests {
+    @Test func numbersLinesAndJoinsContinuations() {
+        let text = "lookup \\\n  1386867488\nepisodes\r\nshow \\\\\n\nquit\n"
+        let lines = Array(ScriptLines(text: text, source: "s.feedsh"))
+        #expect(
+            lines == [
+                ScriptLine(text: "lookup   1386867488", location: "s.feedsh:1"),
+                ScriptLine(text: "episodes", location: "s.feedsh:3"),
+                ScriptLine(text: "show \\\\", location: "s.feedsh:4"),
+                ScriptLine(text: "", location: "s.feedsh:5"),
+                ScriptLine(text: "quit", location: "s.feedsh:6"),
+            ]
+        )
+    }
+
+    @Test func commandTextHasNoLocation() {
+        #expect(Array(ScriptLines(text: "a; b", source: nil)) == [ScriptLine(text: "a; b", location: nil)])
+    }
+}
+
+/// Script input read from a descriptor: bounded lines, NUL bytes, CRLF.
+@Suite struct ScriptInputTests {
+    /// The lines `ScriptInput` reads from `bytes` through a pipe.
+    func lines(_ bytes: [UInt8]) throws -> [ScriptLine] {
+        let pipe = Pipe()
+        let writer = Thread {
+            pipe.fileHandleForWriting.write(Data(bytes))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        return Array(ScriptLines(fd: pipe.fileHandleForReading.fileDescriptor, source: "s"))
+    }
+
+    @Test func readsLinesWithAndWithoutAFinalNewline() throws {
+        #expect(
+            try lines(Array("a\r\nb\\\nc\nlast".utf8)) == [
+                ScriptLine(text: "a", location: "s:1"), ScriptLine(text: "bc", location: "s:2"),
+                ScriptLine(text: "last", location: "s:4"),
+            ]
+        )
+    }
+
+    @Test func aNulByteIsAnErrorOnItsLine() throws {
+        let read = try lines(Array("help\nlo\u{0}okup\nepisodes\n".utf8))
+        #expect(read.map(\.problem) == [nil, .nulByte, nil])
+        #expect(read.map(\.location) == ["s:1", "s:2", "s:3"])
+    }
+
+    /// A 10 MB line is refused (and skipped) while the lines around it are read.
+    @Test func anOverlongLineIsRefusedAndSkipped() throws {
+        var bytes = Array("help\n".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000)
+        bytes += Array("\nepisodes\n".utf8)
+        let read = try lines(bytes)
+        #expect(read.map(\.text) == ["help", "", "episodes"])
+        #expect(read[1].problem == .lineTooLong(limit: ScriptInput.maxLineLength))
+        #expect(read[2].location == "s:3")
+    }
+}

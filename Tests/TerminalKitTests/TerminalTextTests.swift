@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import TerminalKit
+
+@Suite("Terminal text")
+struct TerminalTextTests {
+    @Test(arguments: [
+        ("plain", "plain"),
+        ("red \u{1B}[31mtext\u{1B}[0m", "red text"),
+        ("title \u{1B}]0;pwned\u{07}set", "title set"),
+        ("title \u{1B}]8;;http://x\u{1B}\\link\u{1B}]8;;\u{1B}\\", "title link"),
+        ("dcs \u{1B}Pq#0;2;0;0;0\u{1B}\\end", "dcs end"),
+        ("c1 \u{9B}2Jcsi", "c1 csi"),
+        ("charset \u{1B}(Bok", "charset ok"),
+        ("bell\u{07} nul\u{00} del\u{7F} bs\u{08}", "bell nul del bs"),
+        ("tab\there", "tab here"),
+        ("two\nlines\r\nthree\rfour", "two lines three four"),
+        ("bidi \u{202E}txt.exe\u{202C}", "bidi txt.exe"),
+        (
+            "nbsp\u{00A0}zw\u{200B}quotes \u{201C}x\u{201D} caf\u{E9} \u{97F3} \u{1F399}\u{FE0F}",
+            "nbsp\u{00A0}zw\u{200B}quotes \u{201C}x\u{201D} caf\u{E9} \u{97F3} \u{1F399}\u{FE0F}"
+        ),
+        ("trailing escape \u{1B}", "trailing escape "),
+        ("unterminated osc \u{1B}]0;never ends", "unterminated osc "),
+    ])
+    func lineRemovesControlsAndKeepsPrintables(input: String, expected: String) {
+        #expect(TerminalText.line(input) == expected)
+    }
+
+    @Test func blockKeepsLineBreaks() {
+        #expect(TerminalText.block("a\r\nb\rc\nd\u{2028}e\u{1B}[1m") == "a\nb\nc\nd\ne")
+    }
+
+    @Test(arguments: [
+        ("abc", 3), ("caf\u{E9}", 4), ("cafe\u{301}", 4), ("\u{97F3}\u{58F0}", 4),
+        ("\u{1F399}\u{FE0F}", 2), ("\u{1F600}", 2), ("zero\u{200B}width", 9), ("", 0),
+    ])
+    func measuresColumns(text: String, width: Int) {
+        #expect(TerminalText.width(text) == width)
+    }
+
+    @Test func truncatesByColumnsWithEllipsis() {
+        #expect(TerminalText.truncate("Hello, world", toWidth: 20) == "Hello, world")
+        #expect(TerminalText.truncate("Hello, world", toWidth: 12) == "Hello, world")
+        #expect(TerminalText.truncate("Hello, world", toWidth: 6) == "Hello…")
+        #expect(TerminalText.truncate("\u{97F3}\u{58F0}\u{30C6}\u{30B9}", toWidth: 6) == "\u{97F3}\u{58F0}…")
+        #expect(TerminalText.truncate("\u{97F3}\u{58F0}\u{30C6}\u{30B9}", toWidth: 5) == "\u{97F3}\u{58F0}…")
+        #expect(TerminalText.truncate("abc", toWidth: 0) == "")
+    }
+}
+
+@Suite("Formatting")
+struct FormattingTests {
+    @Test(arguments: [
+        (Duration.seconds(0), "0:00"), (.seconds(59), "0:59"), (.seconds(61), "1:01"),
+        (.seconds(3599), "59:59"), (.seconds(3600), "1:00:00"), (.milliseconds(4_021_999), "1:07:01"),
+        (.seconds(36_000 + 62), "10:01:02"),
+    ])
+    func durations(duration: Duration, text: String) {
+        #expect(Formatting.duration(duration) == text)
+    }
+
+    @Test func datesInTheGivenZone() throws {
+        let date = try #require(ISO8601Parse("2026-11-02T01:30:00Z"))
+        #expect(Formatting.date(date, timeZone: TimeZone(identifier: "UTC")!) == "2026-11-02")
+        #expect(Formatting.date(date, timeZone: TimeZone(identifier: "America/New_York")!) == "2026-11-01")
+    }
+}
+
+func ISO8601Parse(_ text: String) -> Date? {
+    try? Date(text, strategy: .iso8601)
+}
