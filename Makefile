@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps test-deps build release demo test lint format clean bench completions install uninstall
+.PHONY: all deps test-deps build release demo test lint format clean bench completions man install uninstall
 
 all: build
 
@@ -24,13 +24,14 @@ build: deps
 demo: build
 	$(FEEDSH) --demo
 
-# tmux drives the end-to-end tests of the interactive shell; zsh and fish load the
-# completion scripts.
+# tmux drives the end-to-end tests of the interactive shell (less is its pager); zsh
+# and fish load the completion scripts.
 test-deps: deps
-	@command -v tmux >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null || { \
-		echo "installing tmux, zsh and fish"; \
+	@command -v tmux >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null \
+		&& command -v less >/dev/null || { \
+		echo "installing tmux, zsh, fish and less"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish; }
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less; }
 
 # The whole suite on the debug build, then every end-to-end test again on the
 # release binary that `make install` ships: the optimizer has changed behaviour
@@ -56,6 +57,14 @@ completions: build
 	$(FEEDSH) --generate-completion-script bash > completions/feedsh.bash
 	$(FEEDSH) --generate-completion-script zsh > completions/_feedsh
 	$(FEEDSH) --generate-completion-script fish > completions/feedsh.fish
+
+# The man page's SHELL COMMANDS section is generated from the command specs, as
+# `help` is; a test fails when the committed page is stale.
+man: build
+	$(FEEDSH) --generate-man-commands > .build/man-commands
+	awk '/^\.SH SHELL COMMANDS/ { while ((getline line < ".build/man-commands") > 0) print line; skip = 1; next } \
+		/^\.SH / { skip = 0 } !skip' feedsh.1 > .build/feedsh.1
+	mv .build/feedsh.1 feedsh.1
 
 release: deps
 	$(SWIFT) build -c release --product feedsh

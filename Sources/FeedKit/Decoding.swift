@@ -17,24 +17,53 @@ public func jsonPath(_ codingPath: [any CodingKey]) -> String {
 struct DecodingFailure: Sendable, Equatable {
     let keyPath: String
     let detail: String
+    /// The same for a person: `its trackId is text, not a number`.
+    let reason: String
 
     init(_ error: DecodingError) {
         switch error {
         case .typeMismatch(let type, let context):
             keyPath = jsonPath(context.codingPath)
             detail = Self.sentence(context.debugDescription, fallback: "expected \(Self.name(of: type))")
+            let found = Self.found(in: context.debugDescription).map { " is \($0)," } ?? " is"
+            reason = "its \(Self.field(context.codingPath))\(found) not \(Self.name(of: type))"
         case .valueNotFound(let type, let context):
             keyPath = jsonPath(context.codingPath)
             detail = "expected \(Self.name(of: type)), found null"
+            reason = "its \(Self.field(context.codingPath)) is empty (null)"
         case .keyNotFound(let key, let context):
             keyPath = jsonPath(context.codingPath + [key])
             detail = "missing key '\(key.stringValue)'"
+            reason = "it has no \(key.stringValue)"
         case .dataCorrupted(let context):
             keyPath = jsonPath(context.codingPath)
             detail = Self.sentence(context.debugDescription, fallback: "invalid value")
+            reason = "its \(Self.field(context.codingPath)) is not valid (\(detail))"
         @unknown default:
             keyPath = "(unknown)"
             detail = String(describing: error)
+            reason = detail
+        }
+    }
+
+    /// The field a coding path ends in: `trackId`.
+    private static func field(_ path: [any CodingKey]) -> String {
+        path.last { $0.intValue == nil }?.stringValue ?? "value"
+    }
+
+    /// What Foundation says it found ("but found a string instead"), in plain words.
+    private static func found(in text: String) -> String? {
+        guard let range = text.range(of: "but found "),
+            let end = text.range(of: " instead", range: range.upperBound..<text.endIndex)
+        else { return nil }
+        let what = String(text[range.upperBound..<end.lowerBound])
+        return switch what {
+        case "a string", "a String": "text"
+        case "a number", "a Number": "a number"
+        case "a dictionary", "a Dictionary", "a keyed container": "an object"
+        case "an array", "an Array", "an unkeyed container": "a list"
+        case "null", "a null value": "empty (null)"
+        default: what
         }
     }
 
@@ -67,9 +96,23 @@ public struct DecodingWarning: Sendable, Hashable, CustomStringConvertible {
     public let element: String
     /// The key path that failed, such as `results[4].trackId`.
     public let keyPath: String
+    /// What the decoder said, for programs (`--json`).
     public let detail: String
+    /// What was skipped, for a person: `episode 4`.
+    public let subject: String
+    /// Why, for a person: `its trackId is text, not a number`.
+    public let reason: String
 
-    public var description: String { "skipped \(element): \(keyPath): \(detail)" }
+    public init(element: String, keyPath: String, detail: String, subject: String, reason: String) {
+        self.element = element
+        self.keyPath = keyPath
+        self.detail = detail
+        self.subject = subject
+        self.reason = reason
+    }
+
+    /// `skipped episode 4: its trackId is text, not a number`.
+    public var description: String { "skipped \(subject): \(reason)" }
 }
 
 /// Decodes `T` but never fails, so that one bad element of an array does not lose

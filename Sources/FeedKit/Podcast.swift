@@ -102,7 +102,9 @@ extension Podcast: Decodable {
                         .init(
                             element: "results[\(index)]",
                             keyPath: "results[\(index)].trackId",
-                            detail: "trackId \(episode.id) repeats results[\(first)]"
+                            detail: "trackId \(episode.id) repeats results[\(first)]",
+                            subject: "episode \(index)",
+                            reason: "its trackId \(episode.id) is the same as episode \(first)'s"
                         )
                     )
                     continue
@@ -111,7 +113,15 @@ extension Podcast: Decodable {
                 episodes.append(episode)
             case .failure(let error as DecodingError):
                 let failure = DecodingFailure(error)
-                warnings.append(.init(element: "results[\(index)]", keyPath: failure.keyPath, detail: failure.detail))
+                warnings.append(
+                    .init(
+                        element: "results[\(index)]",
+                        keyPath: failure.keyPath,
+                        detail: failure.detail,
+                        subject: "episode \(index)",
+                        reason: failure.reason
+                    )
+                )
             case .failure(let error):
                 throw error
             }

@@ -171,7 +171,9 @@ final class Activity: Sendable {
     private let spinner = Mutex<Spinner?>(nil)
 
     func start(_ new: Spinner) {
-        spinner.withLock { $0?.stop(); $0 = new }
+        spinner.withLock {
+            $0?.stop(); $0 = new
+        }
     }
 
     /// Erases the spinner; true when it had been drawn.

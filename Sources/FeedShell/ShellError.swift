@@ -93,7 +93,9 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     static func unwritable(_ path: String, reason: String) -> ShellError {
         ShellError(kind: .unwritable(path: TerminalText.line(path), reason: reason))
     }
-    static func sourceCycle(_ path: String) -> ShellError { ShellError(kind: .sourceCycle(path: TerminalText.line(path))) }
+    static func sourceCycle(_ path: String) -> ShellError {
+        ShellError(kind: .sourceCycle(path: TerminalText.line(path)))
+    }
     static func sourceTooDeep(limit: Int) -> ShellError { ShellError(kind: .sourceTooDeep(limit: limit)) }
     static func downloadsFailed(_ count: Int) -> ShellError { ShellError(kind: .downloadsFailed(count: count)) }
     static let interrupted = ShellError(kind: .interrupted)

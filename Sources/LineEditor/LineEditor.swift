@@ -295,7 +295,22 @@ public final class LineEditor: @unchecked Sendable {
     /// Moves up `rows` rows to the start of a block drawn above the cursor and
     /// erases from there down.
     private static func erase(rows: Int) -> String {
-        rows > 0 ? "\r\u{1B}[\(rows)A\u{1B}[J" : ""
+        // The block and the row the cursor is on (where a ^C may have been echoed).
+        rows > 0 ? eraseRows(up: rows, count: rows + 1) : ""
+    }
+
+    /// Moves up `up` rows and erases `count` rows from there down, one at a time,
+    /// leaving the cursor at column 0 of the first. Never ED ("erase below"): tmux
+    /// and terminals like it push the whole screen into the scrollback when it
+    /// clears from the top-left corner, so a status area at the top of the screen
+    /// (after Ctrl-L) would flood the scrollback at every redraw.
+    static func eraseRows(up: Int, count: Int) -> String {
+        var out = "\r" + (up > 0 ? "\u{1B}[\(up)A" : "")
+        guard count > 0 else { return out }
+        for row in 0..<count {
+            out += "\u{1B}[2K" + (row < count - 1 ? "\u{1B}[B" : "")
+        }
+        return out + (count > 1 ? "\u{1B}[\(count - 1)A" : "")
     }
 
     /// Changes the prompt of the line being read; a question's prompt stays until it
@@ -320,7 +335,7 @@ public final class LineEditor: @unchecked Sendable {
         if reading {
             wake()
         } else {
-            kill(getpid(), SIGSTOP)
+            raise(SIGSTOP)
         }
     }
 
@@ -442,12 +457,12 @@ public final class LineEditor: @unchecked Sendable {
         setPromptBytes(prompt)
         var out = "\r"
         if clear {
-            // The visible screen only: the scrollback is left as it was.
+            // The visible screen, once (a terminal may keep what was on it in its
+            // scrollback); the redraws after it erase row by row.
             out += "\u{1B}[H\u{1B}[J"
         } else {
-            let rows = statusRows + (lineOnScreen ? cursorRow() : 0)
-            if rows > 0 { out += "\u{1B}[\(rows)A" }
-            out += "\u{1B}[J"
+            let (above, lineRows) = lineOnScreen ? (cursorRow(), lineRowCount()) : (0, 1)
+            out = Self.eraseRows(up: statusRows + above, count: statusRows + lineRows)
         }
         for line in messages { out += line + "\r\n" }
         for line in status { out += line + "\r\n" }
@@ -465,8 +480,11 @@ public final class LineEditor: @unchecked Sendable {
         let haveRaw = tcgetattr(STDIN_FILENO, &raw) == 0
         if var cooked = cookedMode { tcsetattr(STDIN_FILENO, TCSADRAIN, &cooked) }
         writeAll("\r\n")
-        kill(getpid(), SIGSTOP)
-        // Continued.
+        // raise, not kill(getpid()): a signal sent to the process may be taken by
+        // another thread, and this one would run on (setting the editor's mode
+        // again) before the stop; one sent to this thread stops it here.
+        raise(SIGSTOP)
+        // Continued (`fg`): the editor's mode again, and everything redrawn.
         if haveRaw { tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) }
         el_resize(editLine)
         columns = Self.terminalColumns()
@@ -488,6 +506,15 @@ public final class LineEditor: @unchecked Sendable {
         writeAll(out + (lineEntered ? "" : "\r\n"))
         statusRows = 0
         statusLines = []
+    }
+
+    /// Rows the prompt and the whole line being edited take.
+    private func lineRowCount() -> Int {
+        guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let last = info.lastchar else {
+            return 1
+        }
+        let all = String(decoding: UnsafeRawBufferPointer(start: buffer, count: last - buffer), as: UTF8.self)
+        return TerminalText.rows(String(cString: promptBytes) + all + " ", columns: columns)
     }
 
     /// The row of the cursor within the prompt and the line being edited.
@@ -551,8 +578,7 @@ public final class LineEditor: @unchecked Sendable {
         // The status area goes, the line as typed stays above the list, and the
         // status and prompt are drawn again below it: no frozen copy of the progress
         // is left in the scrollback.
-        let rows = statusRows + cursorRow()
-        var out = "\r" + (rows > 0 ? "\u{1B}[\(rows)A" : "") + "\u{1B}[J"
+        var out = Self.eraseRows(up: statusRows + cursorRow(), count: statusRows + lineRowCount())
         out += String(cString: promptBytes) + before + "\r\n"
         for line in Self.listing(completion.candidates, columns: columns) { out += line + "\r\n" }
         statusRows = 0

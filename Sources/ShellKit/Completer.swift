@@ -83,7 +83,11 @@ public struct Completer: Sendable {
                 let name = String(current[current.index(current.startIndex, offsetBy: 2)..<equals])
                 guard let flag = spec.flags.first(where: { $0.name == name }) else { return answer([]) }
                 let prefix = String(current[...equals])
-                let values = candidates(flag.completion, current: String(current[current.index(after: equals)...]), items: items)
+                let values = candidates(
+                    flag.completion,
+                    current: String(current[current.index(after: equals)...]),
+                    items: items
+                )
                 return answer(values.map { .init(prefix + $0.word, display: $0.display ?? $0.word, note: $0.note) })
             }
             let unused = spec.flags.filter { !rest.contains("--" + $0.name) }.map { "--" + $0.name }
@@ -150,7 +154,11 @@ public struct Completer: Sendable {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: expanded + "/" + name, isDirectory: &isDirectory)
             let path = folder + name + (isDirectory.boolValue ? "/" : "")
-            return .init(Tokenizer.escape(path), display: name + (isDirectory.boolValue ? "/" : ""), isFinal: !isDirectory.boolValue)
+            return .init(
+                Tokenizer.escape(path),
+                display: name + (isDirectory.boolValue ? "/" : ""),
+                isFinal: !isDirectory.boolValue
+            )
         }
     }
 }

@@ -12,7 +12,9 @@ public enum HelpText {
             let summary = wrap(spec.summary, width.map { $0 - indent.count })
                 .split(separator: "\n", omittingEmptySubsequences: false)
             for (index, part) in summary.enumerated() {
-                lines.append(index == 0 ? "  " + TerminalText.pad(spec.name, toWidth: nameWidth) + "  " + part : indent + part)
+                lines.append(
+                    index == 0 ? "  " + TerminalText.pad(spec.name, toWidth: nameWidth) + "  " + part : indent + part
+                )
             }
         }
         return lines.joined(separator: "\n")
@@ -29,9 +31,10 @@ public enum HelpText {
 
     /// The SHELL COMMANDS section of the man page, in troff.
     public static func manPage(_ specs: [CommandSpec]) -> String {
-        var out = ".SH SHELL COMMANDS\n"
+        var out = ".SH SHELL COMMANDS\nEach has \\fBhelp\\fR \\fIcommand\\fR in the shell.\n"
         for spec in specs {
-            out += ".TP\n.B " + troff(spec.synopsis) + "\n" + troff(spec.summary) + "."
+            let summary = spec.summary.prefix(1).uppercased() + spec.summary.dropFirst()
+            out += ".TP\n.B " + troff(spec.synopsis) + "\n" + troff(summary) + "."
             if !spec.details.isEmpty { out += "\n" + troff(unwrap(spec.details)) }
             if !spec.aliases.isEmpty { out += "\nAliases: " + troff(spec.aliases.joined(separator: ", ")) + "." }
             out += "\n"

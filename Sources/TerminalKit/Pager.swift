@@ -23,15 +23,28 @@ public enum Pager {
     /// Runs `command` through `/bin/sh` with `text` on its standard input and waits
     /// for it to exit. False when it could not be started (the caller prints the
     /// text itself). Blocks the calling thread: call it off Swift's cooperative pool.
+    ///
+    /// Spawned with `posix_spawn` in feedsh's own process group, so that the pager
+    /// is in the terminal's foreground and may set its mode (Foundation's `Process`
+    /// starts a new session, where `less` cannot reach the terminal).
     public static func run(_ command: String, text: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let input = Pipe()
-        process.standardInput = input
-        do {
-            try process.run()
-        } catch {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return false }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        close(readEnd)
+        guard spawned == 0 else {
+            close(writeEnd)
             return false
         }
         // The pager may quit before reading everything (q): a broken pipe is fine.
@@ -40,7 +53,7 @@ public enum Pager {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(input.fileHandleForWriting.fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(writeEnd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     break
@@ -48,10 +61,12 @@ public enum Pager {
                 offset += written
             }
         }
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        close(writeEnd)
         signal(SIGPIPE, previous)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // sh says 127 when it cannot find the pager.
-        return process.terminationReason == .exit && process.terminationStatus != 127
+        let exited = status & 0x7f == 0
+        return !(exited && (status >> 8) & 0xff == 127)
     }
 }

@@ -7,11 +7,15 @@ public struct Table: Sendable {
         /// Cells wider than this are cut with an ellipsis (the last column takes what
         /// the terminal has left instead).
         public var maxWidth: Int?
+        /// Cut at the start (`…/1386867488/1000700000002.mp3`): for paths, whose end
+        /// says the most.
+        public var keepsEnd: Bool
 
-        public init(_ header: String, rightAligned: Bool = false, maxWidth: Int? = nil) {
+        public init(_ header: String, rightAligned: Bool = false, maxWidth: Int? = nil, keepsEnd: Bool = false) {
             self.header = header
             self.rightAligned = rightAligned
             self.maxWidth = maxWidth
+            self.keepsEnd = keepsEnd
         }
     }
 
@@ -38,18 +42,27 @@ public struct Table: Sendable {
         func line(_ cells: [String]) -> String {
             var text = ""
             for column in 0..<count - 1 {
-                let cell = TerminalText.truncate(cells[column], toWidth: widths[column])
+                let cell = cut(cells[column], widths[column], keepsEnd: columns[column].keepsEnd)
                 let padding = String(repeating: " ", count: max(0, widths[column] - TerminalText.width(cell)))
                 text += columns[column].rightAligned ? padding + cell : cell + padding
                 text += "  "
             }
-            text += cells[count - 1]
+            let last = cells[count - 1]
+            if let width, columns[count - 1].keepsEnd {
+                text += cut(last, max(1, width - TerminalText.width(text)), keepsEnd: true)
+            } else {
+                text += last
+            }
             return width.map { TerminalText.truncate(text, toWidth: $0) } ?? text
         }
         let headerLine = line(columns.map(\.header))
         let heading = bold ? Style.bold(headerLine) : headerLine
         return ([heading] + rows.map(line)).joined(separator: "\n")
     }
+}
+
+private func cut(_ text: String, _ columns: Int, keepsEnd: Bool) -> String {
+    keepsEnd ? TerminalText.truncate(keepingEnd: text, toWidth: columns) : TerminalText.truncate(text, toWidth: columns)
 }
 
 /// SGR escapes for the little colour feedsh uses; callers decide whether colour is on

@@ -131,6 +131,22 @@ public enum TerminalText {
         return result + "…"
     }
 
+    /// `text` cut to at most `columns` columns at its start, beginning with `…` when
+    /// cut: for paths, whose end says the most.
+    public static func truncate(keepingEnd text: String, toWidth columns: Int) -> String {
+        guard width(text) > columns else { return text }
+        guard columns > 0 else { return "" }
+        var kept: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let w = width(of: character)
+            if used + w > columns - 1 { break }
+            kept.append(character)
+            used += w
+        }
+        return "…" + String(kept.reversed())
+    }
+
     /// `text` padded with spaces to `columns` columns.
     public static func pad(_ text: String, toWidth columns: Int) -> String {
         text + String(repeating: " ", count: max(0, columns - width(text)))

@@ -110,6 +110,15 @@ struct ManualPageTests {
         for option in options {
             #expect(page.contains(option), "feedsh.1 does not mention \(option)")
         }
+        // The command list is generated from the specs (`make man`): it must be current.
+        let generated = try await runFeedsh(["--generate-man-commands"]).standardOutput
+        let raw = try String(
+            contentsOf: completionsDirectory.deletingLastPathComponent().appendingPathComponent("feedsh.1"),
+            encoding: .utf8
+        )
+        let start = try #require(raw.range(of: ".SH SHELL COMMANDS\n"))
+        let end = try #require(raw.range(of: "\n.SH ", range: start.upperBound..<raw.endIndex))
+        #expect(String(raw[start.lowerBound...end.lowerBound]) == generated, "run 'make man'")
         let commands = try await runFeedsh(["-c", "help"])
         let names = commands.standardOutput.split(separator: "\n").dropFirst().compactMap {
             $0.split(separator: " ").first.map(String.init)

@@ -86,7 +86,7 @@ struct DownloadProcessTests {
         let second = try await runFeedsh(["-c", "lookup; episodes; resume 1; wait"], environment: environment)
         #expect(second.status == 0, "\(second.standardError)")
         #expect(second.standardOutput.contains("% paused  Ports, Sockets"))
-        #expect(second.standardOutput.contains("downloaded 1 Ports, Sockets and the Art of Listening"))
+        #expect(second.standardError.contains("downloaded 1 Ports, Sockets and the Art of Listening"))
         let expected = SyntheticMedia(key: "1386867488/1000700000001.mp3").allBytes
         #expect(try Data(contentsOf: final) == Data(expected))
         #expect(!FileManager.default.fileExists(atPath: part.path))

@@ -88,8 +88,8 @@ struct ScriptModeTests {
     @Test func commandsFromStandardInput() async throws {
         let result = try await runFeedsh(["--demo"], standardInput: "lookup 1000000002\nshow 99\nepisodes\n")
         #expect(result.status == 1)
-        #expect(result.standardError.contains("<stdin>:2: no episode '99'; usage: show N (1-4)\n"))
-        #expect(result.standardError.contains("warning: skipped results[4]"))
+        #expect(result.standardError.contains("<stdin>:2: no episode '99' (1-4); usage: show N\n"))
+        #expect(result.standardError.contains("warning: skipped episode 4: its trackId is text, not a number\n"))
     }
 
     @Test(arguments: [
@@ -130,13 +130,18 @@ struct ScriptModeTests {
         #expect(result.standardOutput.contains("Hostile Numbers"))
         #expect(result.standardOutput.contains("12:34  An honest length"))
         #expect(!result.standardOutput.contains("-2047687697"))
-        #expect(result.standardError.contains("trackId 1000400000001 repeats"))
+        #expect(
+            result.standardError.contains("skipped episode 5: its trackId 1000400000001 is the same as episode 1's")
+        )
     }
 
     @Test func helpAndVersionExitZero() async throws {
         let help = try await runFeedsh(["--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("--demo"))
+        // The real usage: no subcommand is required.
+        #expect(!help.standardOutput.contains("<subcommand>"))
+        #expect(help.standardOutput.contains("feedsh [options] -c 'CMD; CMD'"))
         let version = try await runFeedsh(["--version"])
         #expect(version.status == 0)
         #expect(version.standardOutput == "0.1.0\n")

@@ -117,15 +117,33 @@ struct TmuxSession {
     let home: URL
     let downloads: URL
 
-    static func with(mediaRate: Int? = nil, _ body: (TmuxSession) async throws -> Void) async throws {
+    /// feedsh against a fixture server of its own, in a `width` × `height` window;
+    /// `environment` adds or overrides variables (`TERM=dumb`). With `jobControl`,
+    /// an interactive bash runs feedsh, so that Ctrl-Z and `fg` work.
+    static func with(
+        mediaRate: Int? = nil,
+        environment: [String] = [],
+        width: Int = 100,
+        height: Int = 30,
+        jobControl: Bool = false,
+        itunesPath: String = "",
+        _ body: (TmuxSession) async throws -> Void
+    ) async throws {
         let server = try await FixtureServer.start(.init(mediaRate: mediaRate))
         do {
             try await with(
+                width: width,
+                height: height,
                 command: { home in
-                    [
-                        "FEEDSH_ITUNES_URL=\(server.baseURL.absoluteString)",
-                        "FEEDSH_DOWNLOAD_DIR=\(home.appendingPathComponent("downloads").path)", feedshBinary.path,
-                    ]
+                    let settings =
+                        [
+                            "FEEDSH_ITUNES_URL=\(server.baseURL.absoluteString)\(itunesPath)",
+                            "FEEDSH_DOWNLOAD_DIR=\(home.appendingPathComponent("downloads").path)",
+                        ] + environment
+                    if jobControl {
+                        return settings + ["PS1=$ ", "bash", "--norc", "--noprofile", "-i"]
+                    }
+                    return settings + [feedshBinary.path]
                 },
                 body
             )
@@ -139,6 +157,8 @@ struct TmuxSession {
     /// Runs `command` (environment assignments, then the program and its arguments,
     /// given the session's home) in a new tmux server with a clean environment.
     static func with(
+        width: Int = 100,
+        height: Int = 30,
         command: (URL) -> [String],
         _ body: (TmuxSession) async throws -> Void
     ) async throws {
@@ -148,13 +168,15 @@ struct TmuxSession {
             home: home,
             downloads: home.appendingPathComponent("downloads")
         )
-        let environment = ["HOME=\(home.path)", "TERM=xterm-256color", "LANG=C.UTF-8", "TZ=UTC"]
-        let line = (["env"] + environment + command(home)).map {
+        // Nothing inherited from the test runner (NO_COLOR, PAGER, ...).
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let environment = ["PATH=\(path)", "HOME=\(home.path)", "TERM=xterm-256color", "LANG=C.UTF-8", "TZ=UTC"]
+        let line = (["env", "-i"] + environment + command(home)).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
         // The tmux server this starts would inherit a pipe for its output and keep
         // it open: nothing is captured here.
-        try session.tmux(["new-session", "-d", "-x", "100", "-y", "30", line], capture: false)
+        try session.tmux(["new-session", "-d", "-x", String(width), "-y", String(height), line], capture: false)
         do {
             try await body(session)
         } catch {
@@ -193,7 +215,7 @@ struct TmuxSession {
     /// Sends keys as tmux names them: literal text, or `Enter`, `Tab`, `C-c`, ...
     func keys(_ keys: String...) {
         for key in keys {
-            let named = ["Enter", "Tab", "C-c", "C-d", "C-u", "BSpace"].contains(key)
+            let named = ["Enter", "Tab", "C-c", "C-d", "C-u", "C-z", "C-l", "BSpace"].contains(key)
             _ = try? tmux(["send-keys", "-t", "0"] + (named ? [key] : ["-l", key]))
         }
     }
@@ -213,6 +235,26 @@ struct TmuxSession {
         }
         Issue.record("timed out; the screen shows:\n\(try await screen())")
         throw CancellationError()
+    }
+
+    /// The screen with its escape sequences (colours and styles).
+    func screenWithEscapes() throws -> String {
+        try tmux(["capture-pane", "-p", "-e", "-t", "0"])
+    }
+
+    /// Lines pushed into the scrollback so far.
+    func historySize() throws -> Int {
+        Int(
+            try tmux(["display-message", "-p", "-t", "0", "#{history_size}"]).trimmingCharacters(
+                in: .whitespacesAndNewlines
+            )
+        )
+            ?? -1
+    }
+
+    /// Resizes the window, as a person dragging the terminal's edge does.
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", "0", "-x", String(width), "-y", String(height)], capture: false)
     }
 
     /// Waits until feedsh has exited (tmux then has no session left).

@@ -34,7 +34,7 @@ struct PodcastDecodingTests {
         #expect(Set(podcast.episodes.map(\.id)).count == podcast.episodes.count)
         #expect(
             podcast.warnings.map(\.description) == [
-                "skipped results[5]: results[5].trackId: trackId 1000400000001 repeats results[1]"
+                "skipped episode 5: its trackId 1000400000001 is the same as episode 1's"
             ]
         )
         #expect(Duration.plausible(milliseconds: .infinity) == nil)
@@ -56,7 +56,8 @@ struct PodcastDecodingTests {
         let warning = try #require(podcast.warnings.first)
         #expect(warning.element == "results[4]")
         #expect(warning.keyPath == "results[4].trackId")
-        #expect(warning.description.contains("skipped results[4]: results[4].trackId"))
+        #expect(warning.description == "skipped episode 4: its trackId is text, not a number")
+        #expect(warning.detail.contains("string"))
         // Order as sent, not by date.
         #expect(podcast.episodes.map(\.title).first == "Third, listed first")
         // Missing trackTimeMillis is nil, not zero.

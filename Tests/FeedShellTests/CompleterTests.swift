@@ -76,7 +76,11 @@ struct CompleterTests {
         #expect(completion.candidates.map(\.word) == [escaped + "my\\ script.feedsh"])
         #expect(completion.replacing == (escaped + "my\\ s").unicodeScalars.count)
         // The word inserted reads back as the path.
-        #expect(try Tokenizer.statements("source " + completion.candidates[0].word) == [["source", root.path + "/my script.feedsh"]])
+        #expect(
+            try Tokenizer.statements("source " + completion.candidates[0].word) == [
+                ["source", root.path + "/my script.feedsh"]
+            ]
+        )
         let quoted = complete("source '" + root.path + "/my s")
         #expect(quoted.candidates.count == 1)
     }
@@ -137,4 +141,3 @@ struct CompleterTests {
         #expect(words("help lo") == ["lookup"])
     }
 }
-

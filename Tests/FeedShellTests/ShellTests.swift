@@ -136,7 +136,7 @@ struct ShellTests {
             #expect(out.contains("Escape red and bell in a title\n"))
             #expect(out.contains("\u{2018}Curly\u{2019} quotes,  an OSC title change,\nand CRLF."))
             #expect(!out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x0D })
-            #expect(h.output.standardError.contains("warning: skipped results[4]: results[4].trackId:"))
+            #expect(h.output.standardError.contains("warning: skipped episode 4: its trackId is text, not a number\n"))
         }
     }
 

@@ -8,7 +8,10 @@ struct StatusAreaTests {
 
     @Test func oneLinePerDownloadCutToWidth() {
         let lines = StatusArea.lines(
-            [.init(tag: "3", title: "The ETag Whisperer", progress: progress), .init(tag: "4", title: "Starting", progress: nil)],
+            [
+                .init(tag: "3", title: "The ETag Whisperer", progress: progress),
+                .init(tag: "4", title: "Starting", progress: nil),
+            ],
             width: 80
         )
         #expect(lines == ["[3] 50.0% of 1.0 MB, 250.0 kB/s, ETA 0:02  The ETag Whisperer", "[4] starting  Starting"])

@@ -40,7 +40,9 @@ extension Command {
             // is left alone.
             if !deleteEarlier {
                 if case .partial = context.session.layout.status(of: target.request.file) {
-                    outcomes.append(Outcome(kind: "kept from an earlier session", message: "kept \(number)'s partial download"))
+                    outcomes.append(
+                        Outcome(kind: "kept from an earlier session", message: "kept \(number)'s partial download")
+                    )
                 } else {
                     outcomes.append(Outcome(kind: "not downloading", message: "\(number) is not downloading"))
                 }

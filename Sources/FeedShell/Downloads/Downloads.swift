@@ -26,7 +26,9 @@ extension Command {
                 default: EpisodeStatus(engine: state, disk: .absent).text
                 }
             let label = await context.session.label(for: request.id)
-            rows.append([label.number, TerminalText.line(detail), label.title, TerminalText.line(request.file.final.path)])
+            rows.append([
+                label.number, TerminalText.line(detail), label.title, TerminalText.line(request.file.final.path),
+            ])
             results.append(
                 .object([
                     "id": .string(request.id), "label": .string(label.description),
@@ -38,7 +40,7 @@ extension Command {
             Table(
                 columns: [
                     .init("#", rightAligned: true), .init("Status", maxWidth: 36), .init("Title", maxWidth: 32),
-                    .init("File"),
+                    .init("File", keepsEnd: true),
                 ],
                 rows: rows
             ),

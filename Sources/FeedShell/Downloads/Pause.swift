@@ -15,7 +15,10 @@ extension Command {
             let outcome: Outcome =
                 switch await context.session.downloads.pause(target.request.id) {
                 case .paused(let bytes, let total)?:
-                    Outcome(kind: "paused", message: "paused \(number) at \(Formatting.precisePercent(bytes, of: total))")
+                    Outcome(
+                        kind: "paused",
+                        message: "paused \(number) at \(Formatting.precisePercent(bytes, of: total))"
+                    )
                 case .completed?:
                     Outcome(kind: "finished first", message: "\(number) finished before it could be paused")
                 default:

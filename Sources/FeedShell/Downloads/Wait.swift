@@ -52,7 +52,9 @@ extension Command {
             let label = await context.session.label(for: request.id)
             if state.isActive { continue }
             results.append(
-                .object(["id": .string(request.id), "label": .string(label.description), "status": JSONRender.state(state)])
+                .object([
+                    "id": .string(request.id), "label": .string(label.description), "status": JSONRender.state(state),
+                ])
             )
             switch state {
             case .failed: failures += 1

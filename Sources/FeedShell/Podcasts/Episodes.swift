@@ -27,14 +27,16 @@ extension Command {
         let matching = numbers.count
         if let limit = arguments.integer("limit") { numbers = Array(numbers.prefix(limit)) }
         var footer: String?
-        if numbers.count < podcast.episodes.count {
-            let shown = numbers.count == matching ? "" : "\(numbers.count) shown, "
-            footer = "(\(shown)\(matching) of \(podcast.episodes.count) episodes"
-                + (words.isEmpty ? "" : " match '\(TerminalText.line(words.joined(separator: " ")))'") + ")"
+        let filter = words.isEmpty ? "" : " match '\(TerminalText.line(words.joined(separator: " ")))'"
+        if numbers.count < matching {
+            footer = "(\(numbers.count) of \(matching) episodes\(filter); --limit N shows more)"
+        } else if matching < podcast.episodes.count {
+            footer = "(\(matching) of \(podcast.episodes.count) episodes\(filter))"
         }
         let text =
             numbers.isEmpty
-            ? (words.isEmpty ? "no episodes" : "no episode titles contain '\(TerminalText.line(words.joined(separator: " ")))'")
+            ? (words.isEmpty
+                ? "no episodes" : "no episode titles contain '\(TerminalText.line(words.joined(separator: " ")))'")
             : Render.episodes(
                 podcast,
                 numbers: numbers,

@@ -54,13 +54,13 @@ extension Command {
         CommandSpec(
             "image",
             summary: "download an image into the cache and describe it",
-        details: """
-            Downloads in the foreground, with percentage progress, into
-            $XDG_CACHE_HOME/feedsh/images (--cache-dir). A copy the server says has not
-            changed (304) is reused. Prints the path, size, content type and, for PNG,
-            JPEG, GIF and WebP, the pixel size. A body that is not an image is an error
-            and leaves nothing behind. Ctrl-C cancels.
-            """,
+            details: """
+                Downloads in the foreground, with percentage progress, into
+                $XDG_CACHE_HOME/feedsh/images (--cache-dir). A copy the server says has not
+                changed (304) is reused. Prints the path, size, content type and, for PNG,
+                JPEG, GIF and WebP, the pixel size. A body that is not an image is an error
+                and leaves nothing behind. Ctrl-C cancels.
+                """,
             arguments: [ArgumentSpec("URL")]
         )
     ) { arguments, context throws(ShellError) in
@@ -94,7 +94,10 @@ extension Command {
             cached: cached?.validators,
             requiredType: "image/"
         )
-        let progress = InlineProgress(console: context.console, label: DownloadLabel(number: TerminalText.line(url.absoluteString), title: ""))
+        let progress = InlineProgress(
+            console: context.console,
+            label: DownloadLabel(number: TerminalText.line(url.absoluteString), title: "")
+        )
         let outcome: DownloadOutcome
         do {
             outcome = try await context.session.downloads.fetch(request) { progress.report($0) }

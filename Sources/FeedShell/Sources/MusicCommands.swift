@@ -7,11 +7,11 @@ extension Command {
         CommandSpec(
             "tracks",
             summary: "find songs; 'preview N' downloads one's preview",
-        details: """
-            Searches the iTunes music catalogue for songs. --limit sets how many results
-            (1-200, default 10). Songs are numbered for 'preview N'; their downloads are
-            named tN in 'downloads', 'pause', 'resume', 'cancel' and 'wait'.
-            """,
+            details: """
+                Searches the iTunes music catalogue for songs. --limit sets how many results
+                (1-200, default 10). Songs are numbered for 'preview N'; their downloads are
+                named tN in 'downloads', 'pause', 'resume', 'cancel' and 'wait'.
+                """,
             arguments: [ArgumentSpec("TERM", rest: true)],
             flags: [FlagSpec("limit", value: .integer(1...200))],
             waitsOnNetwork: true
@@ -37,7 +37,8 @@ extension Command {
         context.output(
             Table(
                 columns: [
-                    .init("#", rightAligned: true), .init("Length", rightAligned: true), .init("Preview"), .init("Song"),
+                    .init("#", rightAligned: true), .init("Length", rightAligned: true), .init("Preview"),
+                    .init("Song"),
                 ],
                 rows: rows
             ),

@@ -11,7 +11,9 @@ extension Command {
             summary: "list posts: id, user and title",
             details:
                 "From the posts API (JSONPlaceholder format). --user shows one user's; --limit (default \(defaultPostsLimit)) how many.",
-            flags: [FlagSpec("user", value: .integer(1...Int(Int32.max))), FlagSpec("limit", value: .integer(1...10_000))],
+            flags: [
+                FlagSpec("user", value: .integer(1...Int(Int32.max))), FlagSpec("limit", value: .integer(1...10_000)),
+            ],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
@@ -26,7 +28,10 @@ extension Command {
         }
         let rows = posts.prefix(limit).map { [String($0.id), String($0.userId), TerminalText.line($0.title)] }
         context.output(
-            Table(columns: [.init("#", rightAligned: true), .init("User", rightAligned: true), .init("Title")], rows: rows),
+            Table(
+                columns: [.init("#", rightAligned: true), .init("User", rightAligned: true), .init("Title")],
+                rows: rows
+            ),
             footer: posts.count > limit ? "(\(limit) of \(posts.count) posts; --limit N shows more)" : nil,
             json: .array(posts.prefix(limit).map { JSONRender.post($0) })
         )

@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+
+/// The status line of download `tag` on a screen, if shown.
+private func statusLine(_ screen: String, _ tag: String) -> String? {
+    screen.split(separator: "\n").map(String.init).first { $0.hasPrefix("[\(tag)] ") }
+}
+
+private func lines(_ screen: String) -> [String] {
+    screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+}
+
+/// How many lines of `screen` satisfy `predicate`.
+private func count(_ screen: String, _ predicate: (String) -> Bool) -> Int {
+    lines(screen).filter(predicate).count
+}
+
+/// The defects a new user met in a real terminal, each read off the screen.
+extension TmuxTests {
+    @Test func quitAndExitAskAndTheQuestionStaysUntilAnswered() async throws {
+        try await TmuxSession.with(mediaRate: 300_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 2", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("↓1>") && statusLine($0, "2")?.contains("% of") == true }
+            tmux.keys("quit", "Enter")
+            let question = "1 download is running. Pause and quit? [y/N]"
+            try await tmux.waitForScreen { $0.hasSuffix(question) }
+            // The progress redraws twice above it; the question is still the last line.
+            for _ in 0..<2 {
+                let before = statusLine(try await tmux.screen(), "2")
+                try await tmux.waitForScreen { statusLine($0, "2") != before && $0.hasSuffix(question) }
+            }
+            tmux.keys("n", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("↓1>") }
+            tmux.keys("exit", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix(question) }
+            tmux.keys("y", "Enter")
+            try await tmux.waitForExit()
+            let part = tmux.downloads.appendingPathComponent("1386867488/1000700000002.mp3.part")
+            #expect(FileManager.default.fileExists(atPath: part.path))
+        }
+    }
+
+    @Test func ctrlZThenFgGivesTheEditorBack() async throws {
+        try await TmuxSession.with(jobControl: true) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+            tmux.keys(feedshBinary.path, "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("epi")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> epi") }
+            tmux.keys("C-z")
+            try await tmux.waitForScreen { $0.contains("Stopped") && $0.hasSuffix("$") }
+            tmux.keys("fg", "Enter")
+            // The prompt and the half-typed line are drawn again...
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> epi") }
+            // ...and keys reach the editor at once: Tab completes (line mode would not).
+            tmux.keys("Tab")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> episodes") }
+            tmux.keys("C-u", "help", "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("Commands (type 'help COMMAND' for more):") && $0.hasSuffix("feedsh>")
+            }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+        }
+    }
+
+    @Test func waitShowsLiveProgressAndLeavesNoneBehind() async throws {
+        try await TmuxSession.with(mediaRate: 700_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 1", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("↓1>") }
+            tmux.keys("wait", "Enter")
+            // No prompt while waiting: the progress is the last line, and it moves.
+            try await tmux.waitForScreen { lines($0).last?.hasPrefix("[1] ") == true && $0.contains("% of") }
+            let first = lines(try await tmux.screen()).last
+            try await tmux.waitForScreen { lines($0).last?.hasPrefix("[1] ") == true && lines($0).last != first }
+            try await tmux.waitForScreen(timeout: .seconds(30)) {
+                $0.contains("downloaded 1 Ports, Sockets") && $0.hasSuffix("feedsh:Loopback Radio>")
+            }
+            let after = try await tmux.screen()
+            #expect(statusLine(after, "1") == nil, "\(after)")
+        }
+    }
+
+    @Test func resizeFollowsTheWidthAndCtrlLKeepsTheScrollback() async throws {
+        try await TmuxSession.with(mediaRate: 200_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 1,2", "Enter")
+            try await tmux.waitForScreen { statusLine($0, "1") != nil && statusLine($0, "2") != nil }
+            try tmux.resize(width: 50, height: 30)
+            // Redrawn for the new width: one line each, and no piece of an old line.
+            try await tmux.waitForScreen { screen in
+                let all = lines(screen)
+                return all.filter { $0.hasPrefix("[1] ") }.count == 1 && all.filter { $0.hasPrefix("[2] ") }.count == 1
+                    && all.allSatisfy { $0.count <= 50 }
+                    && !all.contains { !$0.hasPrefix("[") && ($0.contains("ETA") || $0.contains("/s,")) }
+            }
+            tmux.keys("episodes", "Enter")
+            try await tmux.waitForScreen { $0.contains("#  Date") && $0.hasSuffix("↓2>") }
+            let table = lines(try await tmux.screen()).filter { $0.hasPrefix("3  2026") }
+            #expect(table.count == 1 && table[0].count == 50 && table[0].hasSuffix("…"), "\(table)")
+            tmux.keys("C-l")
+            try await tmux.waitForScreen { lines($0).first?.hasPrefix("[1] ") == true && $0.hasSuffix("↓2>") }
+            let scrollback = try tmux.historySize()
+            for _ in 0..<3 {
+                let before = statusLine(try await tmux.screen(), "1")
+                try await tmux.waitForScreen { statusLine($0, "1") != before }
+            }
+            #expect(try tmux.historySize() == scrollback, "redraws after Ctrl-L must not scroll")
+        }
+    }
+
+    @Test func longTextWrapsAtWordBoundaries() async throws {
+        try await TmuxSession.with(width: 40) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("help get", "Enter")
+            try await tmux.waitForScreen { $0.contains("usage: get") && $0.hasSuffix("feedsh>") }
+            let screen = try await tmux.screen()
+            let wide = count(screen) { $0.count > 40 }
+            #expect(wide == 0)
+            let words = Set(screen.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+            for word in ["--max-concurrent", "downloads", "continued,", "select", "episode", "queued."] {
+                #expect(words.contains(word), "'\(word)' is broken across lines:\n\(screen)")
+            }
+            tmux.keys("lookup; show 1", "Enter")
+            try await tmux.waitForScreen { $0.contains("file:") && $0.hasSuffix(">") }
+            let shown = Set(
+                try await tmux.screen().split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+            )
+            for word in ["listening,", "examples", "machine."] {
+                #expect(shown.contains(word), "'\(word)' is broken across lines")
+            }
+        }
+    }
+
+    @Test func listsTallerThanTheScreenGoThroughThePager() async throws {
+        try await TmuxSession.with(height: 20) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup 1000000001 --limit 60", "Enter")
+            try await tmux.waitForScreen { $0.contains("60 of 60 episodes loaded") && $0.hasSuffix(">") }
+            tmux.keys("episodes", "Enter")
+            // less -FRX waits with its ':' prompt on the last line.
+            try await tmux.waitForScreen { lines($0).last == ":" && $0.contains("#  Date") }
+            tmux.keys("q")
+            try await tmux.waitForScreen { $0.hasSuffix(">") && lines($0).last != ":" }
+            tmux.keys("episodes --limit 3", "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("(3 of 60 episodes; --limit N shows more)") && $0.hasSuffix(">")
+            }
+            tmux.keys("C-l", "episodes Bridges", "Enter")
+            try await tmux.waitForScreen { $0.contains("of 60 episodes match 'bridges')") && $0.hasSuffix(">") }
+            let matches = try await tmux.screen().split(separator: "\n").filter { $0.contains("History of") }
+            #expect(!matches.isEmpty && matches.allSatisfy { $0.contains("Bridges") })
+        }
+    }
+
+    @Test func getAllSummarisesAndCancelAllAsksAboutEarlierSessions() async throws {
+        try await TmuxSession.with(mediaRate: 200_000, jobControl: true) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+            tmux.keys(feedshBinary.path, "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 2", "Enter")
+            try await tmux.waitForScreen { statusLine($0, "2")?.contains("% of") == true }
+            tmux.keys("pause 2; downloads", "Enter")
+            // `downloads` says where the file goes.
+            try await tmux.waitForScreen { $0.contains("paused 2 at ") && $0.contains("1386867488/1000700000002.mp3") }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+            let part = tmux.downloads.appendingPathComponent("1386867488/1000700000002.mp3.part")
+            #expect(FileManager.default.fileExists(atPath: part.path))
+            tmux.keys("clear; " + feedshBinary.path, "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get all", "Enter")
+            // A line each for a selection of one, counts for `all`.
+            try await tmux.waitForScreen { $0.contains("3 downloading, 2 queued") && $0.hasSuffix("↓5>") }
+            tmux.keys("cancel all", "Enter")
+            try await tmux.waitForScreen { $0.contains("5 cancelled") && $0.hasSuffix("feedsh:Loopback Radio>") }
+            // Now one from an earlier session: it is asked about.
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+            try Data("partial".utf8).write(to: part)
+            tmux.keys("clear; " + feedshBinary.path, "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 1; cancel all", "Enter")
+            try await tmux.waitForScreen {
+                $0.hasSuffix("Also delete 1 partial download left by earlier sessions? [y/N]")
+            }
+            tmux.keys("y", "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("2 cancelled, 3 not downloading") && $0.hasSuffix("feedsh:Loopback Radio>")
+            }
+            #expect(!FileManager.default.fileExists(atPath: part.path))
+        }
+    }
+
+    @Test func tabListsAlignedCurrentCandidatesWithoutFrozenProgress() async throws {
+        try await TmuxSession.with(mediaRate: 200_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup 1000000001 --limit 12; get 1,2", "Enter")
+            try await tmux.waitForScreen { statusLine($0, "1")?.contains("% of") == true && $0.hasSuffix("↓2>") }
+            tmux.keys("get ", "Tab")
+            try await tmux.waitForScreen { screen in
+                let all = lines(screen)
+                return all.contains { $0.hasPrefix(" 3  ") } && all.contains { $0.hasPrefix("12  ") }
+            }
+            for _ in 0..<2 {
+                let before = statusLine(try await tmux.screen(), "1")
+                try await tmux.waitForScreen { statusLine($0, "1") != before }
+            }
+            let screen = try await tmux.screen()
+            let copies = count(screen) { $0.hasPrefix("[1] ") }
+            #expect(copies == 1, "a frozen copy of the progress:\n\(screen)")
+            tmux.keys("C-u", "pause ", "Tab")
+            try await tmux.waitForScreen { screen in
+                lines(screen).contains {
+                    $0.hasPrefix("1  ")
+                        && $0.range(of: #"\([1-9][0-9]?% downloading\)"#, options: .regularExpression) != nil
+                }
+            }
+            tmux.keys("C-u", "get 3,", "Tab")
+            try await tmux.waitForScreen { lines($0).contains { $0.hasPrefix(" 4  ") } && $0.hasSuffix("> get 3,") }
+            tmux.keys("C-u", "met search x --medium Pai", "Tab")
+            try await tmux.waitForScreen { $0.hasSuffix("> met search x --medium Paintings") }
+        }
+    }
+
+    @Test func aSlowFetchSpinsAndCtrlCEndsItsLine() async throws {
+        try await TmuxSession.with(itunesPath: "/fault/delay=4000") { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup", "Enter")
+            try await tmux.waitForScreen { $0.range(of: "[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] lookup…", options: .regularExpression) != nil }
+            tmux.keys("C-c")
+            try await tmux.waitForScreen { screen in
+                let all = lines(screen)
+                guard let mark = all.lastIndex(where: { $0.hasPrefix("^C") }) else { return false }
+                return all[mark] == "^C" && all.dropFirst(mark + 1).first == "interrupted"
+                    && screen.hasSuffix("feedsh>")
+            }
+        }
+    }
+
+    @Test func dumbTerminalsGetNoColour() async throws {
+        try await TmuxSession.with(jobControl: true) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+            tmux.keys(
+                "\(feedshBinary.path) -c episodes 2>/dev/null; \(feedshBinary.path) -c 'lookup; episodes'",
+                "Enter"
+            )
+            try await tmux.waitForScreen { $0.contains("#  Date") && $0.hasSuffix("$") }
+            #expect(try tmux.screenWithEscapes().contains("\u{1B}[1m#  Date"))
+            tmux.keys("clear; TERM=dumb \(feedshBinary.path) -c 'lookup; episodes'", "Enter")
+            try await tmux.waitForScreen { $0.contains("#  Date") && $0.hasSuffix("$") }
+            #expect(!(try tmux.screenWithEscapes().contains("\u{1B}[1m")))
+        }
+    }
+
+    @Test func wideCharactersWrapWithoutStaleProgress() async throws {
+        try await TmuxSession.with(mediaRate: 200_000, width: 60) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 1", "Enter")
+            try await tmux.waitForScreen { statusLine($0, "1")?.contains("% of") == true }
+            // 40 wide characters: 80 columns, so the line wraps.
+            let typed = String(repeating: "\u{97F3}", count: 40)
+            tmux.keys("# " + typed)
+            try await tmux.waitForScreen { $0.contains(String(repeating: "\u{97F3}", count: 10)) }
+            for _ in 0..<3 {
+                let before = statusLine(try await tmux.screen(), "1")
+                try await tmux.waitForScreen { statusLine($0, "1") != before }
+            }
+            let screen = try await tmux.screen()
+            let progress = count(screen) { $0.contains("% of") }
+            let prompts = count(screen) { $0.contains("↓1> ") }
+            #expect(progress == 1, "stale progress lines:\n\(screen)")
+            #expect(prompts == 1, "\(screen)")
+        }
+    }
+}
