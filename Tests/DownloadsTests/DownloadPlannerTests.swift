@@ -395,3 +395,19 @@ extension DownloadPlanner.Retry {
         )
     }
 }
+
+@Suite("Rate meter")
+struct RateMeterTests {
+    @Test func noRateUntilASecondIsMeasured() {
+        let start = ContinuousClock.now
+        var meter = RateMeter(start: 0, at: start)
+        // What the socket had buffered arrives at once: no absurd first reading.
+        meter.record(bytes: 65_536, at: start + .milliseconds(100))
+        #expect(meter.rate == nil)
+        meter.record(bytes: 1_000_000, at: start + .seconds(1))
+        #expect(meter.rate == 1_000_000)
+        meter.record(bytes: 2_000_000, at: start + .seconds(2))
+        let rate = meter.rate ?? 0
+        #expect(rate > 990_000 && rate < 1_010_000)
+    }
+}

@@ -285,3 +285,63 @@ struct ShellTests {
         }
     }
 }
+
+@Suite("Presentation")
+struct PresentationTests {
+    @Test func theStatusColumnIsBoundedSoTitlesStayReadable() async throws {
+        var loaded: Podcast?
+        try await ShellHarness.run { h in
+            _ = await h.run("lookup")
+            loaded = await h.shell.session.podcast
+        }
+        let podcast = try #require(loaded)
+        let first = podcast.episodes[0]
+        let statuses: [Int64: EpisodeStatus] = [
+            first.id: .failed("HTTP 404 Not Found from http://127.0.0.1:8080/media/1386867488/1000700000001.mp3")
+        ]
+        let table = Render.episodes(podcast, statuses: statuses, width: 100, timeZone: TimeZone(identifier: "UTC")!)
+        let row = try #require(table.split(separator: "\n").dropFirst().first)
+        #expect(row.contains("Ports, Sockets and the Art of Listening"), "\(row)")
+        #expect(row.contains("failed: HTTP 404 Not Fo…  Ports"))
+    }
+
+    @Test func episodesFilterByWordsAndLimit() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; episodes range; episodes --limit 2; episodes nothing-matches") == .success)
+            let out = h.output.standardOutput
+            #expect(
+                out.contains(
+                    "2  2026-10-26   52:35  Range Requests: Resuming What Was Lost\n(1 of 5 episodes match 'range')"
+                )
+            )
+            #expect(out.contains("(2 of 5 episodes; --limit N shows more)"))
+            #expect(out.contains("no episode titles contain 'nothing-matches'"))
+        }
+    }
+
+    @Test func showSaysWhereTheFileGoes() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; show 2") == .success)
+            let path = h.downloads.appendingPathComponent("1386867488/1000700000002.mp3").path
+            #expect(h.output.standardOutput.contains("file:   \(path) (once downloaded)\n"))
+        }
+    }
+
+    @Test func cancelAllInAScriptKeepsEarlierPartialsUnlessToldYes() async throws {
+        try await ShellHarness.run { h in
+            _ = await h.run("lookup")
+            let part = h.downloads.appendingPathComponent("1386867488/1000700000003.mp3.part")
+            try FileManager.default.createDirectory(
+                at: part.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try Data("earlier".utf8).write(to: part)
+            #expect(await h.run("lookup; cancel all") == .success)
+            #expect(h.output.standardOutput.contains("4 not downloading, 1 kept from an earlier session"))
+            #expect(FileManager.default.fileExists(atPath: part.path))
+            #expect(await h.run("lookup; cancel all --yes") == .success)
+            #expect(h.output.standardOutput.contains("4 not downloading, 1 cancelled"))
+            #expect(!FileManager.default.fileExists(atPath: part.path))
+        }
+    }
+}

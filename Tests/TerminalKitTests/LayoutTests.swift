@@ -1,0 +1,107 @@
+import Testing
+
+@testable import TerminalKit
+
+@Suite("Word wrapping")
+struct WrapTests {
+    @Test func breaksAtWordBoundaries() {
+        let text = "Returns at once; progress and results print as they come."
+        let wrapped = TerminalText.wrap(text, toWidth: 20)
+        #expect(wrapped == "Returns at once;\nprogress and results\nprint as they come.")
+        #expect(wrapped.split(separator: "\n").allSatisfy { TerminalText.width(String($0)) <= 20 })
+    }
+
+    @Test func keepsLineBreaksIndentationAndListItems() {
+        let text = "Notes:\n  - a list item that is long enough to wrap\n3. numbered item that wraps too"
+        #expect(
+            TerminalText.wrap(text, toWidth: 24)
+                == "Notes:\n  - a list item that is\n    long enough to wrap\n3. numbered item that\n   wraps too"
+        )
+    }
+
+    @Test func cutsWordsLongerThanALineAndCountsWideCharacters() {
+        #expect(
+            TerminalText.wrap("a https://example.com/very/long/path b", toWidth: 12)
+                == "a\nhttps://exam\nple.com/very\n/long/path b"
+        )
+        // Each CJK character takes two columns.
+        let wide = String(repeating: "\u{97F3}", count: 7)
+        #expect(TerminalText.wrap(wide, toWidth: 6) == "\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}")
+        #expect(TerminalText.rows(wide, columns: 6) == 3)
+        #expect(TerminalText.rows("", columns: 6) == 1)
+    }
+
+    @Test func truncatesKeepingTheEnd() {
+        #expect(
+            TerminalText.truncate(keepingEnd: "/downloads/1386867488/1000700000002.mp3", toWidth: 20)
+                == "…8/1000700000002.mp3"
+        )
+        #expect(TerminalText.truncate(keepingEnd: "short", toWidth: 20) == "short")
+    }
+}
+
+@Suite("Tables")
+struct TableTests {
+    let table = Table(
+        columns: [.init("#", rightAligned: true), .init("Status", maxWidth: 10), .init("Title")],
+        rows: [
+            ["1", "downloaded", "Ports"],
+            ["10", "failed: HTTP 404 Not Found from http://127.0.0.1", "A title that stays readable"],
+        ]
+    )
+
+    @Test func boundedColumnsLeaveRoomForTheLast() {
+        #expect(
+            table.render(width: 44)
+                == " #  Status      Title\n 1  downloaded  Ports\n10  failed: H…  A title that stays readable"
+        )
+    }
+
+    @Test func followsTheWidthItIsGivenAndBoldsTheHeading() {
+        let narrow = table.render(width: 24).split(separator: "\n")
+        #expect(narrow.allSatisfy { TerminalText.width(String($0)) <= 24 })
+        #expect(narrow[2].hasSuffix("…"))
+        #expect(table.render(width: nil, bold: true).hasPrefix("\u{1B}[1m #  Status      Title\u{1B}[0m\n"))
+    }
+
+    @Test func aLastColumnOfPathsKeepsItsEnd() {
+        let paths = Table(
+            columns: [.init("#"), .init("File", keepsEnd: true)],
+            rows: [["1", "/a/long/folder/name/1000.mp3"]]
+        )
+        #expect(paths.render(width: 18) == "#  File\n1  …/name/1000.mp3")
+    }
+}
+
+@Suite("Colour, pager and formatting rules")
+struct RuleTests {
+    @Test(arguments: [
+        (true, false, [String: String](), true),
+        (false, false, [:], false),
+        (true, true, [:], false),
+        (true, false, ["NO_COLOR": ""], false),
+        (true, false, ["TERM": "dumb"], false),
+        (true, false, ["TERM": "xterm-256color"], true),
+    ])
+    func colour(isTerminal: Bool, flag: Bool, environment: [String: String], allowed: Bool) {
+        #expect(ColorRule.allows(isTerminal: isTerminal, noColorFlag: flag, environment: environment) == allowed)
+    }
+
+    @Test func pagerCommandAndWhenItIsNeeded() {
+        #expect(Pager.command(environment: [:]) == "less -FRX")
+        #expect(Pager.command(environment: ["PAGER": "more"]) == "more")
+        #expect(Pager.command(environment: ["PAGER": ""]) == nil)
+        let lines = (1...10).map(String.init).joined(separator: "\n")
+        #expect(!Pager.needed(lines, rows: 24, columns: 80))
+        #expect(Pager.needed(lines, rows: 10, columns: 80))
+        // Wrapped lines count as the rows they take.
+        #expect(Pager.needed(String(repeating: "x", count: 400), rows: 5, columns: 80))
+    }
+
+    @Test func ratesAreUnknownUntilMeasured() {
+        #expect(Formatting.rate(nil) == "…/s")
+        #expect(Formatting.rate(1_000_000) == "1.0 MB/s")
+        let reading = ProgressReading(bytes: 500, total: 1000, bytesPerSecond: nil, eta: nil)
+        #expect(reading.text == "50.0% of 1.0 kB, …/s")
+    }
+}
