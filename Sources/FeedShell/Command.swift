@@ -81,7 +81,4 @@ final class ResultSlot: Sendable {
 }
 
 /// Whether the shell goes on after a command.
-enum CommandOutcome: Sendable, Equatable {
-    case proceed
-    case quit
-}
+typealias CommandOutcome = StatementOutcome

@@ -36,70 +36,28 @@ public final class Shell: Sendable {
         }
     }
 
+    /// The command language's loop, running statements through ``execute(_:)``.
+    var runner: ScriptRunner<ShellError> {
+        ScriptRunner(
+            execute: { words throws(ShellError) in try await self.execute(words) },
+            syntaxError: { .syntax($0) },
+            interrupted: .interrupted
+        )
+    }
+
     /// Runs a script; stops at the first failure unless `keepGoing`.
     ///
     /// Each failure is reported on standard error as `file:line: message` (or
     /// `feedsh: message` for `-c` text). Returns ``ExitStatus/failure`` when any
-    /// command failed.
+    /// command failed. At the end it waits for the downloads still running.
     public func run<Lines: Sequence<ScriptLine>>(script: Lines, keepGoing: Bool) async -> ExitStatus {
-        var status = ExitStatus.success
-        let reader = ScriptReader(script)
-        while let line = await reader.next() {
-            if Task.isCancelled { return .interrupted }
-            let outcome = await run(line) { error, command in
-                if Task.isCancelled { return false }
-                self.report(error, command: command, at: line.location)
-                status = .failure
-                return keepGoing
-            }
-            if Task.isCancelled { return .interrupted }
-            switch outcome {
-            case .finished: continue
-            case .quit: return await finishDownloads(status)
-            case .failed: return await finishDownloads(.failure)
-            }
+        let outcome = await runner.run(script: script, keepGoing: keepGoing) { error, command, line in
+            self.report(error, command: command, at: line.location)
         }
-        return await finishDownloads(status)
-    }
-
-    /// How the statements of one line ended.
-    enum LineOutcome {
-        case finished
-        case quit
-        /// A statement failed (`command` names it; nil for a syntax error) and the
-        /// rest of the line was not run.
-        case failed(ShellError, command: String?)
-    }
-
-    /// Runs the statements of one line until one quits, or fails and `onFailure`
-    /// (given the error and the command's name) says not to go on. The one loop
-    /// behind scripts, sourced files and the prompt, which differ only in what a
-    /// failure does.
-    func run(
-        _ line: ScriptLine,
-        onFailure: (ShellError, String?) -> Bool = { _, _ in false }
-    ) async -> LineOutcome {
-        if let problem = line.problem {
-            let error = ShellError.syntax(problem.description)
-            return onFailure(error, nil) ? .finished : .failed(error, command: nil)
+        switch outcome {
+        case .interrupted: return .interrupted
+        case .ended(let failed): return await finishDownloads(failed ? .failure : .success)
         }
-        let statements: [[String]]
-        do throws(CommandLineSyntaxError) {
-            statements = try Tokenizer.statements(line.text)
-        } catch {
-            let error = ShellError.syntax(error.description)
-            return onFailure(error, nil) ? .finished : .failed(error, command: nil)
-        }
-        for words in statements {
-            // An interrupted script starts nothing more (not even the rest of a line).
-            if Task.isCancelled { return .failed(.interrupted, command: words.first) }
-            do throws(ShellError) {
-                if try await execute(words) == .quit { return .quit }
-            } catch {
-                if !onFailure(error, words.first) { return .failed(error, command: words.first) }
-            }
-        }
-        return .finished
     }
 
     /// At the end of a script: waits for downloads still running (saying so), and
@@ -187,31 +145,24 @@ public final class Shell: Sendable {
         if !paged { console.print(text) }
     }
 
-    /// The files being sourced, innermost last, for cycle detection.
-    @TaskLocal static var sourcing: [String] = []
-    static let sourceDepthLimit = 8
-
     /// Runs a file's commands in this shell, stopping at the first failure, whose
     /// message names the file and line.
     func source(_ path: String) async throws(ShellError) -> CommandOutcome {
-        let expanded = (path as NSString).expandingTildeInPath
-        let canonical = URL(fileURLWithPath: expanded).resolvingSymlinksInPath().path
-        guard !Self.sourcing.contains(canonical) else {
-            throw .sourceCycle(path)
-        }
-        guard Self.sourcing.count < Self.sourceDepthLimit else {
-            throw .sourceTooDeep(limit: Self.sourceDepthLimit)
+        switch SourceStack.refusal(for: path) {
+        case .cycle?: throw .sourceCycle(path)
+        case .tooDeep?: throw .sourceTooDeep(limit: SourceStack.depthLimit)
+        case nil: break
         }
         let fd: Int32
         do throws(ScriptFileError) {
-            fd = try ScriptFile.open(expanded)
+            fd = try ScriptFile.open((path as NSString).expandingTildeInPath)
         } catch {
             throw .unreadableFile(path, reason: error.reason)
         }
         defer { Glibc.close(fd) }
-        // withValue rethrows untyped errors: carry ours out as a Result.
-        let outcome = await Self.$sourcing.withValue(Self.sourcing + [canonical]) {
-            await runSourced(fd, path: path)
+        let runner = self.runner
+        let outcome = await SourceStack.with(path) {
+            await runner.runFile(fd, path: path) { error, location in .located(error, at: location) }
         }
         return try outcome.get()
     }
@@ -219,28 +170,15 @@ public final class Shell: Sendable {
     /// Runs a script file given on the command line (`-f`), which counts as being
     /// sourced: a file that sources itself is refused before it runs twice.
     public func runScriptFile(_ path: String, fd: Int32, keepGoing: Bool) async -> ExitStatus {
-        let canonical = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        return await Self.$sourcing.withValue([canonical]) {
+        await SourceStack.with(path) {
             await runScript(ScriptLines(fd: fd, source: path), keepGoing: keepGoing)
         }
-    }
-
-    private func runSourced(_ fd: Int32, path: String) async -> Result<CommandOutcome, ShellError> {
-        let reader = ScriptReader(ScriptLines(fd: fd, source: path))
-        while let line = await reader.next() {
-            switch await run(line) {
-            case .finished: continue
-            case .quit: return .success(.quit)
-            case .failed(let error, _): return .failure(.located(error, at: line.location ?? path))
-            }
-        }
-        return .success(.proceed)
     }
 
     /// Runs the statements of one line typed at the prompt; failures are reported
     /// and do not end the shell.
     func runInteractive(line: String) async -> CommandOutcome {
-        switch await run(ScriptLine(text: line, location: nil)) {
+        switch await runner.run(ScriptLine(text: line, location: nil)) {
         case .finished: return .proceed
         case .quit: return .quit
         case .failed(let error, let command):
