@@ -140,7 +140,8 @@ struct ScriptModeTests {
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("--demo"))
         // The real usage: no subcommand is required.
-        #expect(!help.standardOutput.contains("<subcommand>"))
+        let usage = help.standardOutput.components(separatedBy: "USAGE:").last?.prefix { $0 != "\n" } ?? ""
+        #expect(usage.contains("feedsh [options]") && !usage.contains("<subcommand>"))
         #expect(help.standardOutput.contains("feedsh [options] -c 'CMD; CMD'"))
         let version = try await runFeedsh(["--version"])
         #expect(version.status == 0)
