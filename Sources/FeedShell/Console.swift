@@ -25,19 +25,7 @@ public struct StandardStreams: OutputSink {
 
     public func write(_ text: String, to stream: OutputStreamKind) {
         let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-        Self.writing.withLock { _ in Self.writeAll(text, to: fd) }
-    }
-
-    private static func writeAll(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // a closed pipe: nothing sensible left to do
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        Self.writing.withLock { _ in TerminalOutput.write(text, to: fd) }
     }
 }
 

@@ -210,15 +210,9 @@ public final class Shell: Sendable {
     /// Tab completion for the line editor, derived from the command specs; answers
     /// at once from the last snapshot and the live progress.
     public func complete(_ textBeforeCursor: String) -> LineEditor.Completion {
-        let completion = Completer(specs: registry.specs).complete(textBeforeCursor) { [terminal] domain in
+        Completer(specs: registry.specs).complete(textBeforeCursor) { [terminal] domain in
             terminal.completionItems(domain)
         }
-        return LineEditor.Completion(
-            replacing: completion.replacing,
-            candidates: completion.candidates.map {
-                .init($0.word, display: $0.display, note: $0.note, isFinal: $0.isFinal)
-            }
-        )
     }
 
     /// Says a command failed: `file:line: message` on standard error, or with

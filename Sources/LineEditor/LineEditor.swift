@@ -28,37 +28,8 @@ public final class LineEditor: @unchecked Sendable {
         case stopped
     }
 
-    /// What Tab does with the text before the cursor.
-    public struct Completion: Sendable, Equatable {
-        /// One choice: the word to insert and, optionally, a description shown when
-        /// there are several.
-        public struct Candidate: Sendable, Equatable {
-            public var word: String
-            /// How it is listed, when not as `word`.
-            public var display: String?
-            public var note: String?
-            /// Whether a lone match is followed by a space (not for a directory,
-            /// whose completion goes on).
-            public var isFinal: Bool
-
-            public init(_ word: String, display: String? = nil, note: String? = nil, isFinal: Bool = true) {
-                self.word = word
-                self.display = display
-                self.note = note
-                self.isFinal = isFinal
-            }
-        }
-
-        /// Characters (Unicode scalars) before the cursor to replace: the word being
-        /// completed.
-        public var replacing: Int
-        public var candidates: [Candidate]
-
-        public init(replacing: Int, candidates: [Candidate]) {
-            self.replacing = replacing
-            self.candidates = candidates
-        }
-    }
+    /// What Tab does with the text before the cursor (TerminalKit's value).
+    public typealias Completion = TerminalKit.Completion
 
     private struct Shared {
         var messages: [String] = []
@@ -240,7 +211,7 @@ public final class LineEditor: @unchecked Sendable {
                     for line in state.status { out += line + "\n" }
                     state.busyRows = state.status.count
                 }
-                Self.writeText(out, to: STDERR_FILENO)
+                TerminalOutput.write(out, to: STDERR_FILENO)
             }
             return state.reading
         }
@@ -258,7 +229,7 @@ public final class LineEditor: @unchecked Sendable {
                 var out = Self.erase(rows: state.busyRows)
                 for line in lines { out += line + "\n" }
                 state.busyRows = lines.count
-                Self.writeText(out, to: STDERR_FILENO)
+                TerminalOutput.write(out, to: STDERR_FILENO)
             }
             return state.reading
         }
@@ -288,7 +259,7 @@ public final class LineEditor: @unchecked Sendable {
                 for line in state.status { out += line + "\n" }
                 state.busyRows = state.status.count
             }
-            Self.writeText(out, to: STDERR_FILENO)
+            TerminalOutput.write(out, to: STDERR_FILENO)
         }
     }
 
@@ -355,18 +326,6 @@ public final class LineEditor: @unchecked Sendable {
     public func resized() {
         shared.withLock { $0.resized = true }
         wake()
-    }
-
-    private static func writeText(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            bytes = bytes.dropFirst(written)
-        }
     }
 
     private func wake() {
@@ -619,15 +578,7 @@ public final class LineEditor: @unchecked Sendable {
 
     private func writeAll(_ text: String) {
         fflush(stdout)
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        TerminalOutput.write(text, to: STDOUT_FILENO)
     }
 
     static func terminalColumns() -> Int {

@@ -49,18 +49,7 @@ public enum Pager {
         }
         // The pager may quit before reading everything (q): a broken pipe is fine.
         let previous = signal(SIGPIPE, SIG_IGN)
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(writeEnd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                offset += written
-            }
-        }
+        TerminalOutput.write(text, to: writeEnd)
         close(writeEnd)
         signal(SIGPIPE, previous)
         var status: Int32 = 0

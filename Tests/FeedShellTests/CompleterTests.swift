@@ -22,7 +22,7 @@ struct CompleterTests {
         _ text: String,
         in snapshot: CompletionSnapshot? = nil,
         live: [String: DownloadProgress] = [:]
-    ) -> ShellKit.Completion {
+    ) -> TerminalKit.Completion {
         let snapshot = snapshot ?? self.snapshot
         return Completer(specs: specs).complete(text) { snapshot.items($0, live: live) }
     }
