@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // Deque for the download queue (async-http-client builds it already).
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        // The podcast library: SQLite in WAL mode, migrations, DatabasePool.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -33,7 +35,7 @@ let package = Package(
         ),
         .target(
             name: "FeedShell",
-            dependencies: ["FeedKit", "Downloads", "HTTPSupport", "LineEditor", "ShellKit", "TerminalKit"]
+            dependencies: ["FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "ShellKit", "TerminalKit"]
         ),
         .target(name: "TerminalKit"),
         .target(name: "ShellKit", dependencies: ["TerminalKit"]),
@@ -63,6 +65,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
+        ),
+        .target(
+            name: "Library",
+            dependencies: ["FeedKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "CFileIO"),
         .target(
@@ -96,6 +102,15 @@ let package = Package(
                 .embedInCode("images/photo.png"),
                 .embedInCode("images/tiles.gif"),
                 .embedInCode("images/swatch.webp"),
+                .embedInCode("feeds/quirks.rss"),
+                .embedInCode("feeds/atom.xml"),
+                .embedInCode("feeds/latin1.rss"),
+                .embedInCode("feeds/cp1252.rss"),
+                .embedInCode("feeds/bom.rss"),
+                .embedInCode("feeds/bomb.rss"),
+                .embedInCode("opml/gpodder.opml"),
+                .embedInCode("opml/antennapod.opml"),
+                .embedInCode("opml/apple.opml"),
             ]
         ),
         .target(
@@ -113,6 +128,7 @@ let package = Package(
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [

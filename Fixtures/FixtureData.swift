@@ -20,5 +20,14 @@ public enum FixtureFiles {
         "images/photo.png": PackageResources.photo_png,
         "images/tiles.gif": PackageResources.tiles_gif,
         "images/swatch.webp": PackageResources.swatch_webp,
+        "feeds/quirks.rss": PackageResources.quirks_rss,
+        "feeds/atom.xml": PackageResources.atom_xml,
+        "feeds/latin1.rss": PackageResources.latin1_rss,
+        "feeds/cp1252.rss": PackageResources.cp1252_rss,
+        "feeds/bom.rss": PackageResources.bom_rss,
+        "feeds/bomb.rss": PackageResources.bomb_rss,
+        "opml/gpodder.opml": PackageResources.gpodder_opml,
+        "opml/antennapod.opml": PackageResources.antennapod_opml,
+        "opml/apple.opml": PackageResources.apple_opml,
     ]
 }

@@ -421,6 +421,37 @@ def images():
     save("swatch.webp", webp(100, 80))
 
 
+def encoded_feeds():
+    """Feeds whose bytes matter: ISO-8859-1 and Windows-1252 declared in the prolog,
+    a UTF-8 BOM, and an entity-expansion bomb. (quirks.rss, atom.xml and the OPML
+    files are written by hand: their text is the point.)"""
+    def item(title, guid, url):
+        return (f"<item><title>{title}</title><guid>{guid}</guid>\n"
+                f'<enclosure url="{url}" type="audio/mpeg"/></item>\n')
+    latin = ('<?xml version="1.0" encoding="ISO-8859-1"?>\n<rss version="2.0"><channel><title>Caf\u00e9 Cr\u00e8me</title>\n'
+             + item("D\u00e9j\u00e0 vu \u00a7 \u00bd", "latin-1", "https://latin.example/1.mp3") + "</channel></rss>\n")
+    with open("Fixtures/feeds/latin1.rss", "wb") as f:
+        f.write(latin.encode("latin-1"))
+    cp = ('<?xml version="1.0" encoding="windows-1252"?>\n<rss version="2.0"><channel>'
+          "<title>\u201cSmart\u201d \u2013 Quotes\u2026</title>\n"
+          + item("\u20ac5 episode", "cp-1", "https://cp.example/1.mp3") + "</channel></rss>\n")
+    with open("Fixtures/feeds/cp1252.rss", "wb") as f:
+        f.write(cp.encode("cp1252"))
+    bom = ('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>With a BOM</title>\n'
+           + item("\u97f3\u58f0", "bom-1", "https://bom.example/1.mp3") + "</channel></rss>\n")
+    with open("Fixtures/feeds/bom.rss", "wb") as f:
+        f.write(b"\xef\xbb\xbf" + bom.encode("utf-8"))
+    entities = ['<!ENTITY lol "lollollollollollollollollollol">']
+    for level in range(1, 10):
+        previous = "lol" if level == 1 else f"lol{level - 1}"
+        entities.append(f'<!ENTITY lol{level} "' + f"&{previous};" * 10 + '">')
+    bomb = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [\n ' + "\n ".join(entities) + "\n]>\n"
+            '<rss version="2.0"><channel><title>&lol9;</title>\n'
+            + item("&lol9;", "bomb", "https://bomb.example/1.mp3") + "</channel></rss>\n")
+    with open("Fixtures/feeds/bomb.rss", "w") as f:
+        f.write(bomb)
+
+
 if __name__ == "__main__":
     music_search()
     met_objects()
@@ -432,3 +463,4 @@ if __name__ == "__main__":
     hostile_numbers()
     podcast_search()
     posts()
+    encoded_feeds()

@@ -3,6 +3,10 @@ import Foundation
 /// Where downloads live on disk, per the contract in DESIGN.md:
 /// `{root}/{podcastID}/{episodeID}.{ext}` when complete; while incomplete the bytes
 /// are in `{that}.part` and the metadata in `{that}.part.json`.
+///
+/// Apple's IDs are positive. Podcasts and episodes known only from their feed carry
+/// negative IDs derived from the feed URL and the GUID (see ``feedKey(_:)``): their
+/// names are `feed-{hex}`, stable and apart from Apple's.
 public struct DownloadLayout: Sendable, Equatable {
     public let root: URL
 
@@ -27,9 +31,25 @@ public struct DownloadLayout: Sendable, Equatable {
 
     public func file(podcastID: Int64, episodeID: Int64, extension ext: String) -> File {
         File(
-            final: root.appendingPathComponent(String(podcastID), isDirectory: true)
-                .appendingPathComponent("\(episodeID).\(ext)")
+            final: root.appendingPathComponent(Self.name(podcastID), isDirectory: true)
+                .appendingPathComponent("\(Self.name(episodeID)).\(ext)")
         )
+    }
+
+    /// A file or folder name for an ID: Apple's as it is, a feed key as `feed-{hex}`.
+    static func name(_ id: Int64) -> String {
+        id >= 0 ? String(id) : "feed-" + String(UInt64(bitPattern: ~id), radix: 16)
+    }
+
+    /// A stable negative ID for something known only by text (a feed URL, a GUID):
+    /// FNV-1a, 63 bits, negated.
+    public static func feedKey(_ text: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return ~Int64(bitPattern: hash & 0x7FFF_FFFF_FFFF_FFFF)
     }
 
     /// What is on disk for a download.

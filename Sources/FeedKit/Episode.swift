@@ -12,6 +12,9 @@ public struct Episode: Sendable, Hashable, Identifiable {
     public let audioURL: URL
     public let description: String?
     public let artworkURL: URL?
+    /// The GUID of the episode in its feed (`episodeGuid`), which matches library
+    /// episodes to Apple's track IDs.
+    public let guid: String?
 
     public init(
         id: Int64,
@@ -21,7 +24,8 @@ public struct Episode: Sendable, Hashable, Identifiable {
         duration: Duration? = nil,
         audioURL: URL,
         description: String? = nil,
-        artworkURL: URL? = nil
+        artworkURL: URL? = nil,
+        guid: String? = nil
     ) {
         self.id = id
         self.podcastID = podcastID
@@ -31,6 +35,7 @@ public struct Episode: Sendable, Hashable, Identifiable {
         self.audioURL = audioURL
         self.description = description
         self.artworkURL = artworkURL
+        self.guid = guid
     }
 
     /// The file extension for the download: from the URL's path, `mp3` when it has none.
@@ -44,7 +49,7 @@ public struct Episode: Sendable, Hashable, Identifiable {
 extension Episode: Decodable {
     private enum Keys: String, CodingKey {
         case trackId, collectionId, trackName, releaseDate, trackTimeMillis, episodeUrl, description
-        case artworkUrl600, artworkUrl160
+        case artworkUrl600, artworkUrl160, episodeGuid
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,5 +64,6 @@ extension Episode: Decodable {
         artworkURL =
             try record.decodeURLIfPresent(forKey: .artworkUrl600)
             ?? record.decodeURLIfPresent(forKey: .artworkUrl160)
+        guid = try? record.decodeIfPresent(String.self, forKey: .episodeGuid)
     }
 }

@@ -20,6 +20,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case transport(URL, detail: String)
         case notFound(String)
         case invalidURL(String)
+        case invalidFeed(URL, detail: String)
     }
 
     /// A stable, machine-readable name for the kind of error.
@@ -37,6 +38,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let transport = Code("transport")
         public static let notFound = Code("not-found")
         public static let invalidURL = Code("invalid-url")
+        public static let invalidFeed = Code("invalid-feed")
     }
 
     private let kind: Kind
@@ -74,6 +76,9 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func notFound(_ what: String) -> FeedError { .init(.notFound(what)) }
     /// A URL that could not be built or parsed.
     public static func invalidURL(_ text: String) -> FeedError { .init(.invalidURL(text)) }
+    /// The body is not an RSS or Atom feed, or its XML is broken (`detail` says
+    /// where).
+    public static func invalidFeed(url: URL, detail: String) -> FeedError { .init(.invalidFeed(url, detail: detail)) }
 
     public var code: Code {
         switch kind {
@@ -87,6 +92,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .transport: .transport
         case .notFound: .notFound
         case .invalidURL: .invalidURL
+        case .invalidFeed: .invalidFeed
         }
     }
 
@@ -94,7 +100,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: URL? {
         switch kind {
         case .httpStatus(_, let url), .notJSON(let url, _, _), .invalidJSON(let url, _, _),
-            .bodyTooLarge(let url, _), .timedOut(let url, _), .transport(let url, _):
+            .bodyTooLarge(let url, _), .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _):
             url
         case .decoding(let url, _, _): url
         case .connectionFailed, .notFound, .invalidURL: nil
@@ -135,6 +141,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             what
         case .invalidURL(let text):
             "not a valid URL: \(text)"
+        case .invalidFeed(let url, let detail):
+            "\(url.absoluteString) is not a feed feedsh can read: \(detail)"
         }
     }
 }

@@ -4,8 +4,9 @@ extension Registry where Command == FeedShell.Command {
     /// Every command feedsh has, in the order `help` lists them.
     public static var standard: CommandRegistry {
         CommandRegistry([
-            .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .posts, .post,
-            .image, .artwork, .tracks, .preview, .met, .source, .history, .help, .quit,
+            .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait,
+            .subscribe, .unsubscribe, .podcasts, .podcast, .update, .new, .mark, .importOPML, .exportOPML,
+            .posts, .post, .image, .artwork, .tracks, .preview, .met, .source, .history, .help, .quit,
         ])
     }
 }
@@ -18,6 +19,8 @@ enum CompletionDomain {
     static let searchResults = "search-results"
     /// The songs of the last `tracks`.
     static let songs = "songs"
+    /// The library's subscriptions, numbered as `podcasts` numbers them.
+    static let subscriptions = "subscriptions"
     // The download commands use their own names as domains: the episodes each can
     // act on (`get`: not downloaded; `pause`: running; ...).
 }

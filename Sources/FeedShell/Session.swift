@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import HTTPSupport
+import Library
 import TerminalKit
 
 /// The state a shell works on: the loaded podcast, the clients that load things and
@@ -26,6 +27,14 @@ public actor Session {
     private(set) var searchResults: [PodcastSearchResult] = []
     /// The songs of the last `tracks`, for `preview N`.
     private(set) var tracks: [Track] = []
+    /// The library, once a command opened it.
+    var openedLibrary: Library?
+    /// Feeds are fetched by a client of their own (redirects seen, gzip accepted).
+    public nonisolated let feeds: FeedClient
+    /// The loaded podcast's subscription, when it is one.
+    private(set) var subscription: LoadedSubscription?
+    /// Library episodes by the id of their download, to record completed files.
+    private var libraryEpisodes: [String: Int64] = [:]
     /// The `met search` in progress, which a new one cancels.
     private var metSearch: (id: Int, cancel: @Sendable () -> Void)?
     private var metSearchCount = 0
@@ -82,6 +91,7 @@ public actor Session {
             case .urlsession: URLSessionTransport(userAgent: configuration.http.userAgent)
             }
         downloads = DownloadManager(transport: transport, maxConcurrent: configuration.maxConcurrent)
+        feeds = FeedClient(settings: configuration.http)
     }
 
     /// Loads a podcast; it replaces the loaded one only when the lookup succeeds.
@@ -92,9 +102,23 @@ public actor Session {
         return podcast
     }
 
-    /// Makes `podcast` the loaded one (its episodes are what selectors number).
-    func load(_ podcast: Podcast) {
+    /// Makes `podcast` the loaded one (its episodes are what selectors number), with
+    /// its subscription when it is one.
+    func load(_ podcast: Podcast, subscription: LoadedSubscription? = nil) {
         self.podcast = podcast
+        self.subscription = subscription
+    }
+
+    /// Forgets the loaded subscription when it was `podcastID` (unsubscribed); the
+    /// podcast stays loaded.
+    func forgetSubscription(_ podcastID: Int64) {
+        if subscription?.podcast.id == podcastID { subscription = nil }
+    }
+
+    /// A download finished: a library episode records it.
+    func downloadCompleted(_ id: String) async {
+        guard let episodeID = libraryEpisodes[id], let openedLibrary else { return }
+        try? await openedLibrary.markDownloaded(episodeID)
     }
 
     /// The loaded podcast, or the error that says to load one.
@@ -108,6 +132,7 @@ public actor Session {
         let episode = podcast.episodes[number - 1]
         let id = String(episode.id)
         labels[id] = DownloadLabel(number: String(number), title: TerminalText.line(episode.title))
+        if let libraryID = subscription?.marks[episode.id]?.libraryID { libraryEpisodes[id] = libraryID }
         return DownloadRequest(id: id, url: episode.audioURL, file: file(of: episode, in: podcast))
     }
 
@@ -160,7 +185,8 @@ public actor Session {
 
     /// The downloads a selector names: episodes (`3`, `2-4`, `1,3`, `all`) or, with a
     /// leading `t`, songs of the last `tracks` list (`t2`, `t1-3`).
-    func targets(_ selector: String, verb: String) throws(ShellError) -> [DownloadTarget] {
+    func targets(_ selector: String, verb: String) async throws(ShellError) -> [DownloadTarget] {
+        if selector == "new" { return try await newTargets() }
         if selector.hasPrefix("t") {
             let synopsis = "\(verb) tN|tN-M|tN,M|tall (1-\(tracks.count))"
             guard !tracks.isEmpty else { throw .noTracks }
@@ -191,6 +217,34 @@ public actor Session {
     public func close() async {
         await downloads.shutdown()
         try? await http.shutdown()
+        try? await feeds.shutdown()
+    }
+}
+
+extension Session {
+    /// The downloads of the library's new episodes, labelled `n1`, `n2`... as `new`
+    /// lists them.
+    func newTargets() async throws(ShellError) -> [DownloadTarget] {
+        let fresh = try await newEpisodes()
+        var targets: [DownloadTarget] = []
+        for (index, pair) in fresh.enumerated() {
+            guard let episode = pair.episode.episode(in: pair.podcast) else { continue }
+            let id = String(episode.id)
+            let label = DownloadLabel(number: "n\(index + 1)", title: TerminalText.line(episode.title))
+            labels[id] = label
+            if let libraryID = pair.episode.id { libraryEpisodes[id] = libraryID }
+            let request = DownloadRequest(
+                id: id,
+                url: episode.audioURL,
+                file: layout.file(
+                    podcastID: pair.podcast.downloadKey,
+                    episodeID: episode.id,
+                    extension: episode.fileExtension
+                )
+            )
+            targets.append(DownloadTarget(label: label, request: request))
+        }
+        return targets
     }
 }
 

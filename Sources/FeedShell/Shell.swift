@@ -26,6 +26,7 @@ public final class Shell: Sendable {
             var reporter = DownloadReporter(console: console)
             for await event in session.downloads.events {
                 let label = await session.label(for: event.id)
+                if case .completed(let id, _, _) = event { await session.downloadCompleted(id) }
                 if DownloadReporter.message(for: event, label: label) != nil { console.activity.stop() }
                 if let editor = terminal.editor {
                     await terminal.report(event, label: label, to: editor, session: session)

@@ -10,6 +10,9 @@ public struct ShellConfiguration: Sendable {
     /// Where fetched images are kept: `{dir}/images/` (`{downloads}/.cache` unless
     /// given).
     public var cacheDirectory: URL
+    /// The podcast library (SQLite): `--library`, `FEEDSH_LIBRARY`, else
+    /// `$XDG_DATA_HOME/feedsh/library.sqlite`.
+    public var libraryFile: URL
     /// Where line-editor history is kept (interactive mode only).
     public var historyFile: URL?
     public var http: HTTPSettings
@@ -27,6 +30,7 @@ public struct ShellConfiguration: Sendable {
         endpoints: Endpoints = .init(),
         downloadDirectory: URL,
         cacheDirectory: URL? = nil,
+        libraryFile: URL? = nil,
         historyFile: URL? = nil,
         http: HTTPSettings = .init(),
         keepGoing: Bool = false,
@@ -39,6 +43,9 @@ public struct ShellConfiguration: Sendable {
         // Without one, a folder of the download directory: never a place shared with
         // another configuration.
         self.cacheDirectory = cacheDirectory ?? downloadDirectory.appendingPathComponent(".cache")
+        // Without one, beside the downloads: never a library shared with another
+        // configuration (tests get their own).
+        self.libraryFile = libraryFile ?? downloadDirectory.appendingPathComponent(".library.sqlite")
         self.historyFile = historyFile
         self.http = http
         self.keepGoing = keepGoing

@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import Library
 import ShellKit
 import TerminalKit
 
@@ -22,6 +23,12 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case notTheImage(url: String, contentType: String, format: String)
         case feed(FeedError)
         case download(DownloadError)
+        case library(LibraryError)
+        /// A podcast whose directory entry names no feed.
+        case noFeed(podcast: String)
+        case subscribeFailed(url: String, reason: String)
+        case noSubscriptions
+        case noSubscriptionLoaded
         case cancelled(what: String, note: String?)
         case superseded(what: String)
         case unreadableFile(path: String, reason: String)
@@ -50,6 +57,11 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         public static let noArtwork = Code("no-artwork")
         public static let noImage = Code("no-image")
         public static let notTheImage = Code("not-the-image")
+        public static let library = Code("library")
+        public static let noFeed = Code("no-feed")
+        public static let subscribeFailed = Code("subscribe-failed")
+        public static let noSubscriptions = Code("no-subscriptions")
+        public static let noSubscriptionLoaded = Code("no-subscription-loaded")
         public static let cancelled = Code("cancelled")
         public static let superseded = Code("superseded")
         public static let unreadableFile = Code("unreadable-file")
@@ -83,6 +95,13 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     }
     static func feed(_ error: FeedError) -> ShellError { ShellError(kind: .feed(error)) }
     static func download(_ error: DownloadError) -> ShellError { ShellError(kind: .download(error)) }
+    static func library(_ error: LibraryError) -> ShellError { ShellError(kind: .library(error)) }
+    static func noFeed(podcast: String) -> ShellError { ShellError(kind: .noFeed(podcast: TerminalText.line(podcast))) }
+    static func subscribeFailed(url: String, reason: String) -> ShellError {
+        ShellError(kind: .subscribeFailed(url: TerminalText.line(url), reason: TerminalText.line(reason)))
+    }
+    static let noSubscriptions = ShellError(kind: .noSubscriptions)
+    static let noSubscriptionLoaded = ShellError(kind: .noSubscriptionLoaded)
     static func cancelled(_ what: String, note: String? = nil) -> ShellError {
         ShellError(kind: .cancelled(what: what, note: note))
     }
@@ -116,6 +135,11 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .notTheImage: Code.notTheImage.description
         case .feed(let error): error.code.description
         case .download(let error): error.code.description
+        case .library: Code.library.description
+        case .noFeed: Code.noFeed.description
+        case .subscribeFailed: Code.subscribeFailed.description
+        case .noSubscriptions: Code.noSubscriptions.description
+        case .noSubscriptionLoaded: Code.noSubscriptionLoaded.description
         case .cancelled: Code.cancelled.description
         case .superseded: Code.superseded.description
         case .unreadableFile: Code.unreadableFile.description
@@ -143,6 +167,11 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
             "\(url) sent \(contentType) but the body is not a \(format) image"
         case .feed(let error): error.description
         case .download(let error): error.description
+        case .library(let error): error.description
+        case .noFeed(let podcast): "\(podcast) has no feed URL in Apple's directory"
+        case .subscribeFailed(let url, let reason): "cannot subscribe to \(url): \(reason)"
+        case .noSubscriptions: "no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some"
+        case .noSubscriptionLoaded: "no subscription loaded: run 'podcast N' (see 'podcasts') or 'subscribe' first"
         case .cancelled(let what, let note): "\(what) cancelled" + (note.map { "; \($0)" } ?? "")
         case .superseded(let what): "\(what) cancelled by a newer one"
         case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"

@@ -23,13 +23,16 @@ public struct CompletionSnapshot: Sendable, Equatable {
     var searchResults: [String] = []
     /// Titles of the last `tracks` list, for `preview`.
     var tracks: [String] = []
+    /// Titles of the subscriptions in `podcasts` order, once the library is open.
+    var subscriptions: [String] = []
 
     public init() {}
 
-    init(episodes: [EpisodeEntry], searchResults: [String] = [], tracks: [String] = []) {
+    init(episodes: [EpisodeEntry], searchResults: [String] = [], tracks: [String] = [], subscriptions: [String] = []) {
         self.episodes = episodes
         self.searchResults = searchResults
         self.tracks = tracks
+        self.subscriptions = subscriptions
     }
 
     /// Which episodes each download command can act on.
@@ -53,6 +56,8 @@ public struct CompletionSnapshot: Sendable, Equatable {
             return searchResults.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
         case CompletionDomain.songs:
             return tracks.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
+        case CompletionDomain.subscriptions:
+            return subscriptions.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
         default:
             return episodes.compactMap { entry in
                 var status = entry.status
@@ -120,8 +125,14 @@ final class TerminalState: Sendable {
         }
         let results = await session.searchResults.map { TerminalText.line($0.title) }
         let tracks = await session.tracks.map { TerminalText.line($0.title) }
+        let subscriptions = await session.subscriptionTitles()
         state.withLock {
-            $0.snapshot = CompletionSnapshot(episodes: entries, searchResults: results, tracks: tracks)
+            $0.snapshot = CompletionSnapshot(
+                episodes: entries,
+                searchResults: results,
+                tracks: tracks,
+                subscriptions: subscriptions
+            )
         }
     }
 

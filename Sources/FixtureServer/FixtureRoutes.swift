@@ -104,6 +104,10 @@ final class FixtureRoutes: Sendable {
             return metObject(id: String(id), host: request.head.authority)
         case path == "/posts" || path.hasPrefix("/posts/"):
             return posts(path: path.dropFirst("/posts".count), userId: query.get("userId"))
+        case path.hasPrefix("/feeds/"):
+            return feed(request, path: path.dropFirst("/feeds/".count), fault: fault)
+        case path.hasPrefix("/opml/"):
+            return opml(request, name: path.dropFirst("/opml/".count))
         case path.hasPrefix("/media/"):
             let size = query.get("size").flatMap { Int($0) }
             return media(request, key: String(path.dropFirst("/media/".count)), size: size, fault: fault)
@@ -135,13 +139,14 @@ final class FixtureRoutes: Sendable {
         return .itunes(data)
     }
 
-    /// Fixture URLs point at `media.invalid`, `artwork.invalid` and `images.invalid`;
-    /// this server answers for all three.
+    /// Fixture URLs point at `media.invalid`, `artwork.invalid`, `images.invalid` and
+    /// `feeds.invalid`; this server answers for all four.
     static func servedHere(_ text: String, host: String?) -> String {
         let base = "http://\(host ?? "127.0.0.1")"
         return text.replacingOccurrences(of: "https://media.invalid/", with: base + "/media/")
             .replacingOccurrences(of: "https://artwork.invalid/", with: base + "/artwork/")
             .replacingOccurrences(of: "https://images.invalid/", with: base + "/images/")
+            .replacingOccurrences(of: "https://feeds.invalid/", with: base + "/feeds/")
     }
 
     /// A lookup for a podcast that only the search fixture knows: its record and

@@ -66,6 +66,15 @@ struct Feedsh: AsyncParsableCommand {
     )
     var cacheDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The podcast library (env FEEDSH_LIBRARY; default $XDG_DATA_HOME/feedsh/library.sqlite).",
+            valueName: "file"
+        ),
+        completion: .file()
+    )
+    var library: String?
+
     @Flag(help: "Continue a script after a command fails (the exit status is still 1).")
     var keepGoing = false
 
@@ -94,7 +103,8 @@ struct Feedsh: AsyncParsableCommand {
         guard (1...64).contains(maxConcurrent) else {
             throw ValidationError("--max-concurrent must be from 1 to 64.")
         }
-        for (flag, value) in [("--download-dir", downloadDir), ("--cache-dir", cacheDir)] where value?.isEmpty == true {
+        for (flag, value) in [("--download-dir", downloadDir), ("--cache-dir", cacheDir), ("--library", library)]
+        where value?.isEmpty == true {
             throw ValidationError("\(flag) must name a directory, not be empty.")
         }
     }
@@ -132,6 +142,7 @@ struct Feedsh: AsyncParsableCommand {
                 fileURLWithPath: downloadDir ?? setting("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
             ),
             cacheDirectory: URL(fileURLWithPath: cacheDir ?? setting("FEEDSH_CACHE_DIR") ?? paths.cache.path),
+            libraryFile: URL(fileURLWithPath: library ?? setting("FEEDSH_LIBRARY") ?? paths.library.path),
             historyFile: paths.history,
             keepGoing: keepGoing,
             engine: engine,
@@ -230,6 +241,7 @@ struct XDGPaths {
     let downloads: URL
     let cache: URL
     let history: URL
+    let library: URL
 
     init(environment: [String: String]) {
         let home =
@@ -240,6 +252,7 @@ struct XDGPaths {
             return home.appendingPathComponent(fallback)
         }
         downloads = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("feedsh/downloads")
+        library = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("feedsh/library.sqlite")
         history = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("feedsh/history")
         cache = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("feedsh")
     }

@@ -7,10 +7,13 @@ extension Command {
     static let selectorDetails =
         "N is an episode number; 2-4, 1,3 and all select several. t2, t1-3 and tall select songs of the 'tracks' list."
 
+    /// The name of the download commands' selector argument, as synopses show it.
+    static let selectorName = "N|N-M|N,M|all|tN"
+
     /// The selector argument of the download commands, completed with the episodes
     /// (and songs) that `verb` can act on.
     static func selectorArgument(_ verb: String, optional: Bool = false) -> ArgumentSpec {
-        ArgumentSpec("N|N-M|N,M|all|tN", optional: optional, completion: .selector(verb))
+        ArgumentSpec(selectorName, optional: optional, completion: .selector(verb))
     }
 
     /// The downloads the selector argument names, or a usage error naming the range.
@@ -19,7 +22,7 @@ extension Command {
         _ context: CommandContext,
         _ verb: String
     ) async throws(ShellError) -> [DownloadTarget] {
-        try await context.session.targets(arguments["N|N-M|N,M|all|tN"] ?? "", verb: verb)
+        try await context.session.targets(arguments[selectorName] ?? "", verb: verb)
     }
 
     /// What a command did to one download: a kind for summaries (`queued`) and the
@@ -46,8 +49,13 @@ extension Command {
         let verb = spec.name
         return Command(spec) { arguments, context throws(ShellError) in
             let targets = try await selection(arguments, context, verb)
+            guard !targets.isEmpty else {
+                // Only `new` selects nothing without failing: a cron line runs daily.
+                context.output("no new episodes", json: .array([]))
+                return .proceed
+            }
             let outcomes = await act(targets, arguments, context)
-            let selector = arguments["N|N-M|N,M|all|tN"] ?? ""
+            let selector = arguments[selectorName] ?? ""
             await report(targets, outcomes, summarise: selector.hasSuffix("all"), context)
             return .proceed
         }

@@ -18,7 +18,7 @@ extension Command {
         )
     ) { arguments, context throws(ShellError) in
         var targets: [DownloadTarget]? = nil
-        if arguments["N|N-M|N,M|all|tN"] != nil {
+        if arguments[selectorName] != nil {
             targets = try await selection(arguments, context, "wait")
         }
         let engine = context.session.downloads

@@ -1,12 +1,17 @@
 import Downloads
 import FeedKit
 import Foundation
+import Library
 
 /// The `--json` form of each model. Strings are given as the API sent them (JSON
 /// escapes control characters, so nothing reaches a terminal raw); the README lists
 /// these keys.
 enum JSONRender {
-    static func podcast(_ podcast: Podcast, statuses: [Int64: EpisodeStatus]) -> JSONValue {
+    static func podcast(
+        _ podcast: Podcast,
+        statuses: [Int64: EpisodeStatus],
+        marks: [Int64: EpisodeMarks] = [:]
+    ) -> JSONValue {
         .object([
             "id": .int(podcast.id),
             "title": .string(podcast.title),
@@ -14,16 +19,28 @@ enum JSONRender {
             "genres": .array(podcast.genres.map { .string($0) }),
             "episodeCount": podcast.episodeCount.map { .int($0) },
             "artworkURL": .string(podcast.artworkURL?.absoluteString),
-            "episodes": episodes(podcast, statuses: statuses),
+            "episodes": episodes(podcast, statuses: statuses, marks: marks),
             "warnings": .array(podcast.warnings.map { .string($0.description) }),
         ])
     }
 
-    static func episodes(_ podcast: Podcast, numbers: [Int]? = nil, statuses: [Int64: EpisodeStatus]) -> JSONValue {
+    static func episodes(
+        _ podcast: Podcast,
+        numbers: [Int]? = nil,
+        statuses: [Int64: EpisodeStatus],
+        marks: [Int64: EpisodeMarks] = [:]
+    ) -> JSONValue {
         .array(
             (numbers ?? podcast.episodes.indices.map { $0 + 1 }).map { number in
                 let episode = podcast.episodes[number - 1]
-                return self.episode(episode, number: number, status: statuses[episode.id], full: false)
+                return self.episode(
+                    episode,
+                    number: number,
+                    status: statuses[episode.id],
+                    full: false,
+                    marks: marks[episode.id],
+                    podcast: podcast.title
+                )
             }
         )
     }
@@ -33,9 +50,11 @@ enum JSONRender {
         number: Int,
         status: EpisodeStatus?,
         full: Bool,
-        path: String? = nil
+        path: String? = nil,
+        marks: EpisodeMarks? = nil,
+        podcast: String? = nil
     ) -> JSONValue {
-        .object([
+        let base: JSONValue = .object([
             "number": .int(number),
             "id": .int(episode.id),
             "title": .string(episode.title),
@@ -46,6 +65,37 @@ enum JSONRender {
             "description": full ? .string(episode.description) : nil,
             "path": full ? .string(path) : nil,
         ])
+        guard let marks, case .object(let members) = base else { return base }
+        let library: JSONValue = .object([
+            "guid": .string(marks.guid), "podcast": .string(podcast), "new": .bool(marks.isNew),
+            "played": .bool(marks.played), "position": .double(marks.position),
+            "season": marks.season.map { .int($0) } ?? .null, "episode": marks.episode.map { .int($0) } ?? .null,
+            "chapters": .string(marks.chaptersURL),
+            "transcripts": .array(
+                marks.transcripts.map { .object(["url": .string($0.url.absoluteString), "type": .string($0.type)]) }
+            ),
+            "funding": .array(
+                marks.funding.map { .object(["url": .string($0.url.absoluteString), "text": .string($0.text)]) }
+            ),
+        ])
+        guard case .object(let extra) = library else { return base }
+        return .object(members + extra)
+    }
+
+    /// A library episode outside the loaded podcast (`new`).
+    static func libraryEpisode(_ episode: StoredEpisode, podcast: StoredPodcast, number: String) -> JSONValue {
+        guard let shown = episode.episode(in: podcast) else { return .null }
+        guard
+            case .object(let members) = self.episode(
+                shown,
+                number: 0,
+                status: nil,
+                full: false,
+                marks: EpisodeMarks(episode),
+                podcast: podcast.title
+            )
+        else { return .null }
+        return .object(members.map { $0.key == "number" ? .init(key: "number", value: .string(number)) : $0 })
     }
 
     /// `{"state": "paused", "bytes": 123, "total": 456}`.

@@ -27,6 +27,7 @@ enum Render {
         _ podcast: Podcast,
         numbers: [Int]? = nil,
         statuses: [Int64: EpisodeStatus],
+        marks: [Int64: EpisodeMarks] = [:],
         width: Int?,
         color: Bool = false,
         timeZone: TimeZone = .current
@@ -39,7 +40,7 @@ enum Render {
                 String(number),
                 episode.releaseDate.map { Formatting.date($0, timeZone: timeZone) } ?? "-",
                 episode.duration.map(Formatting.duration) ?? "-",
-                TerminalText.line(statuses[episode.id]?.text ?? ""),
+                TerminalText.line(Self.statusText(statuses[episode.id], marks[episode.id])),
                 TerminalText.line(episode.title),
             ]
         }
@@ -60,6 +61,12 @@ enum Render {
         return Table(columns: columns, rows: body).render(width: width, bold: color)
     }
 
+    /// A download's status when it has one, else the library's `new` or `played`.
+    static func statusText(_ status: EpisodeStatus?, _ marks: EpisodeMarks?) -> String {
+        let download = status?.text ?? ""
+        return download.isEmpty ? marks?.text ?? "" : download
+    }
+
     /// The widest the status column grows: `100% downloading` fits, a failure's
     /// reason is cut (`show N` has it in full).
     static let statusWidth = 24
@@ -71,6 +78,7 @@ enum Render {
         number: Int,
         podcast: Podcast,
         status: EpisodeStatus?,
+        marks: EpisodeMarks? = nil,
         path: String,
         width: Int? = nil,
         timeZone: TimeZone = .current
@@ -89,7 +97,25 @@ enum Render {
             default: TerminalText.line(path) + " (once downloaded)"
             }
         lines.append("file:   \(file)")
-        if let status, status != .none { lines.append("status: \(TerminalText.line(status.text))") }
+        let statusText = Self.statusText(status, marks)
+        if !statusText.isEmpty { lines.append("status: \(TerminalText.line(statusText))") }
+        if let marks {
+            if let season = marks.season, let number = marks.episode {
+                lines.append("number: season \(season), episode \(number)")
+            }
+            if let chapters = marks.chaptersURL { lines.append("chapters: \(TerminalText.line(chapters))") }
+            for transcript in marks.transcripts {
+                lines.append(
+                    "transcript: \(TerminalText.line(transcript.url.absoluteString)) (\(transcript.type ?? "?"))"
+                )
+            }
+            for funding in marks.funding {
+                lines.append(
+                    "funding: \(TerminalText.line(funding.url.absoluteString))"
+                        + (funding.text.map { " \(TerminalText.line($0))" } ?? "")
+                )
+            }
+        }
         if let description = episode.description.map(TerminalText.block), !description.isEmpty {
             lines.append("")
             lines.append(description.trimmingCharacters(in: .whitespacesAndNewlines))

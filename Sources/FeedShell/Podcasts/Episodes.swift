@@ -19,6 +19,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let podcast = try await context.session.requirePodcast()
         let statuses = await context.session.statuses()
+        let marks = await context.session.marks
         let words = (arguments["WORDS"] ?? "").lowercased().split(separator: " ").map(String.init)
         var numbers = podcast.episodes.indices.map { $0 + 1 }.filter { number in
             let title = podcast.episodes[number - 1].title.lowercased()
@@ -41,10 +42,11 @@ extension Command {
                 podcast,
                 numbers: numbers,
                 statuses: statuses,
+                marks: marks,
                 width: context.console.width,
                 color: context.console.color
             ) + (footer.map { "\n" + $0 } ?? "")
-        context.output(text, json: JSONRender.episodes(podcast, numbers: numbers, statuses: statuses))
+        context.output(text, json: JSONRender.episodes(podcast, numbers: numbers, statuses: statuses, marks: marks))
         return .proceed
     }
 }

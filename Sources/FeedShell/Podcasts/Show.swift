@@ -22,16 +22,26 @@ extension Command {
         let episode = podcast.episodes[number - 1]
         let status = await context.session.status(of: episode, in: podcast)
         let path = context.session.file(of: episode, in: podcast).final.path
+        let marks = await context.session.marks[episode.id]
         context.output(
             Render.episode(
                 episode,
                 number: number,
                 podcast: podcast,
                 status: status,
+                marks: marks,
                 path: path,
                 width: context.console.width
             ),
-            json: JSONRender.episode(episode, number: number, status: status, full: true, path: path)
+            json: JSONRender.episode(
+                episode,
+                number: number,
+                status: status,
+                full: true,
+                path: path,
+                marks: marks,
+                podcast: podcast.title
+            )
         )
         return .proceed
     }

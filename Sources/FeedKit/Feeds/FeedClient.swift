@@ -1,0 +1,194 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPSupport
+import NIOCore
+import NIOHTTP1
+
+/// Fetches feeds: conditional requests, gzip and deflate, redirects followed by
+/// hand (so that a permanent move is seen), retries for 5xx and 429 with backoff and
+/// `Retry-After`, a size limit, and RFC 5005 paging.
+public final class FeedClient: Sendable {
+    /// Feeds larger than this are refused.
+    public static let sizeLimit = 64 << 20
+    /// Pages of a paged feed followed at most.
+    public static let pageLimit = 20
+
+    let client: HTTPClient
+    let settings: HTTPSettings
+    /// Tries of one request (the first and the retries).
+    let tries: Int
+    /// The delay before the first retry; it doubles each time (at most 5 s, or what
+    /// `Retry-After` says up to 30 s).
+    let backoff: Duration
+
+    /// A client of its own (redirects are not followed for it, bodies are
+    /// decompressed); call ``shutdown()`` when done.
+    public init(settings: HTTPSettings = .init(), tries: Int = 3, backoff: Duration = .milliseconds(500)) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: TimeAmount(settings.connectTimeout), read: TimeAmount(settings.readTimeout))
+        )
+        configuration.httpVersion = .http1Only
+        configuration.decompression = .enabled(limit: .size(Self.sizeLimit))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.settings = settings
+        self.tries = tries
+        self.backoff = backoff
+    }
+
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// What a fetch found.
+    public enum Outcome: Sendable {
+        /// 304: nothing changed since the validators were given.
+        case notModified
+        /// The feed, its validators, and the URL it permanently moved to (301/308 on
+        /// every hop, or `itunes:new-feed-url`), if it did.
+        case fetched(Feed, etag: String?, lastModified: String?, movedTo: URL?)
+        /// 410: the feed is gone for good.
+        case gone
+    }
+
+    /// Fetches and parses the feed at `url`, conditionally when validators are given.
+    public func fetch(_ url: URL, etag: String? = nil, lastModified: String? = nil) async throws(FeedError) -> Outcome {
+        let first = try await get(url, etag: etag, lastModified: lastModified)
+        switch first.status {
+        case 304: return .notModified
+        case 410: return .gone
+        default: break
+        }
+        var feed = try parse(first.body, url: first.finalURL)
+        // RFC 5005: follow `next` pages, up to a cap and without loops.
+        var seen: Set<URL> = [first.finalURL]
+        var next = feed.nextPage
+        var pages = 1
+        while let page = next, pages < Self.pageLimit, seen.insert(page).inserted {
+            let response = try await get(page, etag: nil, lastModified: nil)
+            guard response.status == 200 else { break }
+            let more = try parse(response.body, url: response.finalURL)
+            let known = Set(feed.items.map(\.guid))
+            feed.items += more.items.filter { !known.contains($0.guid) }
+            next = more.nextPage
+            pages += 1
+        }
+        let moved = feed.newFeedURL.flatMap { $0 == url ? nil : $0 } ?? (first.movedPermanently ? first.finalURL : nil)
+        return .fetched(feed, etag: first.etag, lastModified: first.lastModified, movedTo: moved)
+    }
+
+    private func parse(_ data: Data, url: URL) throws(FeedError) -> Feed {
+        do {
+            return try FeedParser.parse(data, url: url)
+        } catch {
+            throw FeedError.invalidFeed(url: url, detail: error.description)
+        }
+    }
+
+    struct Response {
+        var status: Int
+        var body: Data
+        var finalURL: URL
+        var movedPermanently: Bool
+        var etag: String?
+        var lastModified: String?
+    }
+
+    /// One GET with retries and redirects; 200, 304 and 410 come back, every other
+    /// answer is an error.
+    func get(_ url: URL, etag: String?, lastModified: String?) async throws(FeedError) -> Response {
+        var attempt = 1
+        while true {
+            do {
+                return try await getFollowingRedirects(url, etag: etag, lastModified: lastModified)
+            } catch let failure as Retryable {
+                guard attempt < tries else { throw failure.error }
+                let doubled = backoff * (1 << (attempt - 1))
+                let wait = failure.retryAfter.map { min($0, .seconds(30)) } ?? min(doubled, .seconds(5))
+                try? await Task.sleep(for: wait)
+                if Task.isCancelled { throw failure.error }
+                attempt += 1
+            } catch let error as FeedError {
+                throw error
+            } catch {
+                throw HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout)
+            }
+        }
+    }
+
+    /// A failure worth another try (5xx, 429, a dropped connection).
+    struct Retryable: Error {
+        let error: FeedError
+        let retryAfter: Duration?
+    }
+
+    private func getFollowingRedirects(_ start: URL, etag: String?, lastModified: String?) async throws -> Response {
+        var url = start
+        var permanent = true
+        var hops = 0
+        var visited: Set<URL> = []
+        while true {
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.headers.add(name: "User-Agent", value: settings.userAgent)
+            request.headers.add(
+                name: "Accept",
+                value: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1"
+            )
+            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            if let etag { request.headers.add(name: "If-None-Match", value: etag) }
+            if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, timeout: TimeAmount(settings.requestTimeout))
+            } catch {
+                let failure = NetworkFailure(error, url: url)
+                let described = HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout)
+                if failure.connectionProblem == nil { throw Retryable(error: described, retryAfter: nil) }
+                throw described
+            }
+            let status = Int(response.status.code)
+            switch status {
+            case 301, 302, 303, 307, 308:
+                guard let location = response.headers.first(name: "Location"),
+                    let next = URL(string: location, relativeTo: url)?.absoluteURL
+                else { throw FeedError.httpStatus(status, url: url) }
+                hops += 1
+                guard hops <= 5, visited.insert(url).inserted, !visited.contains(next) else {
+                    throw FeedError.transport(url: start, detail: "too many redirects, or a redirect loop")
+                }
+                permanent = permanent && (status == 301 || status == 308)
+                url = next
+                continue
+            case 200, 304, 410:
+                let body: Data
+                do {
+                    body = status == 200 ? Data(buffer: try await response.body.collect(upTo: Self.sizeLimit)) : Data()
+                } catch is NIOTooManyBytesError {
+                    throw FeedError.bodyTooLarge(url: url, limit: Self.sizeLimit)
+                } catch {
+                    throw Retryable(
+                        error: HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout),
+                        retryAfter: nil
+                    )
+                }
+                return Response(
+                    status: status,
+                    body: body,
+                    finalURL: url,
+                    movedPermanently: hops > 0 && permanent,
+                    etag: response.headers.first(name: "ETag"),
+                    lastModified: response.headers.first(name: "Last-Modified")
+                )
+            case 429, 500...599:
+                let retryAfter = response.headers.first(name: "Retry-After").flatMap { value -> Duration? in
+                    if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+                    return HTTPDate.parse(value).map { .seconds(max(0, $0.timeIntervalSinceNow)) }
+                }
+                throw Retryable(error: FeedError.httpStatus(status, url: url), retryAfter: retryAfter)
+            default:
+                throw FeedError.httpStatus(status, url: url)
+            }
+        }
+    }
+}

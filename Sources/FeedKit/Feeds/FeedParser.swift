@@ -1,0 +1,407 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Why a feed could not be read.
+public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, with the line and column when the XML parser gave them.
+    public let description: String
+}
+
+/// Reads RSS 2.0 and Atom 1.0 feeds as a stream of XML events (FoundationXML's
+/// `XMLParser`, libxml2's SAX parser underneath: the document is never held as a
+/// tree, and libxml2 refuses entity-expansion bombs).
+///
+/// Namespaced elements are recognised by their prefix's namespace, and the usual
+/// prefixes (`itunes`, `podcast`, `media`, `atom`, `content`) by name when a feed
+/// forgets to declare them.
+public enum FeedParser {
+    /// Parses `data` fetched from `url` (relative links resolve against it, and
+    /// against `xml:base` in Atom).
+    public static func parse(_ data: Data, url: URL) throws(FeedParseError) -> Feed {
+        let handler = FeedHandler(base: url)
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        parser.delegate = handler
+        let parsed = parser.parse()
+        // libxml2 reports an undeclared prefix (`itunes:` without its xmlns, error
+        // 201) and goes on: a document read to the end of its root element counts.
+        // One cut short, or refused (an entity bomb), does not.
+        guard (parsed || Self.recoverable(parser.parserError)) && handler.finishedRoot else {
+            let underlying = parser.parserError.map { " (\(($0 as NSError).localizedDescription))" } ?? ""
+            let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
+            throw FeedParseError(
+                description: handler.sawRoot
+                    ? "malformed XML at \(place)\(underlying)"
+                    : "not an RSS or Atom feed (\(handler.rootName.map { "<\($0)>" } ?? "no XML") at \(place))"
+            )
+        }
+        return handler.finish()
+    }
+
+    /// libxml2's namespace errors: the names still arrive, prefixes and all.
+    private static func recoverable(_ error: (any Error)?) -> Bool {
+        guard let error = error as NSError? else { return false }
+        return (200...204).contains(error.code)
+    }
+}
+
+/// Namespaces by the URI the extensions publish.
+enum FeedNamespace {
+    static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    static let podcast = "https://podcastindex.org/namespace/1.0"
+    static let media = "http://search.yahoo.com/mrss/"
+    static let atom = "http://www.w3.org/2005/Atom"
+    static let content = "http://purl.org/rss/1.0/modules/content/"
+
+    /// Prefixes assumed when a feed uses one without declaring it.
+    static let assumed = ["itunes": itunes, "podcast": podcast, "media": media, "atom": atom, "content": content]
+
+    /// Other spellings seen in the wild for the same namespaces.
+    static func normalized(_ uri: String) -> String {
+        let lower = uri.lowercased()
+        if lower.contains("itunes.com/dtds/podcast") { return itunes }
+        if lower.contains("podcastindex.org/namespace") || lower.contains("github.com/podcastindex-org") {
+            return podcast
+        }
+        if lower.contains("search.yahoo.com/mrss") { return media }
+        return uri
+    }
+}
+
+/// The XML events of one feed, folded into a ``Feed``.
+private final class FeedHandler: NSObject, XMLParserDelegate {
+    /// An element on the stack: its namespace and local name, its attributes, the
+    /// text inside it and the base URL in force.
+    struct Element {
+        var namespace: String
+        var name: String
+        var attributes: [String: String]
+        var text = ""
+        var base: URL
+        var prefixes: [String: String]
+    }
+
+    /// What an item collects before it becomes a ``FeedItem``.
+    struct PendingItem {
+        var guid: String?
+        var title: String?
+        var description: String?
+        var summary: String?
+        var contentEncoded: String?
+        var published: Date?
+        var updated: Date?
+        var duration: Duration?
+        var enclosures: [Enclosure] = []
+        var link: URL?
+        var artworkURL: URL?
+        var season: Int?
+        var episode: Int?
+        var chaptersURL: URL?
+        var transcripts: [Transcript] = []
+        var funding: [Funding] = []
+        var persons: [String] = []
+    }
+
+    private(set) var sawRoot = false
+    /// The root element ended: the document was read whole.
+    private(set) var finishedRoot = false
+    private(set) var rootName: String?
+    private var isAtom = false
+    private var stack: [Element] = []
+    private var feed = Feed()
+    private var item: PendingItem?
+    private var itemIndex = 0
+    private let base: URL
+
+    init(base: URL) {
+        self.base = base
+    }
+
+    func finish() -> Feed {
+        feed.title = FeedText.line(feed.title)
+        return feed
+    }
+
+    // MARK: XMLParserDelegate
+
+    func parser(
+        _ parser: XMLParser,
+        didStartElement qualifiedName: String,
+        namespaceURI: String?,
+        qualifiedName _: String?,
+        attributes: [String: String] = [:]
+    ) {
+        var prefixes = stack.last?.prefixes ?? [:]
+        for (key, value) in attributes where key == "xmlns" || key.hasPrefix("xmlns:") {
+            prefixes[key == "xmlns" ? "" : String(key.dropFirst(6))] = FeedNamespace.normalized(value)
+        }
+        let (namespace, name) = resolve(qualifiedName, prefixes)
+        var elementBase = stack.last?.base ?? base
+        if let xmlBase = attributes["xml:base"], let resolved = URL(string: xmlBase, relativeTo: elementBase) {
+            elementBase = resolved.absoluteURL
+        }
+        if stack.isEmpty {
+            rootName = qualifiedName
+            switch name {
+            case "rss", "RDF": sawRoot = true
+            case "feed":
+                sawRoot = true
+                isAtom = true
+            default: parser.abortParsing()
+            }
+        }
+        let element = Element(
+            namespace: namespace,
+            name: name,
+            attributes: attributes,
+            base: elementBase,
+            prefixes: prefixes
+        )
+        stack.append(element)
+        if isItemElement(element) {
+            item = PendingItem()
+            itemIndex += 1
+            return
+        }
+        startedEmpty(element)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += string
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+    }
+
+    func parser(
+        _ parser: XMLParser,
+        didEndElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName: String?
+    ) {
+        guard let element = stack.popLast() else { return }
+        if stack.isEmpty { finishedRoot = sawRoot }
+        if isItemElement(element) {
+            finishItem()
+            return
+        }
+        ended(element)
+    }
+
+    // MARK: Elements
+
+    private func resolve(_ qualified: String, _ prefixes: [String: String]) -> (String, String) {
+        guard let colon = qualified.firstIndex(of: ":") else {
+            return (prefixes[""] ?? "", qualified)
+        }
+        let prefix = String(qualified[..<colon])
+        let local = String(qualified[qualified.index(after: colon)...])
+        let namespace = prefixes[prefix] ?? FeedNamespace.assumed[prefix.lowercased()] ?? prefix
+        return (namespace, local)
+    }
+
+    private func isItemElement(_ element: Element) -> Bool {
+        isAtom ? element.name == "entry" && isAtomNamespace(element) : element.name == "item" && isPlain(element)
+    }
+
+    private func isAtomNamespace(_ element: Element) -> Bool {
+        element.namespace == FeedNamespace.atom || element.namespace.isEmpty
+    }
+
+    /// An element of RSS itself (no namespace, or RSS 1.0's).
+    private func isPlain(_ element: Element) -> Bool {
+        element.namespace.isEmpty || element.namespace.hasPrefix("http://purl.org/rss/1.0")
+    }
+
+    /// Elements whose content is in their attributes act when they start, so that
+    /// self-closing ones count.
+    private func startedEmpty(_ element: Element) {
+        let a = element.attributes
+        switch (element.namespace, element.name) {
+        case (_, "enclosure") where isPlain(element) && item != nil:
+            if let url = a["url"].flatMap({ resolveURL($0, element) }) {
+                item?.enclosures.append(Enclosure(url: url, type: a["type"], length: a["length"].flatMap { Int64($0) }))
+            }
+        case (FeedNamespace.media, "content") where item != nil:
+            if let url = a["url"].flatMap({ resolveURL($0, element) }) {
+                let type = a["type"] ?? a["medium"].map { $0 == "audio" ? "audio/mpeg" : $0 }
+                item?.enclosures.append(Enclosure(url: url, type: type, length: a["fileSize"].flatMap { Int64($0) }))
+            }
+        case (FeedNamespace.itunes, "image"):
+            if let url = a["href"].flatMap({ resolveURL($0, element) }) {
+                if item != nil { item?.artworkURL = url } else { feed.artworkURL = url }
+            }
+        case (FeedNamespace.podcast, "chapters") where item != nil:
+            item?.chaptersURL = a["url"].flatMap { resolveURL($0, element) }
+        case (FeedNamespace.podcast, "transcript") where item != nil:
+            if let url = a["url"].flatMap({ resolveURL($0, element) }) {
+                item?.transcripts.append(Transcript(url: url, type: a["type"]))
+            }
+        case (_, "link") where isAtom || element.namespace == FeedNamespace.atom:
+            atomLink(element)
+        default:
+            break
+        }
+    }
+
+    /// `<link rel="..." href="...">` in Atom, or `<atom:link>` in RSS.
+    private func atomLink(_ element: Element) {
+        guard let href = element.attributes["href"], let url = resolveURL(href, element) else { return }
+        let rel = element.attributes["rel"] ?? "alternate"
+        switch rel {
+        case "enclosure":
+            item?.enclosures.append(
+                Enclosure(
+                    url: url,
+                    type: element.attributes["type"],
+                    length: element.attributes["length"].flatMap { Int64($0) }
+                )
+            )
+        case "next" where item == nil: feed.nextPage = url
+        case "alternate" where item != nil: if item?.link == nil { item?.link = url }
+        case "alternate": feed.link = feed.link ?? url
+        default: break
+        }
+    }
+
+    private func ended(_ element: Element) {
+        let text = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let inItem = item != nil
+        let depth = stack.count  // the element itself is already popped
+        switch (element.namespace, element.name) {
+        case (let ns, "title") where isPlain(element) || ns == FeedNamespace.atom:
+            if inItem {
+                item?.title = text
+            } else if depth <= 2 {
+                // The channel's (or feed's) own title, not its image's.
+                if feed.title.isEmpty { feed.title = text }
+            }
+        case (FeedNamespace.itunes, "title") where inItem:
+            if item?.title == nil { item?.title = text }
+        case (_, "guid") where isPlain(element) && inItem:
+            item?.guid = text.isEmpty ? nil : text
+        case (let ns, "id") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && inItem:
+            item?.guid = text.isEmpty ? nil : text
+        case (let ns, "description") where isPlain(element) || ns == FeedNamespace.itunes:
+            if inItem {
+                if item?.description == nil { item?.description = text }
+            } else if depth <= 2 || ns == FeedNamespace.itunes {
+                feed.description = feed.description ?? FeedText.plain(text)
+            }
+        case (FeedNamespace.itunes, "summary"):
+            if inItem { item?.summary = text } else { feed.description = feed.description ?? FeedText.plain(text) }
+        case (FeedNamespace.content, "encoded") where inItem:
+            item?.contentEncoded = text
+        case (let ns, "summary") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && inItem:
+            item?.summary = text
+        case (let ns, "content") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && inItem:
+            item?.contentEncoded = text
+        case (let ns, "subtitle") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && !inItem:
+            feed.description = feed.description ?? FeedText.plain(text)
+        case (_, "pubDate") where inItem, (_, "date") where inItem:
+            item?.published = FeedDates.parse(text)
+        case (let ns, "published") where inItem && (ns.isEmpty || ns == FeedNamespace.atom):
+            item?.published = FeedDates.parse(text)
+        case (let ns, "updated") where inItem && (ns.isEmpty || ns == FeedNamespace.atom):
+            item?.updated = FeedDates.parse(text)
+        case (FeedNamespace.itunes, "duration") where inItem:
+            item?.duration = FeedDurations.parse(text)
+        case (_, "link") where isPlain(element) && !isAtom:
+            if let url = resolveURL(text, element) {
+                if inItem { item?.link = url } else if depth <= 2 { feed.link = feed.link ?? url }
+            }
+        case (FeedNamespace.itunes, "author") where !inItem:
+            feed.author = feed.author ?? FeedText.line(text)
+        case (_, "managingEditor") where !inItem && isPlain(element):
+            feed.author = feed.author ?? FeedText.line(text)
+        case (let ns, "name") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && !inItem:
+            if stack.last?.name == "author", depth <= 3 { feed.author = feed.author ?? FeedText.line(text) }
+        case (_, "url") where !inItem && stack.last?.name == "image" && isPlain(element):
+            feed.artworkURL = feed.artworkURL ?? resolveURL(text, element)
+        case (let ns, "logo") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom),
+            (let ns, "icon") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom):
+            feed.artworkURL = feed.artworkURL ?? resolveURL(text, element)
+        case (FeedNamespace.itunes, "new-feed-url") where !inItem:
+            feed.newFeedURL = resolveURL(text, element)
+        case (FeedNamespace.itunes, "season") where inItem:
+            if item?.season == nil { item?.season = Int(text) }
+        case (FeedNamespace.itunes, "episode") where inItem:
+            if item?.episode == nil { item?.episode = Int(text) }
+        case (FeedNamespace.podcast, "season") where inItem:
+            if let season = Int(text) { item?.season = season }
+        case (FeedNamespace.podcast, "episode") where inItem:
+            if let number = Int(text) ?? Double(text).map({ Int($0) }) { item?.episode = number }
+        case (FeedNamespace.podcast, "guid") where !inItem:
+            feed.podcastGUID = text.isEmpty ? nil : text
+        case (FeedNamespace.podcast, "locked") where !inItem:
+            feed.locked = text.lowercased() == "yes" || text.lowercased() == "true"
+        case (FeedNamespace.podcast, "funding"):
+            if let url = element.attributes["url"].flatMap({ resolveURL($0, element) }) {
+                let funding = Funding(url: url, text: text.isEmpty ? nil : FeedText.line(text))
+                if inItem { item?.funding.append(funding) } else { feed.funding.append(funding) }
+            }
+        case (FeedNamespace.podcast, "person") where inItem:
+            if !text.isEmpty { item?.persons.append(FeedText.line(text)) }
+        default:
+            break
+        }
+    }
+
+    private func finishItem() {
+        guard let pending = item else { return }
+        item = nil
+        let number = itemIndex
+        // With several enclosures, the audio one.
+        guard let enclosure = pending.enclosures.first(where: \.isAudio) ?? pending.enclosures.first else {
+            feed.warnings.append("skipped item \(number): it has no audio (no enclosure)")
+            return
+        }
+        let title = FeedText.line(pending.title ?? "")
+        let published = pending.published ?? pending.updated
+        let guid =
+            pending.guid
+            ?? enclosure.url.absoluteString.nonEmpty
+            ?? "\(title)|\(published.map { String(Int($0.timeIntervalSince1970)) } ?? "")"
+        let html = [pending.contentEncoded, pending.description, pending.summary].compactMap { $0 }.first {
+            !$0.isEmpty
+        }
+        feed.items.append(
+            FeedItem(
+                guid: guid,
+                title: title.isEmpty ? "(untitled)" : title,
+                description: html.map(FeedText.plain),
+                published: published,
+                duration: pending.duration,
+                enclosure: enclosure,
+                link: pending.link,
+                artworkURL: pending.artworkURL,
+                season: pending.season,
+                episode: pending.episode,
+                chaptersURL: pending.chaptersURL,
+                transcripts: pending.transcripts,
+                funding: pending.funding.isEmpty ? feed.funding : pending.funding,
+                persons: pending.persons
+            )
+        )
+    }
+
+    private func resolveURL(_ text: String, _ element: Element) -> URL? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, let url = URL(string: trimmed, relativeTo: element.base)?.absoluteURL,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return url
+    }
+}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}

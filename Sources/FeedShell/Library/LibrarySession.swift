@@ -1,0 +1,123 @@
+import Downloads
+import FeedKit
+import Foundation
+import Library
+import TerminalKit
+
+/// What the library knows about an episode of the loaded subscription.
+struct EpisodeMarks: Sendable, Equatable {
+    let libraryID: Int64
+    let guid: String
+    let isNew: Bool
+    let played: Bool
+    let position: Double
+    let season: Int?
+    let episode: Int?
+    let chaptersURL: String?
+    let transcripts: [Transcript]
+    let funding: [Funding]
+
+    init(_ stored: StoredEpisode) {
+        libraryID = stored.id ?? -1
+        guid = stored.guid
+        isNew = stored.isNew
+        played = stored.played
+        position = stored.position
+        season = stored.season
+        episode = stored.episodeNumber
+        chaptersURL = stored.chaptersURL
+        transcripts = stored.transcriptList
+        funding = stored.fundingList
+    }
+
+    /// `new` or `played`, for the status column when no download says more.
+    var text: String { played ? "played" : isNew ? "new" : "" }
+}
+
+/// The subscription loaded by `subscribe` or `podcast N`.
+struct LoadedSubscription: Sendable {
+    let podcast: StoredPodcast
+    /// By ``FeedKit/Episode/id``.
+    let marks: [Int64: EpisodeMarks]
+}
+
+extension StoredPodcast {
+    /// The ID its downloads are filed under: Apple's, else a key of its feed URL.
+    var downloadKey: Int64 { itunesID ?? DownloadLayout.feedKey(feedURL) }
+}
+
+extension StoredEpisode {
+    /// The ID its download is filed under: Apple's trackId, else a key of its GUID.
+    func downloadKey(in podcast: StoredPodcast) -> Int64 {
+        trackID ?? DownloadLayout.feedKey(podcast.feedURL + "\n" + guid)
+    }
+
+    /// As the rest of the shell knows episodes.
+    func episode(in podcast: StoredPodcast) -> Episode? {
+        guard let url = URL(string: audioURL) else { return nil }
+        return Episode(
+            id: downloadKey(in: podcast),
+            podcastID: podcast.downloadKey,
+            title: title,
+            releaseDate: published,
+            duration: seconds.map { .seconds($0) },
+            audioURL: url,
+            description: summary,
+            guid: guid
+        )
+    }
+}
+
+extension Session {
+    /// The library, opened (and migrated) the first time a command needs it.
+    func library() throws(ShellError) -> Library {
+        if let openedLibrary { return openedLibrary }
+        do throws(LibraryError) {
+            let library = try Library(path: configuration.libraryFile.path)
+            openedLibrary = library
+            return library
+        } catch {
+            throw .library(error)
+        }
+    }
+
+    /// Makes subscription `podcast` the loaded podcast, with its whole history.
+    @discardableResult
+    func loadSubscription(_ podcast: StoredPodcast) async throws(ShellError) -> Podcast {
+        let library = try library()
+        let stored = try await libraryCall { () async throws(LibraryError) in
+            try await library.episodes(of: podcast.id ?? -1)
+        }
+        var episodes: [Episode] = []
+        var marks: [Int64: EpisodeMarks] = [:]
+        for record in stored {
+            guard let episode = record.episode(in: podcast) else { continue }
+            // Two items with one GUID in two podcasts never meet; within one they are one row.
+            guard marks[episode.id] == nil else { continue }
+            episodes.append(episode)
+            marks[episode.id] = EpisodeMarks(record)
+        }
+        let loaded = Podcast(
+            id: podcast.downloadKey,
+            title: podcast.title,
+            artist: podcast.author,
+            artworkURL: podcast.artworkURL.flatMap(URL.init(string:)),
+            feedURL: URL(string: podcast.feedURL),
+            episodeCount: episodes.count,
+            episodes: episodes
+        )
+        load(loaded, subscription: LoadedSubscription(podcast: podcast, marks: marks))
+        return loaded
+    }
+
+    /// The subscriptions' titles in `podcasts` order, for completion; none until a
+    /// command has opened the library (completion never opens it).
+    func subscriptionTitles() async -> [String] {
+        guard let openedLibrary else { return [] }
+        return (try? await openedLibrary.podcasts().map { TerminalText.line($0.podcast.title) }) ?? []
+    }
+
+    /// The library's marks of the loaded podcast's episodes, when it is a
+    /// subscription.
+    var marks: [Int64: EpisodeMarks] { subscription?.marks ?? [:] }
+}

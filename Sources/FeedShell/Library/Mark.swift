@@ -1,0 +1,56 @@
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let mark = Command(
+        CommandSpec(
+            "mark",
+            summary: "mark episodes played, unplayed or old (not new)",
+            details: """
+                SELECTOR names episodes of the loaded subscription (3, 2-4, 1,3, all), or
+                'new' for every new episode of the library. Played episodes are no longer
+                new.
+                """,
+            arguments: [
+                ArgumentSpec("played|unplayed|old", completion: .words(Library.Mark.allCases.map(\.rawValue))),
+                ArgumentSpec("SELECTOR", completion: .selector(CompletionDomain.episodes)),
+            ]
+        )
+    ) { arguments, context throws(ShellError) in
+        let word = arguments["played|unplayed|old"] ?? ""
+        guard let mark = Library.Mark(rawValue: word) else {
+            throw .usage(
+                "mark takes played, unplayed or old, not '\(TerminalText.line(word))'",
+                synopsis: arguments.synopsis
+            )
+        }
+        let selector = arguments["SELECTOR"] ?? ""
+        let session = context.session
+        var ids: [Int64] = []
+        if selector == "new" {
+            ids = try await session.newEpisodes().compactMap(\.episode.id)
+        } else {
+            guard let subscription = await session.subscription, let podcast = await session.podcast else {
+                throw .noSubscriptionLoaded
+            }
+            guard let numbers = EpisodeSelector.parse(selector, count: podcast.episodes.count) else {
+                throw .usage(
+                    "no episode '\(TerminalText.line(selector))' (1-\(podcast.episodes.count))",
+                    synopsis: arguments.synopsis
+                )
+            }
+            ids = numbers.compactMap { subscription.marks[podcast.episodes[$0 - 1].id]?.libraryID }
+        }
+        let library = try await session.library()
+        try await libraryCall { () async throws(LibraryError) in try await library.mark(ids, mark) }
+        if let loaded = await session.subscription?.podcast {
+            try await session.loadSubscription(loaded)
+        }
+        context.output(
+            "marked \(ids.count) \(ids.count == 1 ? "episode" : "episodes") \(mark.rawValue)",
+            json: .object(["mark": .string(mark.rawValue), "count": .int(ids.count)])
+        )
+        return .proceed
+    }
+}

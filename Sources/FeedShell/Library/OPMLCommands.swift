@@ -1,0 +1,95 @@
+import FeedKit
+import Foundation
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let importOPML = Command(
+        CommandSpec(
+            "import",
+            summary: "subscribe to the feeds of an OPML file",
+            details: """
+                Reads the outlines with an xmlUrl, however nested in folders, as gPodder,
+                AntennaPod, castero and Apple Podcasts export them. Feeds already
+                subscribed are skipped; outlines that are not feeds are reported. Run
+                'update' to read the new subscriptions' feeds.
+                """,
+            arguments: [ArgumentSpec("FILE", completion: .path)]
+        )
+    ) { arguments, context throws(ShellError) in
+        let path = arguments["FILE"] ?? ""
+        let expanded = (path as NSString).expandingTildeInPath
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: expanded))
+        } catch {
+            throw .unreadableFile(path, reason: describeFileError(error))
+        }
+        let document: OPML.Document
+        do throws(FeedParseError) {
+            document = try OPML.parse(data)
+        } catch {
+            throw .unreadableFile(path, reason: error.description)
+        }
+        let library = try await context.session.library()
+        var added: [String] = []
+        var skipped = 0
+        var seen: Set<String> = []
+        for entry in document.entries {
+            guard seen.insert(entry.feedURL.absoluteString).inserted else {
+                skipped += 1
+                continue
+            }
+            let (_, created) = try await libraryCall { () async throws(LibraryError) in
+                try await library.subscribe(feedURL: entry.feedURL, title: entry.title ?? entry.feedURL.absoluteString)
+            }
+            if created { added.append(entry.title ?? entry.feedURL.absoluteString) } else { skipped += 1 }
+        }
+        var lines = [
+            "imported \(added.count) of \(document.entries.count) feeds (\(skipped) already subscribed or repeated)"
+        ]
+        lines += document.problems.map { "skipped \(TerminalText.line($0))" }
+        if !added.isEmpty { lines.append("'update' reads their feeds") }
+        context.output(
+            lines.joined(separator: "\n"),
+            json: .object([
+                "added": .array(added.map { .string($0) }), "skipped": .int(skipped),
+                "problems": .array(document.problems.map { .string($0) }),
+            ])
+        )
+        return .proceed
+    }
+
+    static let exportOPML = Command(
+        CommandSpec(
+            "export",
+            summary: "write the subscriptions as OPML 2.0",
+            details: "To FILE, or to standard output without one. Other podcast clients import it.",
+            arguments: [ArgumentSpec("FILE", optional: true, completion: .path)]
+        )
+    ) { arguments, context throws(ShellError) in
+        let all = try await subscriptions(context)
+        let entries = all.compactMap { summary in
+            URL(string: summary.podcast.feedURL).map { OPML.Entry(title: summary.podcast.title, feedURL: $0) }
+        }
+        let text = OPML.write(entries)
+        guard let path = arguments["FILE"] else {
+            context.output(text, json: .object(["opml": .string(text)]))
+            return .proceed
+        }
+        do {
+            try Data(text.utf8).write(
+                to: URL(fileURLWithPath: (path as NSString).expandingTildeInPath),
+                options: .atomic
+            )
+        } catch {
+            throw .unwritable(path, reason: describeFileError(error))
+        }
+        context.output(
+            "exported \(entries.count) subscriptions to \(TerminalText.line(path))",
+            json: .object(["path": .string(path), "count": .int(entries.count)])
+        )
+        return .proceed
+    }
+}

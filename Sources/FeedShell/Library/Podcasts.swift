@@ -1,0 +1,121 @@
+import Foundation
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    /// The subscriptions in `podcasts` order: by title.
+    static func subscriptions(_ context: CommandContext) async throws(ShellError) -> [PodcastSummary] {
+        let library = try await context.session.library()
+        return try await libraryCall { () async throws(LibraryError) in try await library.podcasts() }
+    }
+
+    /// Subscription `text` (its number in `podcasts`).
+    static func subscription(
+        _ text: String,
+        _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) async throws(ShellError) -> (number: Int, summary: PodcastSummary) {
+        let all = try await subscriptions(context)
+        guard !all.isEmpty else { throw .noSubscriptions }
+        guard let number = Int(text), all.indices.contains(number - 1) else {
+            throw .usage("no subscription '\(TerminalText.line(text))' (1-\(all.count))", synopsis: arguments.synopsis)
+        }
+        return (number, all[number - 1])
+    }
+
+    static let podcasts = Command(
+        CommandSpec(
+            "podcasts",
+            summary: "list your subscriptions",
+            details: """
+                Numbered by title: episodes, new and downloaded counts, the last update and
+                the last error. 'podcast N' loads one.
+                """
+        )
+    ) { _, context throws(ShellError) in
+        let all = try await subscriptions(context)
+        guard !all.isEmpty else {
+            context.output("no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some", json: .array([]))
+            return .proceed
+        }
+        let rows = all.enumerated().map { index, summary in
+            [
+                String(index + 1), String(summary.episodeCount), String(summary.newCount),
+                String(summary.downloadedCount),
+                summary.podcast.updated.map { Formatting.date($0) } ?? "never",
+                TerminalText.line(summary.podcast.title),
+                TerminalText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.lastError ?? ""),
+            ]
+        }
+        context.output(
+            Table(
+                columns: [
+                    .init("#", rightAligned: true), .init("Episodes", rightAligned: true),
+                    .init("New", rightAligned: true), .init("Got", rightAligned: true), .init("Updated"),
+                    .init("Title", maxWidth: 40), .init("Error"),
+                ],
+                rows: rows
+            ),
+            json: .array(
+                all.enumerated().map { index, summary in
+                    let podcast = summary.podcast
+                    return .object([
+                        "number": .int(index + 1), "title": .string(podcast.title), "author": .string(podcast.author),
+                        "feedURL": .string(podcast.feedURL), "itunesID": podcast.itunesID.map { .int($0) } ?? .null,
+                        "episodeCount": .int(summary.episodeCount), "newCount": .int(summary.newCount),
+                        "downloadedCount": .int(summary.downloadedCount), "updated": .date(podcast.updated),
+                        "error": .string(podcast.gone ? "gone" : podcast.lastError),
+                    ])
+                }
+            )
+        )
+        return .proceed
+    }
+
+    static let podcast = Command(
+        CommandSpec(
+            "podcast",
+            summary: "load subscription N with its whole history",
+            details: "N is the subscription's number in 'podcasts'.",
+            arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.subscriptions))]
+        )
+    ) { arguments, context throws(ShellError) in
+        let (_, summary) = try await subscription(arguments["N"] ?? "", arguments, context)
+        let loaded = try await context.session.loadSubscription(summary.podcast)
+        let statuses = context.console.json ? await context.session.statuses() : [:]
+        let marks = await context.session.marks
+        context.output(
+            Render.podcastHeader(loaded, width: context.console.width),
+            json: JSONRender.podcast(loaded, statuses: statuses, marks: marks)
+        )
+        return .proceed
+    }
+
+    static let unsubscribe = Command(
+        CommandSpec(
+            "unsubscribe",
+            summary: "remove a subscription (downloaded files stay)",
+            details: "Without N, the loaded subscription. Its episodes leave the library; files on disk are kept.",
+            arguments: [ArgumentSpec("N", optional: true, completion: .items(CompletionDomain.subscriptions))]
+        )
+    ) { arguments, context throws(ShellError) in
+        let stored: StoredPodcast
+        if let text = arguments["N"] {
+            stored = try await subscription(text, arguments, context).summary.podcast
+        } else {
+            guard let loaded = await context.session.subscription?.podcast else {
+                throw .usage("no subscription loaded: give its number from 'podcasts'", synopsis: arguments.synopsis)
+            }
+            stored = loaded
+        }
+        let library = try await context.session.library()
+        try await libraryCall { () async throws(LibraryError) in try await library.unsubscribe(stored.id ?? -1) }
+        await context.session.forgetSubscription(stored.id ?? -1)
+        context.output(
+            "unsubscribed from \(TerminalText.line(stored.title))",
+            json: .object(["title": .string(stored.title), "feedURL": .string(stored.feedURL)])
+        )
+        return .proceed
+    }
+}

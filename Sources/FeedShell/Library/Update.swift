@@ -1,0 +1,103 @@
+import Foundation
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let update = Command(
+        CommandSpec(
+            "update",
+            summary: "refresh subscriptions and say what is new",
+            details: """
+                Reads every subscription's feed (or subscription N's), eight at once and at
+                most two from one host, with conditional requests: a feed that has not
+                changed costs a 304. A feed that fails is recorded on its podcast
+                ('podcasts' shows it) and never stops the others. On a terminal a line
+                counts them as they come; then the new episodes per podcast, and the
+                failures with their reasons. A feed that moved (301, 308 or
+                itunes:new-feed-url) is followed from then on; one that is gone (410) is
+                marked so.
+                """,
+            arguments: [ArgumentSpec("N|all", optional: true, completion: .items(CompletionDomain.subscriptions))],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        let all = try await subscriptions(context)
+        var chosen = all.map(\.podcast)
+        if let text = arguments["N|all"], text != "all" {
+            chosen = [try await subscription(text, arguments, context).summary.podcast]
+        }
+        guard !chosen.isEmpty else {
+            context.output("no subscriptions to update", json: .array([]))
+            return .proceed
+        }
+        let numbers = Dictionary(
+            uniqueKeysWithValues: all.enumerated().map { ($0.element.podcast.id ?? -1, $0.offset + 1) }
+        )
+        let library = try await context.session.library()
+        let updater = FeedUpdater(library: library, client: context.session.feeds)
+        let console = context.console
+        let live = console.errorIsTerminal
+        console.activity.stop()
+        let results = await updater.update(chosen) { done, total, failed in
+            guard live else { return }
+            console.sink.write(
+                "\r\u{1B}[K" + "updating \(done)/\(total)" + (failed > 0 ? " · \(failed) failed" : ""),
+                to: .standardError
+            )
+        }
+        if live { console.sink.write("\r\u{1B}[K", to: .standardError) }
+        // The loaded subscription shows what arrived.
+        if let loaded = await context.session.subscription?.podcast,
+            let fresh = try? await library.podcast(loaded.id ?? -1)
+        {
+            try await context.session.loadSubscription(fresh)
+        }
+        var lines: [String] = []
+        var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0)
+        for result in results {
+            switch result.status {
+            case .updated(let arrived):
+                counts.updated += 1
+                counts.arrived += arrived
+                if arrived > 0 {
+                    lines.append(
+                        "\(TerminalText.line(result.title)): \(arrived) new \(arrived == 1 ? "episode" : "episodes")"
+                    )
+                }
+            case .unchanged: counts.unchanged += 1
+            case .failed(let reason):
+                counts.failed += 1
+                lines.append("failed \(TerminalText.line(result.title)): \(TerminalText.line(reason))")
+            case .gone:
+                counts.gone += 1
+                lines.append("gone \(TerminalText.line(result.title)): the feed answers 410 Gone")
+            }
+        }
+        var summary = "\(results.count) \(results.count == 1 ? "feed" : "feeds"): \(counts.updated) read"
+        summary +=
+            " (\(counts.arrived) new \(counts.arrived == 1 ? "episode" : "episodes")), \(counts.unchanged) unchanged"
+        if counts.failed > 0 { summary += ", \(counts.failed) failed" }
+        if counts.gone > 0 { summary += ", \(counts.gone) gone" }
+        context.output(
+            (lines + [summary]).joined(separator: "\n"),
+            json: .array(
+                results.map { result in
+                    let (status, arrived, error): (String, Int, String?) =
+                        switch result.status {
+                        case .updated(let arrived): ("updated", arrived, nil)
+                        case .unchanged: ("unchanged", 0, nil)
+                        case .failed(let reason): ("failed", 0, reason)
+                        case .gone: ("gone", 0, "HTTP 410 Gone")
+                        }
+                    return .object([
+                        "number": numbers[result.podcastID].map { .int($0) } ?? .null,
+                        "title": .string(result.title), "status": .string(status), "newEpisodes": .int(arrived),
+                        "error": .string(error),
+                    ])
+                }
+            )
+        )
+        return .proceed
+    }
+}

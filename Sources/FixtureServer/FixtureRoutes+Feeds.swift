@@ -1,0 +1,192 @@
+import FixtureData
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Feeds and subscription lists, for the library:
+///
+/// - `/feeds/{id}.xml`: the RSS feed of a podcast the lookup fixtures know, its
+///   items carrying the `episodeGuid`s of the lookup (`feedsh-{trackId}`). Version V
+///   of it (the fault `etag=V` or `changes=K`) adds V bonus episodes on top: a feed
+///   that gained episodes. ETag and Last-Modified are sent, and a matching
+///   `If-None-Match` or `If-Modified-Since` gets a 304.
+/// - `/feeds/generate?n=N`: a feed of N items (about 2 kB each).
+/// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`.
+/// - `/feeds/moved.xml`: 301 to `/feeds/1386867488.xml`; `/feeds/gone.xml`: 410.
+/// - `/feeds/file/{name}`: a file of `Fixtures/feeds/`; `/opml/{name}` of
+///   `Fixtures/opml/` (with the `.invalid` hosts pointing here).
+extension FixtureRoutes {
+    func feed(_ request: Request, path: Substring, fault: Fault) -> Response {
+        let host = request.head.authority
+        let base = "http://\(host ?? "127.0.0.1")"
+        let query = request.uri.queryParameters
+        switch path {
+        case "moved.xml":
+            return Response(status: .movedPermanently, headers: [.location: base + "/feeds/1386867488.xml"])
+        case "gone.xml":
+            return .json(status: .gone, ["errorMessage": "this feed is gone"])
+        case "generate":
+            let count = min(max(query.get("n").flatMap { Int($0) } ?? 10, 0), 100_000)
+            return conditional(request, body: Self.generatedFeed(count: count, base: base), version: count)
+        case "paged.xml":
+            let page = min(max(query.get("page").flatMap { Int($0) } ?? 1, 1), 3)
+            return conditional(request, body: Self.pagedFeed(page: page, base: base), version: page)
+        default:
+            break
+        }
+        if path.hasPrefix("file/"), let bytes = FixtureFiles.all["feeds/" + path.dropFirst(5)] {
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Encoded fixtures are served byte for byte.
+            let body = text.contains("encoding=\"UTF-8\"") ? Data(Self.servedHere(text, host: host).utf8) : Data(bytes)
+            return conditional(request, body: body, version: 0)
+        }
+        guard path.hasSuffix(".xml"), let id = Int64(path.dropLast(4)),
+            let bytes = FixtureFiles.all["itunes/lookup-\(id).json"] ?? Self.synthesizedLookup(id),
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            let results = object["results"] as? [[String: Any]], let podcast = results.first
+        else {
+            return .json(status: .notFound, ["errorMessage": "no fixture feed \(path)"])
+        }
+        let body = Self.lookupFeed(
+            podcast: podcast,
+            episodes: Array(results.dropFirst()),
+            bonus: fault.version,
+            host: host
+        )
+        return conditional(request, body: body, version: fault.version)
+    }
+
+    func opml(_ request: Request, name: Substring) -> Response {
+        guard let bytes = FixtureFiles.all["opml/" + name] else {
+            return .json(status: .notFound, ["errorMessage": "no fixture OPML \(name)"])
+        }
+        let text = Self.servedHere(String(decoding: bytes, as: UTF8.self), host: request.head.authority)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/x-opml; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    /// A 200 with validators, or a 304 when the client already has this version.
+    private func conditional(_ request: Request, body: Data, version: Int) -> Response {
+        let etag = "\"feed-v\(version)-\(body.count)\""
+        let modified = Date(timeIntervalSince1970: 1_793_520_000 + Double(version) * 3600)
+        let lastModified = httpDate(modified)
+        if request.headers[.ifNoneMatch] == etag
+            || (request.headers[.ifNoneMatch] == nil && request.headers[.ifModifiedSince] == lastModified)
+        {
+            return Response(status: .notModified, headers: [.eTag: etag, .lastModified: lastModified])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/rss+xml; charset=utf-8", .eTag: etag, .lastModified: lastModified],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    private static func item(
+        title: String,
+        guid: String,
+        url: String,
+        date: Date?,
+        seconds: Int?,
+        description: String
+    ) -> String {
+        var out = "    <item>\n      <title>\(escape(title))</title>\n"
+        out += "      <guid isPermaLink=\"false\">\(escape(guid))</guid>\n"
+        if let date {
+            out += "      <pubDate>\(httpDate(date).replacingOccurrences(of: "GMT", with: "+0000"))</pubDate>\n"
+        }
+        out += "      <enclosure url=\"\(escape(url))\" type=\"audio/mpeg\"/>\n"
+        if let seconds { out += "      <itunes:duration>\(seconds)</itunes:duration>\n" }
+        out += "      <description><![CDATA[<p>\(description)</p>]]></description>\n    </item>\n"
+        return out
+    }
+
+    private static func channel(_ title: String, author: String?, items: String, extra: String = "") -> Data {
+        let head = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" \
+            xmlns:atom="http://www.w3.org/2005/Atom">
+              <channel>
+                <title>\(escape(title))</title>
+                <itunes:author>\(escape(author ?? ""))</itunes:author>
+            \(extra)
+            """
+        return Data((head + "\n" + items + "  </channel>\n</rss>\n").utf8)
+    }
+
+    static func lookupFeed(podcast: [String: Any], episodes: [[String: Any]], bonus: Int, host: String?) -> Data {
+        let base = "http://\(host ?? "127.0.0.1")"
+        let id = (podcast["collectionId"] as? NSNumber)?.int64Value ?? 0
+        var items = ""
+        for number in stride(from: bonus, through: 1, by: -1) {
+            items += item(
+                title: "Bonus episode \(number)",
+                guid: "feedsh-bonus-\(id)-\(number)",
+                url: "\(base)/media/\(id)/bonus-\(number).mp3",
+                date: Date(timeIntervalSince1970: 1_794_000_000 + Double(number) * 86_400),
+                seconds: 600,
+                description: "A bonus episode that arrived later."
+            )
+        }
+        for episode in episodes {
+            guard let trackID = (episode["trackId"] as? NSNumber)?.int64Value,
+                let url = episode["episodeUrl"] as? String
+            else { continue }
+            let date = (episode["releaseDate"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+            items += item(
+                title: episode["trackName"] as? String ?? "",
+                guid: episode["episodeGuid"] as? String ?? "feedsh-\(trackID)",
+                url: servedHere(url, host: host),
+                date: date,
+                seconds: (episode["trackTimeMillis"] as? NSNumber).map { $0.intValue / 1000 },
+                description: escape(episode["description"] as? String ?? "")
+            )
+        }
+        return channel(
+            podcast["collectionName"] as? String ?? "Podcast",
+            author: podcast["artistName"] as? String,
+            items: items
+        )
+    }
+
+    static func generatedFeed(count: Int, base: String) -> Data {
+        let filler = String(repeating: "Words to make an item the size of a real one. ", count: 40)
+        var items = ""
+        items.reserveCapacity(count * 2200)
+        for index in stride(from: count, through: 1, by: -1) {
+            items += item(
+                title: "Generated item \(index)",
+                guid: "generated-\(index)",
+                url: "\(base)/media/generated/\(index).mp3",
+                date: Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 3600),
+                seconds: 60 + index % 3600,
+                description: filler
+            )
+        }
+        return channel("Generated Feed of \(count)", author: "feedsh fixtures", items: items)
+    }
+
+    static func pagedFeed(page: Int, base: String) -> Data {
+        var items = ""
+        for index in [page * 2 - 1, page * 2] {
+            items += item(
+                title: "Paged item \(index)",
+                guid: "paged-\(index)",
+                url: "\(base)/media/paged/\(index).mp3",
+                date: Date(timeIntervalSince1970: 1_790_000_000 - Double(index) * 86_400),
+                seconds: 300,
+                description: "Item \(index) of a paged feed."
+            )
+        }
+        let next = page < 3 ? "    <atom:link rel=\"next\" href=\"\(base)/feeds/paged.xml?page=\(page + 1)\"/>" : ""
+        return channel("Paged Feed", author: "feedsh fixtures", items: items, extra: next)
+    }
+}

@@ -1,0 +1,114 @@
+import FeedKit
+import Foundation
+
+/// What an update did to one subscription.
+public struct UpdateResult: Sendable, Equatable {
+    public enum Status: Sendable, Equatable {
+        /// The feed was read; this many episodes arrived.
+        case updated(newEpisodes: Int)
+        /// 304: nothing changed.
+        case unchanged
+        case failed(String)
+        /// 410: the publisher took the feed down.
+        case gone
+    }
+
+    public var podcastID: Int64
+    public var title: String
+    public var status: Status
+}
+
+/// Refreshes many subscriptions at once: `concurrency` feeds in flight, at most
+/// `perHost` to one host, each stored as soon as it arrives (its own transaction)
+/// and each failure recorded on its podcast without stopping the others.
+public struct FeedUpdater: Sendable {
+    public let library: Library
+    public let client: FeedClient
+    public var concurrency: Int
+    public var perHost: Int
+
+    public init(library: Library, client: FeedClient, concurrency: Int = 8, perHost: Int = 2) {
+        self.library = library
+        self.client = client
+        self.concurrency = max(1, concurrency)
+        self.perHost = max(1, perHost)
+    }
+
+    /// Updates `podcasts`; `progress` hears (done, total, failed) after each.
+    public func update(
+        _ podcasts: [StoredPodcast],
+        progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void = { _, _, _ in }
+    ) async -> [UpdateResult] {
+        var pending = podcasts[...]
+        var inFlight: [String: Int] = [:]
+        var results: [UpdateResult] = []
+        var failed = 0
+        await withTaskGroup(of: (host: String, result: UpdateResult).self) { group in
+            var running = 0
+            func host(_ podcast: StoredPodcast) -> String {
+                URL(string: podcast.feedURL)?.host?.lowercased() ?? podcast.feedURL
+            }
+            func startMore() {
+                while running < concurrency,
+                    let index = pending.firstIndex(where: { inFlight[host($0), default: 0] < perHost })
+                {
+                    let podcast = pending[index]
+                    pending.remove(at: index)
+                    let key = host(podcast)
+                    inFlight[key, default: 0] += 1
+                    running += 1
+                    group.addTask { (key, await self.update(podcast)) }
+                }
+            }
+            startMore()
+            while let (key, result) = await group.next() {
+                running -= 1
+                inFlight[key, default: 1] -= 1
+                results.append(result)
+                if case .failed = result.status { failed += 1 }
+                progress(results.count, podcasts.count, failed)
+                if !Task.isCancelled { startMore() }
+            }
+        }
+        // In the order asked for.
+        let order = Dictionary(uniqueKeysWithValues: podcasts.enumerated().map { ($0.element.id ?? -1, $0.offset) })
+        return results.sorted { (order[$0.podcastID] ?? 0) < (order[$1.podcastID] ?? 0) }
+    }
+
+    /// Fetches one feed and stores what came.
+    public func update(_ podcast: StoredPodcast, trackIDs: [String: Int64] = [:]) async -> UpdateResult {
+        let id = podcast.id ?? -1
+        var result = UpdateResult(podcastID: id, title: podcast.title, status: .unchanged)
+        guard let url = URL(string: podcast.feedURL) else {
+            result.status = .failed("not a URL: \(podcast.feedURL)")
+            return result
+        }
+        do throws(FeedError) {
+            switch try await client.fetch(url, etag: podcast.etag, lastModified: podcast.lastModified) {
+            case .notModified:
+                try? await library.storeUnchanged(id)
+            case .gone:
+                result.status = .gone
+                try? await library.storeFailure(id, "the feed is gone (HTTP 410)", gone: true)
+            case .fetched(let feed, let etag, let lastModified, let movedTo):
+                if !feed.title.isEmpty { result.title = feed.title }
+                do throws(LibraryError) {
+                    let arrived = try await library.store(
+                        feed,
+                        for: id,
+                        validators: (etag, lastModified),
+                        movedTo: movedTo,
+                        trackIDs: trackIDs
+                    )
+                    result.status = .updated(newEpisodes: arrived)
+                } catch {
+                    result.status = .failed(error.description)
+                }
+            }
+        } catch {
+            result.status = .failed(error.description)
+            try? await library.storeFailure(id, error.description)
+        }
+        return result
+    }
+}

@@ -1,0 +1,305 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// Why the library could not do something, with the file it concerns.
+public struct LibraryError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ operation: String, path: String, _ error: any Error) {
+        let detail = (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "\(error)"
+        description = "cannot \(operation) the library \(path): \(detail)"
+    }
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The podcast library: one SQLite file in WAL mode, through GRDB's `DatabasePool`.
+///
+/// Every change is its own transaction, committed when it is made, so a crash
+/// loses nothing that was reported done; two feedsh processes may use one library
+/// at once (writers wait for each other up to the busy timeout).
+public final class Library: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating it and its folder when missing) and migrates the library.
+    public init(path: String) throws(LibraryError) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true
+            )
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(10)
+            configuration.journalMode = .wal
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw LibraryError("open", path: path, error)
+        }
+    }
+
+    /// The schema, one migration a version; never edited once released.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "podcast") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("feedURL", .text).notNull().unique()
+                t.column("title", .text).notNull()
+                t.column("author", .text)
+                t.column("summary", .text)
+                t.column("artworkURL", .text)
+                t.column("itunesID", .integer).indexed()
+                t.column("podcastGUID", .text)
+                t.column("etag", .text)
+                t.column("lastModified", .text)
+                t.column("subscribed", .datetime).notNull()
+                t.column("updated", .datetime)
+                t.column("updateCount", .integer).notNull().defaults(to: 0)
+                t.column("lastError", .text)
+                t.column("gone", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "episode") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("podcast", onDelete: .cascade).notNull()
+                t.column("guid", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("summary", .text)
+                t.column("published", .datetime)
+                t.column("seconds", .double)
+                t.column("audioURL", .text).notNull()
+                t.column("audioType", .text)
+                t.column("audioLength", .integer)
+                t.column("trackID", .integer)
+                t.column("season", .integer)
+                t.column("episodeNumber", .integer)
+                t.column("chaptersURL", .text)
+                t.column("transcripts", .text)
+                t.column("funding", .text)
+                t.column("isNew", .boolean).notNull().defaults(to: false)
+                t.column("played", .boolean).notNull().defaults(to: false)
+                t.column("position", .double).notNull().defaults(to: 0)
+                t.column("downloaded", .boolean).notNull().defaults(to: false)
+                t.column("firstSeen", .datetime).notNull()
+                t.uniqueKey(["podcastID", "guid"])
+            }
+            // `episodes` lists a podcast newest first; `new` looks across podcasts.
+            try db.create(index: "episode_by_date", on: "episode", columns: ["podcastID", "published"])
+            try db.create(index: "episode_new", on: "episode", columns: ["isNew"], condition: Column("isNew") == true)
+            try db.create(table: "setting") { t in
+                t.primaryKey("name", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// One transaction on GRDB's writer queue (never on Swift's cooperative pool:
+    /// waiting for another process's lock blocks a thread).
+    private func write<T: Sendable>(
+        _ operation: String,
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(LibraryError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw LibraryError(operation, path: path, error)
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw LibraryError("read", path: path, error)
+        }
+    }
+
+    // MARK: Subscriptions
+
+    /// The subscription to `feedURL`, made if there is none (then `created`).
+    public func subscribe(
+        feedURL: URL,
+        title: String,
+        itunesID: Int64? = nil
+    ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool) {
+        try await write("write to") { db in
+            if var existing = try StoredPodcast.filter(Column("feedURL") == feedURL.absoluteString).fetchOne(db) {
+                if existing.itunesID == nil, let itunesID {
+                    existing.itunesID = itunesID
+                    try existing.update(db)
+                }
+                return (existing, false)
+            }
+            var podcast = StoredPodcast(feedURL: feedURL.absoluteString, title: title, itunesID: itunesID)
+            try podcast.insert(db)
+            return (podcast, true)
+        }
+    }
+
+    /// Removes a subscription and its episodes.
+    public func unsubscribe(_ id: Int64) async throws(LibraryError) {
+        _ = try await write("write to") { db in try StoredPodcast.deleteOne(db, key: id) }
+    }
+
+    /// Every subscription by title, with its counts, in one query.
+    public func podcasts() async throws(LibraryError) -> [PodcastSummary] {
+        try await read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT podcast.*,
+                        (SELECT COUNT(*) FROM episode WHERE podcastID = podcast.id) AS episodeCount,
+                        (SELECT COUNT(*) FROM episode WHERE podcastID = podcast.id AND isNew) AS newCount,
+                        (SELECT COUNT(*) FROM episode WHERE podcastID = podcast.id AND downloaded) AS downloadedCount
+                    FROM podcast ORDER BY title COLLATE NOCASE, id
+                    """
+            )
+            return try rows.map { row in
+                PodcastSummary(
+                    podcast: try StoredPodcast(row: row),
+                    episodeCount: row["episodeCount"],
+                    newCount: row["newCount"],
+                    downloadedCount: row["downloadedCount"]
+                )
+            }
+        }
+    }
+
+    public func podcast(_ id: Int64) async throws(LibraryError) -> StoredPodcast? {
+        try await read { db in try StoredPodcast.fetchOne(db, key: id) }
+    }
+
+    public func podcast(feedURL: URL) async throws(LibraryError) -> StoredPodcast? {
+        try await read { db in try StoredPodcast.filter(Column("feedURL") == feedURL.absoluteString).fetchOne(db) }
+    }
+
+    /// A podcast's episodes, newest first.
+    public func episodes(of podcastID: Int64) async throws(LibraryError) -> [StoredEpisode] {
+        try await read { db in
+            try StoredEpisode.filter(Column("podcastID") == podcastID)
+                .order(Column("published").desc, Column("id").desc).fetchAll(db)
+        }
+    }
+
+    /// The new episodes of every subscription, newest first.
+    public func newEpisodes() async throws(LibraryError) -> [(podcast: StoredPodcast, episode: StoredEpisode)] {
+        try await read { db in
+            let episodes = try StoredEpisode.filter(Column("isNew") == true)
+                .order(Column("published").desc, Column("id").desc).fetchAll(db)
+            let podcasts = try StoredPodcast.fetchAll(db, keys: Set(episodes.map(\.podcastID)))
+            let byID = Dictionary(uniqueKeysWithValues: podcasts.map { ($0.id!, $0) })
+            return episodes.compactMap { episode in byID[episode.podcastID].map { ($0, episode) } }
+        }
+    }
+
+    // MARK: Updates
+
+    /// Stores a successful fetch of a feed: podcast details, validators, new and
+    /// changed episodes. Episodes arriving after the podcast's first update are new.
+    /// Returns how many arrived.
+    @discardableResult
+    public func store(
+        _ feed: Feed,
+        for podcastID: Int64,
+        validators: (etag: String?, lastModified: String?),
+        movedTo: URL? = nil,
+        trackIDs: [String: Int64] = [:],
+        at now: Date = Date()
+    ) async throws(LibraryError) -> Int {
+        try await write("write to") { db in
+            guard var podcast = try StoredPodcast.fetchOne(db, key: podcastID) else { return 0 }
+            let existing = try StoredEpisode.filter(Column("podcastID") == podcastID).fetchAll(db)
+            var byGUID = Dictionary(existing.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
+            let markNew = podcast.updateCount > 0
+            var arrived = 0
+            for item in feed.items {
+                if var stored = byGUID[item.guid] {
+                    let before = stored
+                    stored.refresh(from: item)
+                    if stored.trackID == nil { stored.trackID = trackIDs[item.guid] }
+                    if stored != before { try stored.update(db) }
+                } else {
+                    var stored = StoredEpisode(item, podcastID: podcastID, isNew: markNew, seen: now)
+                    stored.trackID = trackIDs[item.guid]
+                    try stored.insert(db)
+                    byGUID[item.guid] = stored
+                    arrived += 1
+                }
+            }
+            if !feed.title.isEmpty { podcast.title = feed.title }
+            podcast.author = feed.author ?? podcast.author
+            podcast.summary = feed.description ?? podcast.summary
+            podcast.artworkURL = feed.artworkURL?.absoluteString ?? podcast.artworkURL
+            podcast.podcastGUID = feed.podcastGUID ?? podcast.podcastGUID
+            if let movedTo, try StoredPodcast.filter(Column("feedURL") == movedTo.absoluteString).fetchCount(db) == 0 {
+                podcast.feedURL = movedTo.absoluteString
+            }
+            podcast.etag = validators.etag
+            podcast.lastModified = validators.lastModified
+            podcast.updated = now
+            podcast.updateCount += 1
+            podcast.lastError = nil
+            podcast.gone = false
+            try podcast.update(db)
+            return arrived
+        }
+    }
+
+    /// A 304: nothing changed but the time of the update.
+    public func storeUnchanged(_ podcastID: Int64, at now: Date = Date()) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            try db.execute(
+                sql: "UPDATE podcast SET updated = ?, updateCount = updateCount + 1, lastError = NULL WHERE id = ?",
+                arguments: [now, podcastID]
+            )
+        }
+    }
+
+    /// A failed update, recorded on its podcast; `gone` for a 410.
+    public func storeFailure(_ podcastID: Int64, _ message: String, gone: Bool = false) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            try db.execute(
+                sql: "UPDATE podcast SET lastError = ?, gone = ? WHERE id = ?",
+                arguments: [message, gone, podcastID]
+            )
+        }
+    }
+
+    // MARK: Episode state
+
+    /// What `mark` does.
+    public enum Mark: String, Sendable, CaseIterable {
+        case played
+        case unplayed
+        /// Not new any more.
+        case old
+    }
+
+    public func mark(_ episodeIDs: [Int64], _ mark: Mark) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            let assignment: ColumnAssignment =
+                switch mark {
+                case .played: Column("played").set(to: true)
+                case .unplayed: Column("played").set(to: false)
+                case .old: Column("isNew").set(to: false)
+                }
+            var assignments = [assignment]
+            if mark == .played { assignments.append(Column("isNew").set(to: false)) }
+            try StoredEpisode.filter(keys: episodeIDs).updateAll(db, assignments)
+        }
+    }
+
+    /// Records that an episode's file is complete (or gone).
+    public func markDownloaded(_ episodeID: Int64, _ downloaded: Bool = true) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            try StoredEpisode.filter(key: episodeID).updateAll(db, Column("downloaded").set(to: downloaded))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// A subscription, as the library stores it.
+public struct StoredPodcast: Codable, Sendable, Equatable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "podcast"
+
+    public var id: Int64?
+    public var feedURL: String
+    public var title: String
+    public var author: String?
+    public var summary: String?
+    public var artworkURL: String?
+    /// The iTunes collection ID, when the podcast came from Apple's directory.
+    public var itunesID: Int64?
+    public var podcastGUID: String?
+    /// `ETag` and `Last-Modified` of the last full answer, for conditional requests.
+    public var etag: String?
+    public var lastModified: String?
+    public var subscribed: Date
+    /// When the last update succeeded.
+    public var updated: Date?
+    /// Updates that succeeded: episodes arriving after the first are new.
+    public var updateCount: Int
+    /// Why the last update failed, in words; nil after a success.
+    public var lastError: String?
+    /// The feed answered 410 Gone.
+    public var gone: Bool
+
+    public init(feedURL: String, title: String, itunesID: Int64? = nil, subscribed: Date = Date()) {
+        self.feedURL = feedURL
+        self.title = title
+        self.itunesID = itunesID
+        self.subscribed = subscribed
+        self.updateCount = 0
+        self.gone = false
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// An episode, as the library stores it.
+public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "episode"
+
+    public var id: Int64?
+    public var podcastID: Int64
+    /// The feed's identity for it (``FeedKit/FeedItem/guid``).
+    public var guid: String
+    public var title: String
+    public var summary: String?
+    public var published: Date?
+    public var seconds: Double?
+    public var audioURL: String
+    public var audioType: String?
+    public var audioLength: Int64?
+    /// Apple's trackId, matched through `episodeGuid`: downloads then keep the
+    /// `{collectionId}/{trackId}.ext` layout.
+    public var trackID: Int64?
+    public var season: Int?
+    public var episodeNumber: Int?
+    public var chaptersURL: String?
+    /// JSON: `[{"url", "type"}]`.
+    public var transcripts: String?
+    /// JSON: `[{"url", "text"}]`.
+    public var funding: String?
+    public var isNew: Bool
+    public var played: Bool
+    /// Seconds into the episode where listening stopped.
+    public var position: Double
+    public var downloaded: Bool
+    public var firstSeen: Date
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// The stored form of a feed item of podcast `podcastID`.
+    public init(_ item: FeedItem, podcastID: Int64, isNew: Bool, seen: Date = Date()) {
+        self.podcastID = podcastID
+        guid = item.guid
+        title = item.title
+        summary = item.description
+        published = item.published
+        seconds = item.duration.map { Double($0.components.seconds) }
+        audioURL = item.enclosure.url.absoluteString
+        audioType = item.enclosure.type
+        audioLength = item.enclosure.length
+        season = item.season
+        episodeNumber = item.episode
+        chaptersURL = item.chaptersURL?.absoluteString
+        transcripts = item.transcripts.isEmpty ? nil : Self.json(item.transcripts)
+        funding = item.funding.isEmpty ? nil : Self.json(item.funding)
+        self.isNew = isNew
+        played = false
+        position = 0
+        downloaded = false
+        firstSeen = seen
+    }
+
+    /// Takes what the feed says now, keeping what the listener did.
+    mutating func refresh(from item: FeedItem) {
+        let fresh = StoredEpisode(item, podcastID: podcastID, isNew: isNew, seen: firstSeen)
+        title = fresh.title
+        summary = fresh.summary
+        published = fresh.published
+        seconds = fresh.seconds
+        audioURL = fresh.audioURL
+        audioType = fresh.audioType
+        audioLength = fresh.audioLength
+        season = fresh.season
+        episodeNumber = fresh.episodeNumber
+        chaptersURL = fresh.chaptersURL
+        transcripts = fresh.transcripts
+        funding = fresh.funding
+    }
+
+    public var transcriptList: [Transcript] {
+        transcripts.flatMap { try? JSONDecoder().decode([Transcript].self, from: Data($0.utf8)) } ?? []
+    }
+
+    public var fundingList: [Funding] {
+        funding.flatMap { try? JSONDecoder().decode([Funding].self, from: Data($0.utf8)) } ?? []
+    }
+
+    private static func json<T: Encodable>(_ value: T) -> String? {
+        (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// A subscription with the counts `podcasts` shows.
+public struct PodcastSummary: Sendable, Equatable {
+    public var podcast: StoredPodcast
+    public var episodeCount: Int
+    public var newCount: Int
+    public var downloadedCount: Int
+}

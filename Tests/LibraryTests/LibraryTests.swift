@@ -1,0 +1,184 @@
+import FeedKit
+import FixtureServer
+import Foundation
+import GRDB
+import Testing
+
+@testable import Library
+
+private func temporaryLibraryPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-library-\(UUID().uuidString)/library.sqlite")
+        .path
+}
+
+private func item(_ guid: String, _ title: String, day: Int) -> FeedItem {
+    FeedItem(
+        guid: guid,
+        title: title,
+        published: Date(timeIntervalSince1970: 1_790_000_000 + Double(day) * 86_400),
+        enclosure: Enclosure(url: URL(string: "https://media.example/\(guid).mp3")!, type: "audio/mpeg")
+    )
+}
+
+private func feed(_ items: [FeedItem], title: String = "Feed") -> Feed {
+    var feed = Feed()
+    feed.title = title
+    feed.items = items
+    return feed
+}
+
+@Suite("Library")
+struct LibraryTests {
+    @Test func migratesInWALModeWithForeignKeysAndIndexes() async throws {
+        let path = temporaryLibraryPath()
+        _ = try Library(path: path)
+        // Opening again runs no migration twice.
+        let library = try Library(path: path)
+        let (mode, foreignKeys, indexes, migrations) = try await library.pool.read { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"),
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'episode_%'"
+                ),
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            )
+        }
+        #expect(mode == "wal")
+        #expect(foreignKeys == true)
+        #expect(Set(indexes) == ["episode_by_date", "episode_new", "episode_on_podcastId"])
+        #expect(migrations == ["v1"])
+    }
+
+    @Test func episodesAfterTheFirstUpdateAreNewAndStateSurvivesRefreshes() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        let (podcast, created) = try await library.subscribe(
+            feedURL: URL(string: "https://feeds.example/a.xml")!,
+            title: "A"
+        )
+        #expect(created)
+        let id = try #require(podcast.id)
+        let first = try await library.store(
+            feed([item("g1", "One", day: 1), item("g2", "Two", day: 2)], title: "Podcast A"),
+            for: id,
+            validators: ("\"v1\"", nil)
+        )
+        #expect(first == 2)
+        #expect(try await library.newEpisodes().isEmpty)
+        let episodes = try await library.episodes(of: id)
+        #expect(episodes.map(\.title) == ["Two", "One"])
+        try await library.mark([episodes[1].id!], .played)
+        // Second update: one new, one changed title; played stays.
+        let second = try await library.store(
+            feed(
+                [item("g3", "Three", day: 3), item("g2", "Two, retitled", day: 2), item("g1", "One", day: 1)],
+                title: "Podcast A"
+            ),
+            for: id,
+            validators: ("\"v2\"", "Sun, 01 Nov 2026 00:00:00 GMT")
+        )
+        #expect(second == 1)
+        let fresh = try await library.newEpisodes()
+        #expect(fresh.map(\.episode.title) == ["Three"])
+        let all = try await library.episodes(of: id)
+        #expect(all.map(\.title) == ["Three", "Two, retitled", "One"])
+        #expect(all.last?.played == true)
+        let stored = try #require(try await library.podcast(id))
+        #expect(stored.title == "Podcast A" && stored.etag == "\"v2\"" && stored.updateCount == 2)
+        try await library.mark([all[0].id!], .old)
+        #expect(try await library.newEpisodes().isEmpty)
+    }
+
+    @Test func subscribingTwiceKeepsOneAndUnsubscribingRemovesEpisodes() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        let url = URL(string: "https://feeds.example/b.xml")!
+        let (podcast, _) = try await library.subscribe(feedURL: url, title: "B")
+        let again = try await library.subscribe(feedURL: url, title: "B again", itunesID: 42)
+        #expect(!again.created && again.podcast.id == podcast.id && again.podcast.itunesID == 42)
+        try await library.store(feed([item("x", "X", day: 1)]), for: podcast.id!, validators: (nil, nil))
+        try await library.unsubscribe(podcast.id!)
+        #expect(try await library.podcasts().isEmpty)
+        let orphans = try await library.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") }
+        #expect(orphans == 0)
+    }
+
+    @Test func twoLibrariesOnOneFileBothWrite() async throws {
+        let path = temporaryLibraryPath()
+        let one = try Library(path: path)
+        let two = try Library(path: path)
+        async let a: Void = {
+            for index in 0..<40 {
+                _ = try await one.subscribe(
+                    feedURL: URL(string: "https://one.example/\(index)")!,
+                    title: "one \(index)"
+                )
+            }
+        }()
+        async let b: Void = {
+            for index in 0..<40 {
+                _ = try await two.subscribe(
+                    feedURL: URL(string: "https://two.example/\(index)")!,
+                    title: "two \(index)"
+                )
+            }
+        }()
+        _ = try await (a, b)
+        #expect(try await one.podcasts().count == 80)
+    }
+
+    @Test func aFailureIsRecordedAndASuccessClearsIt() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        let (podcast, _) = try await library.subscribe(feedURL: URL(string: "https://c.example/")!, title: "C")
+        try await library.storeFailure(podcast.id!, "HTTP 500")
+        #expect(try await library.podcasts().first?.podcast.lastError == "HTTP 500")
+        try await library.storeUnchanged(podcast.id!)
+        #expect(try await library.podcasts().first?.podcast.lastError == nil)
+    }
+}
+
+@Suite("Feed updates against the fixture server")
+struct FeedUpdaterTests {
+    @Test func concurrentUpdatesWithConditionalRequestsMovesAndFailures() async throws {
+        let server = try await FixtureServer.start(.init())
+        let client = FeedClient(backoff: .milliseconds(10))
+        let library = try Library(path: temporaryLibraryPath())
+        let base = server.baseURL.absoluteString
+        var podcasts: [StoredPodcast] = []
+        for path in [
+            "/feeds/1386867488.xml", "/fault/changes=1/feeds/1000000001.xml", "/feeds/moved.xml", "/feeds/gone.xml",
+            "/fault/status=500/feeds/x.xml", "/feeds/paged.xml", "/feeds/file/quirks.rss",
+        ] {
+            podcasts.append(try await library.subscribe(feedURL: URL(string: base + path)!, title: path).podcast)
+        }
+        let updater = FeedUpdater(library: library, client: client)
+        let first = await updater.update(podcasts)
+        #expect(
+            first.map(\.status) == [
+                .updated(newEpisodes: 5), .updated(newEpisodes: 60), .updated(newEpisodes: 5), .gone,
+                .failed("HTTP 500 Internal Server Error from \(base)/fault/status=500/feeds/x.xml"),
+                .updated(newEpisodes: 6),
+                .updated(newEpisodes: 4),
+            ]
+        )
+        let after = try await library.podcasts()
+        // The 301 updated the stored URL; the quirks feed's new-feed-url too.
+        #expect(
+            after.contains {
+                $0.podcast.feedURL == base + "/feeds/1386867488.xml" && $0.podcast.title == "Loopback Radio"
+            }
+        )
+        #expect(after.contains { $0.podcast.feedURL == "https://quirks.example/new-feed.rss" })
+        let requestsBefore = server.requests.count
+        let second = await updater.update(
+            try await library.podcasts().map(\.podcast).filter { $0.feedURL.hasPrefix(base) }
+        )
+        // Unchanged feeds answer 304; the changed one brings one bonus episode.
+        #expect(second.filter { $0.status == .unchanged }.count >= 2)
+        #expect(second.contains { $0.status == .updated(newEpisodes: 1) })
+        #expect(server.requests.count > requestsBefore)
+        #expect(try await library.newEpisodes().map(\.episode.title) == ["Bonus episode 1"])
+        try await client.shutdown()
+        await server.stop()
+    }
+}
