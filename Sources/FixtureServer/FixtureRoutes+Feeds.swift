@@ -13,6 +13,7 @@ import NIOCore
 /// - `/feeds/generate?n=N`: a feed of N items (about 2 kB each).
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`.
 /// - `/feeds/moved.xml`: 301 to `/feeds/1386867488.xml`; `/feeds/gone.xml`: 410.
+/// - The `gzip` fault sends any of them gzip-encoded.
 /// - `/feeds/file/{name}`: a file of `Fixtures/feeds/`; `/opml/{name}` of
 ///   `Fixtures/opml/` (with the `.invalid` hosts pointing here).
 extension FixtureRoutes {
@@ -27,10 +28,10 @@ extension FixtureRoutes {
             return .json(status: .gone, ["errorMessage": "this feed is gone"])
         case "generate":
             let count = min(max(query.get("n").flatMap { Int($0) } ?? 10, 0), 100_000)
-            return conditional(request, body: Self.generatedFeed(count: count, base: base), version: count)
+            return conditional(request, body: Self.generatedFeed(count: count, base: base), version: count, fault: fault)
         case "paged.xml":
             let page = min(max(query.get("page").flatMap { Int($0) } ?? 1, 1), 3)
-            return conditional(request, body: Self.pagedFeed(page: page, base: base), version: page)
+            return conditional(request, body: Self.pagedFeed(page: page, base: base), version: page, fault: fault)
         default:
             break
         }
@@ -38,7 +39,7 @@ extension FixtureRoutes {
             let text = String(decoding: bytes, as: UTF8.self)
             // Encoded fixtures are served byte for byte.
             let body = text.contains("encoding=\"UTF-8\"") ? Data(Self.servedHere(text, host: host).utf8) : Data(bytes)
-            return conditional(request, body: body, version: 0)
+            return conditional(request, body: body, version: 0, fault: fault)
         }
         guard path.hasSuffix(".xml"), let id = Int64(path.dropLast(4)),
             let bytes = FixtureFiles.all["itunes/lookup-\(id).json"] ?? Self.synthesizedLookup(id),
@@ -53,7 +54,7 @@ extension FixtureRoutes {
             bonus: fault.version,
             host: host
         )
-        return conditional(request, body: body, version: fault.version)
+        return conditional(request, body: body, version: fault.version, fault: fault)
     }
 
     func opml(_ request: Request, name: Substring) -> Response {
@@ -68,8 +69,9 @@ extension FixtureRoutes {
         )
     }
 
-    /// A 200 with validators, or a 304 when the client already has this version.
-    private func conditional(_ request: Request, body: Data, version: Int) -> Response {
+    /// A 200 with validators (gzip-encoded with the `gzip` fault), or a 304 when the
+    /// client already has this version.
+    private func conditional(_ request: Request, body: Data, version: Int, fault: Fault) -> Response {
         let etag = "\"feed-v\(version)-\(body.count)\""
         let modified = Date(timeIntervalSince1970: 1_793_520_000 + Double(version) * 3600)
         let lastModified = httpDate(modified)
@@ -78,11 +80,12 @@ extension FixtureRoutes {
         {
             return Response(status: .notModified, headers: [.eTag: etag, .lastModified: lastModified])
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/rss+xml; charset=utf-8", .eTag: etag, .lastModified: lastModified],
-            body: .init(byteBuffer: ByteBuffer(bytes: body))
-        )
+        var headers: HTTPFields = [
+            .contentType: "application/rss+xml; charset=utf-8", .eTag: etag, .lastModified: lastModified,
+        ]
+        guard fault.gzip else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body))) }
+        headers[.contentEncoding] = "gzip"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Gzip.stored(Array(body)))))
     }
 
     private static func escape(_ text: String) -> String {

@@ -147,7 +147,7 @@ struct FeedUpdaterTests {
         var podcasts: [StoredPodcast] = []
         for path in [
             "/feeds/1386867488.xml", "/fault/changes=1/feeds/1000000001.xml", "/feeds/moved.xml", "/feeds/gone.xml",
-            "/fault/status=500/feeds/x.xml", "/feeds/paged.xml", "/feeds/file/quirks.rss",
+            "/fault/status=500/feeds/x.xml", "/feeds/paged.xml", "/feeds/file/quirks.rss", "/fault/gzip/feeds/1000000002.xml",
         ] {
             podcasts.append(try await library.subscribe(feedURL: URL(string: base + path)!, title: path).podcast)
         }
@@ -158,7 +158,8 @@ struct FeedUpdaterTests {
                 .updated(newEpisodes: 5), .updated(newEpisodes: 60), .updated(newEpisodes: 5), .gone,
                 .failed("HTTP 500 Internal Server Error from \(base)/fault/status=500/feeds/x.xml"),
                 .updated(newEpisodes: 6),
-                .updated(newEpisodes: 4),
+                // Gzip-encoded, and with an escape sequence and a bell in its bytes.
+                .updated(newEpisodes: 4), .updated(newEpisodes: 5),
             ]
         )
         let after = try await library.podcasts()

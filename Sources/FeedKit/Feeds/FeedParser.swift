@@ -22,7 +22,7 @@ public enum FeedParser {
     /// against `xml:base` in Atom).
     public static func parse(_ data: Data, url: URL) throws(FeedParseError) -> Feed {
         let handler = FeedHandler(base: url)
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: withoutForbiddenControls(data))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
@@ -41,6 +41,15 @@ public enum FeedParser {
             )
         }
         return handler.finish()
+    }
+
+    /// `data` without the C0 controls XML 1.0 forbids (all but tab, line feed and
+    /// carriage return): feeds in the wild carry escape sequences and bells in their
+    /// text, and libxml2 would stop at the first. UTF-16 documents are left alone.
+    static func withoutForbiddenControls(_ data: Data) -> Data {
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return data }
+        guard data.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return data }
+        return data.filter { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// libxml2's namespace errors: the names still arrive, prefixes and all.
