@@ -137,7 +137,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServer", "FixtureData"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,7 +28,12 @@ extension FixtureRoutes {
             return .json(status: .gone, ["errorMessage": "this feed is gone"])
         case "generate":
             let count = min(max(query.get("n").flatMap { Int($0) } ?? 10, 0), 100_000)
-            return conditional(request, body: Self.generatedFeed(count: count, base: base), version: count, fault: fault)
+            return conditional(
+                request,
+                body: Self.generatedFeed(count: count, base: base),
+                version: count,
+                fault: fault
+            )
         case "paged.xml":
             let page = min(max(query.get("page").flatMap { Int($0) } ?? 1, 1), 3)
             return conditional(request, body: Self.pagedFeed(page: page, base: base), version: page, fault: fault)
@@ -83,9 +88,15 @@ extension FixtureRoutes {
         var headers: HTTPFields = [
             .contentType: "application/rss+xml; charset=utf-8", .eTag: etag, .lastModified: lastModified,
         ]
-        guard fault.gzip else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body))) }
+        guard fault.gzip else {
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
         headers[.contentEncoding] = "gzip"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Gzip.stored(Array(body)))))
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: Gzip.stored(Array(body))))
+        )
     }
 
     private static func escape(_ text: String) -> String {

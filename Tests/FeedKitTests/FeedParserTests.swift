@@ -142,7 +142,8 @@ struct FeedParserTests {
     }
 
     @Test func controlCharactersInTheBytesDoNotStopTheParse() throws {
-        let xml = "<rss><channel><title>Escape \u{1B}[31mred\u{1B}[0m and bell\u{07}</title><item><title>t</title>"
+        let xml =
+            "<rss><channel><title>Escape \u{1B}[31mred\u{1B}[0m and bell\u{07}</title><item><title>t</title>"
             + "<enclosure url=\"https://x.example/a.mp3\" type=\"audio/mpeg\"/></item></channel></rss>"
         let feed = try FeedParser.parse(Data(xml.utf8), url: base)
         #expect(feed.title == "Escape [31mred[0m and bell")

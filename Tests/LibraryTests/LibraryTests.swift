@@ -147,7 +147,8 @@ struct FeedUpdaterTests {
         var podcasts: [StoredPodcast] = []
         for path in [
             "/feeds/1386867488.xml", "/fault/changes=1/feeds/1000000001.xml", "/feeds/moved.xml", "/feeds/gone.xml",
-            "/fault/status=500/feeds/x.xml", "/feeds/paged.xml", "/feeds/file/quirks.rss", "/fault/gzip/feeds/1000000002.xml",
+            "/fault/status=500/feeds/x.xml", "/feeds/paged.xml", "/feeds/file/quirks.rss",
+            "/fault/gzip/feeds/1000000002.xml",
         ] {
             podcasts.append(try await library.subscribe(feedURL: URL(string: base + path)!, title: path).podcast)
         }
