@@ -165,7 +165,7 @@ _feedsh() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--demo --keep-going --json --no-color --no-pager --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(-f -c --itunes-url --posts-url --met-url --download-dir --cache-dir --engine --max-concurrent)
+    local -a non_repeating_options=(-f -c --itunes-url --posts-url --met-url --download-dir --cache-dir --library --engine --max-concurrent)
     __feedsh_offer_flags_options 0
 
     # Offer option value completions
@@ -192,6 +192,10 @@ _feedsh() {
         ;;
     '--cache-dir')
         __feedsh_add_completions -d
+        return
+        ;;
+    '--library')
+        __feedsh_add_completions -f
         return
         ;;
     '--engine')
