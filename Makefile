@@ -9,12 +9,14 @@ DESTDIR ?=
 
 all: build
 
-# libedit's headers and pkg-config file (the CEditLine system library needs both).
+# libedit's headers and pkg-config file (the CEditLine system library needs both),
+# SQLite's for GRDB (the library), libxml2 for FoundationXML (the feed parser).
 deps:
-	@pkg-config --exists libedit 2>/dev/null || { \
-		echo "installing libedit-dev and pkg-config"; \
+	@pkg-config --exists libedit sqlite3 libxml-2.0 2>/dev/null || { \
+		echo "installing libedit-dev, libsqlite3-dev, libxml2-dev and pkg-config"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libedit-dev pkg-config; }
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			libedit-dev libsqlite3-dev libxml2-dev pkg-config; }
 
 build: deps
 	$(SWIFT) build
@@ -93,10 +95,12 @@ uninstall:
 # libcurl's development files.
 bench: deps
 	@command -v nginx >/dev/null && command -v aria2c >/dev/null && command -v curl >/dev/null \
-		&& [ -x /usr/bin/time ] && pkg-config --exists libcurl || { \
+		&& command -v newsboat >/dev/null && [ -x /usr/bin/time ] && pkg-config --exists libcurl \
+		&& pkg-config --exists sqlite3 && pkg-config --exists libxml-2.0 || { \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			nginx-light aria2 curl time libcurl4-openssl-dev; }
+			nginx-light aria2 curl time libcurl4-openssl-dev newsboat libsqlite3-dev libxml2-dev; }
 	$(SWIFT) build -c release --static-swift-stdlib --product feedsh --scratch-path .build-static
 	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
+	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
