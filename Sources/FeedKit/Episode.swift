@@ -38,6 +38,21 @@ public struct Episode: Sendable, Hashable, Identifiable {
         self.guid = guid
     }
 
+    /// The same episode with another description.
+    public func with(description: String?) -> Episode {
+        Episode(
+            id: id,
+            podcastID: podcastID,
+            title: title,
+            releaseDate: releaseDate,
+            duration: duration,
+            audioURL: audioURL,
+            description: description,
+            artworkURL: artworkURL,
+            guid: guid
+        )
+    }
+
     /// The file extension for the download: from the URL's path, `mp3` when it has none.
     public var fileExtension: String {
         let ext = audioURL.pathExtension.lowercased()

@@ -37,6 +37,11 @@ public final class Library: Sendable {
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
             configuration.journalMode = .wal
+            // In WAL mode NORMAL syncs at checkpoints, not at every commit: a crash of
+            // feedsh loses nothing committed (only a power cut can take the last
+            // transactions, and the file stays consistent). FULL made `update` pay
+            // an fsync per feed.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
         } catch {
@@ -180,11 +185,32 @@ public final class Library: Sendable {
         try await read { db in try StoredPodcast.filter(Column("feedURL") == feedURL.absoluteString).fetchOne(db) }
     }
 
-    /// A podcast's episodes, newest first.
-    public func episodes(of podcastID: Int64) async throws(LibraryError) -> [StoredEpisode] {
+    /// A podcast's episodes, newest first; without their descriptions unless asked
+    /// (a podcast of thousands of episodes carries megabytes of them, and only
+    /// `show` needs one: ``summary(of:)``).
+    public func episodes(of podcastID: Int64, withSummaries: Bool = false) async throws(LibraryError) -> [StoredEpisode]
+    {
         try await read { db in
-            try StoredEpisode.filter(Column("podcastID") == podcastID)
-                .order(Column("published").desc, Column("id").desc).fetchAll(db)
+            var request = StoredEpisode.filter(Column("podcastID") == podcastID)
+                .order(Column("published").desc, Column("id").desc)
+            if !withSummaries {
+                request = request.select(sql: Self.columnsWithoutSummary)
+            }
+            return try request.fetchAll(db)
+        }
+    }
+
+    /// Every column of `episode` but `summary`, which reads as NULL.
+    static let columnsWithoutSummary = """
+        id, podcastID, guid, title, NULL AS summary, published, seconds, audioURL, audioType, audioLength,
+        trackID, season, episodeNumber, chaptersURL, transcripts, funding, isNew, played, position,
+        downloaded, firstSeen
+        """
+
+    /// One episode's description.
+    public func summary(of episodeID: Int64) async throws(LibraryError) -> String? {
+        try await read { db in
+            try String.fetchOne(db, sql: "SELECT summary FROM episode WHERE id = ?", arguments: [episodeID])
         }
     }
 

@@ -17,6 +17,7 @@ public enum TerminalText {
     }
 
     private static func sanitize(_ text: String, keepNewlines: Bool) -> String {
+        if isClean(text, keepNewlines: keepNewlines) { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
         let newline: Unicode.Scalar = keepNewlines ? "\n" : " "
@@ -48,6 +49,30 @@ public enum TerminalText {
             }
         }
         return String(out)
+    }
+
+    /// Whether `text` has nothing to remove or change, from its UTF-8 alone: no C0
+    /// or C1 control (but `\n` in a block), no DEL, nothing in U+2028...U+202E or
+    /// U+2066...U+2069. Most text is, and is returned as it is.
+    private static func isClean(_ text: String, keepNewlines: Bool) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 {
+                guard keepNewlines, byte == 0x0A else { return false }
+            } else if byte == 0x7F {
+                return false
+            } else if previous == 0xC2, (0x80...0x9F).contains(byte) {
+                return false  // C1 controls, U+0080...U+009F
+            } else if beforePrevious == 0xE2, previous == 0x80, (0xA8...0xAE).contains(byte) {
+                return false  // U+2028...U+202E
+            } else if beforePrevious == 0xE2, previous == 0x81, (0xA6...0xA9).contains(byte) {
+                return false  // U+2066...U+2069
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return true
     }
 
     /// After ESC: the rest of the sequence.

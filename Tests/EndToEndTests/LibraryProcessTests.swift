@@ -157,3 +157,25 @@ struct LibraryProcessTests {
         }
     }
 }
+
+extension LibraryProcessTests {
+    @Test func theDemoSubscribesUpdatesAndDownloadsOffline() async throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try await runFeedsh(
+            ["--demo", "-c", "subscribe 1386867488; update; get 1; wait; show 1"],
+            environment: [
+                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("d").path,
+                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+            ]
+        )
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("subscribed to Loopback Radio: 5 episodes"))
+        #expect(result.standardOutput.contains("1 feed: 0 read (0 new episodes), 1 unchanged"))
+        #expect(result.standardOutput.contains("guid:   feedsh-1000700000001"))
+        #expect(result.standardError.contains("downloaded 1 Ports, Sockets and the Art of Listening"))
+        #expect(
+            FileManager.default.fileExists(atPath: root.appendingPathComponent("d/1386867488/1000700000001.mp3").path)
+        )
+    }
+}

@@ -56,9 +56,9 @@ extension TmuxTests {
             // ...and keys reach the editor at once: Tab completes (line mode would not).
             tmux.keys("Tab")
             try await tmux.waitForScreen { $0.hasSuffix("feedsh> episodes") }
-            tmux.keys("C-u", "help", "Enter")
+            tmux.keys("C-u", "help quit", "Enter")
             try await tmux.waitForScreen {
-                $0.contains("Commands (type 'help COMMAND' for more):") && $0.hasSuffix("feedsh>")
+                $0.contains("usage: quit") && $0.hasSuffix("feedsh>")
             }
             tmux.keys("quit", "Enter")
             try await tmux.waitForScreen { $0.hasSuffix("$") }

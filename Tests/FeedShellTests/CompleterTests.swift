@@ -33,7 +33,7 @@ struct CompleterTests {
 
     @Test func commandNames() {
         #expect(words("epi") == ["episodes"])
-        #expect(words("e") == ["episodes", "exit"])
+        #expect(words("e") == ["episodes", "exit", "export"])
         #expect(words("lookup; ep") == ["episodes"])
         #expect(complete("epi").replacing == 3)
         #expect(words("zzz").isEmpty)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPSupport
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 
 /// Fetches feeds: conditional requests, gzip and deflate, redirects followed by
@@ -163,7 +164,14 @@ public final class FeedClient: Sendable {
             case 200, 304, 410:
                 let body: Data
                 do {
-                    body = status == 200 ? Data(buffer: try await response.body.collect(upTo: Self.sizeLimit)) : Data()
+                    // Not copied out of the buffer: a feed may be tens of megabytes.
+                    body =
+                        status == 200
+                        ? Data(
+                            buffer: try await response.body.collect(upTo: Self.sizeLimit),
+                            byteTransferStrategy: .noCopy
+                        )
+                        : Data()
                 } catch is NIOTooManyBytesError {
                     throw FeedError.bodyTooLarge(url: url, limit: Self.sizeLimit)
                 } catch {

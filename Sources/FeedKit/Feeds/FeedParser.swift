@@ -22,7 +22,9 @@ public enum FeedParser {
     /// against `xml:base` in Atom).
     public static func parse(_ data: Data, url: URL) throws(FeedParseError) -> Feed {
         let handler = FeedHandler(base: url)
-        let parser = XMLParser(data: withoutForbiddenControls(data))
+        // From a stream: libxml2 then gets the document in chunks. Given as one
+        // block, it refuses documents of 10 MB and more ("huge input").
+        let parser = XMLParser(stream: DataStream(withoutForbiddenControls(data)))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
@@ -56,6 +58,35 @@ public enum FeedParser {
     private static func recoverable(_ error: (any Error)?) -> Bool {
         guard let error = error as NSError? else { return false }
         return (200...204).contains(error.code)
+    }
+}
+
+/// A stream over `Data` that reads from it in place. (`InputStream(data:)` copies
+/// the bytes first: ten megabytes more for a ten-megabyte feed.)
+private final class DataStream: InputStream {
+    private let data: Data
+    private var offset = 0
+    private var status: Stream.Status = .notOpen
+
+    init(_ data: Data) {
+        self.data = data
+        super.init(data: Data())
+    }
+
+    override func open() { status = .open }
+    override func close() { status = .closed }
+    override var streamStatus: Stream.Status { status }
+    override var hasBytesAvailable: Bool { offset < data.count }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+        let count = min(maxLength, data.count - offset)
+        guard count > 0 else {
+            status = .atEnd
+            return 0
+        }
+        data.copyBytes(to: buffer, from: data.startIndex + offset..<data.startIndex + offset + count)
+        offset += count
+        return count
     }
 }
 
@@ -282,7 +313,7 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     }
 
     private func ended(_ element: Element) {
-        let text = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = trimmed(element.text)
         let inItem = item != nil
         let depth = stack.count  // the element itself is already popped
         switch (element.namespace, element.name) {
@@ -402,8 +433,19 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
         )
     }
 
+    /// `text` without ASCII blanks at its ends (Foundation's trimming goes through
+    /// UTF-16 on Linux, and every element passes here).
+    private func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        func blank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        guard let first = utf8.firstIndex(where: { !blank($0) }), let last = utf8.lastIndex(where: { !blank($0) })
+        else { return "" }
+        if first == utf8.startIndex, last == utf8.index(before: utf8.endIndex) { return text }
+        return String(text[first...last])
+    }
+
     private func resolveURL(_ text: String, _ element: Element) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(text)
         guard !trimmed.isEmpty, let url = URL(string: trimmed, relativeTo: element.base)?.absoluteURL,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return nil }

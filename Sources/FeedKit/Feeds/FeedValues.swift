@@ -108,47 +108,107 @@ public enum FeedText {
 
     /// A block: tags dropped, paragraphs (`<p>`, `<br>`, `<div>`, headings) kept as
     /// blank lines and line breaks, list items as `- item`, entities decoded,
-    /// whitespace inside lines collapsed.
+    /// whitespace inside lines collapsed. In HTML, line breaks of the source are
+    /// blanks; text without tags keeps its lines.
+    ///
+    /// Works on UTF-8 bytes: a feed of thousands of items spends most of its parse
+    /// here.
     public static func plain(_ html: String) -> String {
-        var out = ""
-        var index = html.startIndex
-        while index < html.endIndex {
-            let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">") {
-                let tag = html[html.index(after: index)..<close].lowercased()
-                let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }
-                let closing = tag.hasPrefix("/")
+        var source = Array(html.utf8)
+        let isHTML = source.contains(UInt8(ascii: "<"))
+        var out: [UInt8] = []
+        out.reserveCapacity(source.count)
+        var index = 0
+        let count = source.count
+        while index < count {
+            let byte = source[index]
+            if isHTML, byte == UInt8(ascii: "<"), let close = source[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
+                var nameStart = index + 1
+                let closing = nameStart < close && source[nameStart] == UInt8(ascii: "/")
+                if closing { nameStart += 1 }
+                var nameEnd = nameStart
+                while nameEnd < close, isAlphanumeric(source[nameEnd]) { nameEnd += 1 }
+                let name = String(decoding: source[nameStart..<nameEnd], as: UTF8.self).lowercased()
+                index = close + 1
                 switch name {
-                case "br": out += "\n"
+                case "br": out.append(newline)
                 case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "table", "tr":
-                    out += "\n\n"
-                case "li": if !closing { out += "\n- " }
-                case "script", "style":
-                    // Their content is not text.
-                    if !closing,
-                        let end = html.range(of: "</\(name)", options: .caseInsensitive, range: close..<html.endIndex)
-                    {
-                        index =
-                            html[end.upperBound...].firstIndex(of: ">").map { html.index(after: $0) } ?? html.endIndex
-                        continue
-                    }
+                    out += [newline, newline]
+                case "li" where !closing: out += [newline, UInt8(ascii: "-"), space]
+                case "script" where !closing, "style" where !closing:
+                    // Their content is not text: skip to their end tag.
+                    index = endOfElement(name, in: source, from: index)
                 default: break
                 }
-                index = html.index(after: close)
                 continue
             }
-            out.append(character)
-            index = html.index(after: index)
+            if isHTML, byte == newline || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") {
+                out.append(space)
+            } else {
+                out.append(byte)
+            }
+            index += 1
         }
-        let text = TerminalText.block(HTMLEntities.decode(out))
-        // Collapse blanks within lines, trim lines, and keep at most one empty line.
-        var lines: [String] = []
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = raw.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-            if line.isEmpty, lines.last?.isEmpty ?? true { continue }
-            lines.append(line)
+        source = []
+        let text = TerminalText.block(HTMLEntities.decode(String(decoding: out, as: UTF8.self)))
+        return collapse(text)
+    }
+
+    private static let newline = UInt8(ascii: "\n")
+    private static let space = UInt8(ascii: " ")
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    /// Just after `</name...>`, or the end.
+    private static func endOfElement(_ name: String, in source: [UInt8], from start: Int) -> Int {
+        let tag = Array(("</" + name).utf8)
+        var index = start
+        while index + tag.count <= source.count {
+            if source[index] == UInt8(ascii: "<"),
+                zip(source[index..<(index + tag.count)], tag).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+            {
+                return source[(index + tag.count)...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? source.count
+            }
+            index += 1
         }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.joined(separator: "\n")
+        return source.count
+    }
+
+    /// Blanks collapsed inside lines, lines trimmed, at most one empty line in a row,
+    /// none at the ends.
+    private static func collapse(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var line: [UInt8] = []
+        var emptyLines = 0
+        var pendingSpace = false
+        func endLine() {
+            if line.isEmpty {
+                if !out.isEmpty { emptyLines += 1 }
+            } else {
+                if !out.isEmpty { out += Array(repeating: newline, count: min(emptyLines, 1) + 1) }
+                out += line
+                emptyLines = 0
+            }
+            line.removeAll(keepingCapacity: true)
+            pendingSpace = false
+        }
+        for byte in text.utf8 {
+            if byte == newline {
+                endLine()
+            } else if byte == space {
+                pendingSpace = !line.isEmpty
+            } else {
+                if pendingSpace {
+                    line.append(space)
+                    pendingSpace = false
+                }
+                line.append(byte)
+            }
+        }
+        endLine()
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -100,6 +100,7 @@ enum Render {
         let statusText = Self.statusText(status, marks)
         if !statusText.isEmpty { lines.append("status: \(TerminalText.line(statusText))") }
         if let marks {
+            lines.append("guid:   \(TerminalText.line(marks.guid))")
             if let season = marks.season, let number = marks.episode {
                 lines.append("number: season \(season), episode \(number)")
             }

@@ -19,10 +19,16 @@ extension Command {
                 synopsis: arguments.synopsis
             )
         }
-        let episode = podcast.episodes[number - 1]
+        var episode = podcast.episodes[number - 1]
+        let marks = await context.session.marks[episode.id]
+        // A library podcast is loaded without descriptions: this one is read now.
+        if let marks, episode.description == nil, let library = try? await context.session.library(),
+            let summary = try? await library.summary(of: marks.libraryID)
+        {
+            episode = episode.with(description: summary)
+        }
         let status = await context.session.status(of: episode, in: podcast)
         let path = context.session.file(of: episode, in: podcast).final.path
-        let marks = await context.session.marks[episode.id]
         context.output(
             Render.episode(
                 episode,
