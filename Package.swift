@@ -26,6 +26,7 @@ let package = Package(
         .executableTarget(
             name: "feedsh",
             dependencies: [
+                "CFileIO",
                 "FeedShell",
                 "FixtureServer",
                 "ShellKit",

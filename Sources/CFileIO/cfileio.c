@@ -10,3 +10,9 @@ int feedsh_start_writeback(int fd, off_t offset, off_t length) {
     return 0;
 #endif
 }
+
+#include <malloc.h>
+
+int feedsh_limit_malloc_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
+}

@@ -1,4 +1,5 @@
-// Linux file calls that Swift's Glibc module does not expose (they need _GNU_SOURCE).
+// Linux calls that Swift's Glibc module does not expose (they need _GNU_SOURCE, or
+// <malloc.h>).
 #ifndef FEEDSH_CFILEIO_H
 #define FEEDSH_CFILEIO_H
 
@@ -7,5 +8,9 @@
 /// Starts writeback of a byte range without waiting for it (SYNC_FILE_RANGE_WRITE),
 /// so that a later fdatasync has little left to do. Returns 0 or -1 with errno.
 int feedsh_start_writeback(int fd, off_t offset, off_t length);
+
+/// Caps glibc's malloc arenas (M_ARENA_MAX); returns mallopt's result (1 on
+/// success).
+int feedsh_limit_malloc_arenas(int count);
 
 #endif

@@ -61,15 +61,14 @@ public final class FeedClient: Sendable {
         case 410: return .gone
         default: break
         }
-        var feed = try parse(first.body, url: first.finalURL)
+        guard var feed = first.feed else { return .notModified }
         // RFC 5005: follow `next` pages, up to a cap and without loops.
         var seen: Set<URL> = [first.finalURL]
         var next = feed.nextPage
         var pages = 1
         while let page = next, pages < Self.pageLimit, seen.insert(page).inserted {
             let response = try await get(page, etag: nil, lastModified: nil)
-            guard response.status == 200 else { break }
-            let more = try parse(response.body, url: response.finalURL)
+            guard response.status == 200, let more = response.feed else { break }
             let known = Set(feed.items.map(\.guid))
             feed.items += more.items.filter { !known.contains($0.guid) }
             next = more.nextPage
@@ -79,17 +78,10 @@ public final class FeedClient: Sendable {
         return .fetched(feed, etag: first.etag, lastModified: first.lastModified, movedTo: moved)
     }
 
-    private func parse(_ data: Data, url: URL) throws(FeedError) -> Feed {
-        do {
-            return try FeedParser.parse(data, url: url)
-        } catch {
-            throw FeedError.invalidFeed(url: url, detail: error.description)
-        }
-    }
-
     struct Response {
         var status: Int
-        var body: Data
+        /// For a 200: the feed, parsed as it arrived.
+        var feed: Feed?
         var finalURL: URL
         var movedPermanently: Bool
         var etag: String?
@@ -115,6 +107,40 @@ public final class FeedClient: Sendable {
             } catch {
                 throw HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout)
             }
+        }
+    }
+
+    /// Parses the body as it arrives (never holding it whole), up to ``sizeLimit``.
+    private func parse(_ response: HTTPClientResponse, url: URL) async throws -> Feed {
+        let channel = ByteChannel()
+        async let parsed = FeedParser.parse(channel, url: url)
+        var total = 0
+        var tooLarge = false
+        var broken: (any Error)?
+        do {
+            for try await chunk in response.body {
+                total += chunk.readableBytes
+                if total > Self.sizeLimit {
+                    tooLarge = true
+                    break
+                }
+                guard await channel.write(Array(chunk.readableBytesView)) else { break }
+            }
+        } catch {
+            broken = error
+        }
+        channel.finish(failed: tooLarge || broken != nil)
+        let result = await parsed
+        if tooLarge { throw FeedError.bodyTooLarge(url: url, limit: Self.sizeLimit) }
+        if let broken {
+            throw Retryable(
+                error: HTTPFetcher.describe(broken, url: url, timeout: settings.requestTimeout),
+                retryAfter: nil
+            )
+        }
+        switch result {
+        case .success(let feed): return feed
+        case .failure(let error): throw FeedError.invalidFeed(url: url, detail: error.description)
         }
     }
 
@@ -162,27 +188,10 @@ public final class FeedClient: Sendable {
                 url = next
                 continue
             case 200, 304, 410:
-                let body: Data
-                do {
-                    // Not copied out of the buffer: a feed may be tens of megabytes.
-                    body =
-                        status == 200
-                        ? Data(
-                            buffer: try await response.body.collect(upTo: Self.sizeLimit),
-                            byteTransferStrategy: .noCopy
-                        )
-                        : Data()
-                } catch is NIOTooManyBytesError {
-                    throw FeedError.bodyTooLarge(url: url, limit: Self.sizeLimit)
-                } catch {
-                    throw Retryable(
-                        error: HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout),
-                        retryAfter: nil
-                    )
-                }
+                let feed = status == 200 ? try await parse(response, url: url) : nil
                 return Response(
                     status: status,
-                    body: body,
+                    feed: feed,
                     finalURL: url,
                     movedPermanently: hops > 0 && permanent,
                     etag: response.headers.first(name: "ETag"),

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationXML)
@@ -21,10 +22,30 @@ public enum FeedParser {
     /// Parses `data` fetched from `url` (relative links resolve against it, and
     /// against `xml:base` in Atom).
     public static func parse(_ data: Data, url: URL) throws(FeedParseError) -> Feed {
-        let handler = FeedHandler(base: url)
         // From a stream: libxml2 then gets the document in chunks. Given as one
         // block, it refuses documents of 10 MB and more ("huge input").
-        let parser = XMLParser(stream: DataStream(withoutForbiddenControls(data)))
+        try parse(XMLParser(stream: DataStream(withoutForbiddenControls(data))), url: url)
+    }
+
+    /// Parses what `stream` delivers, on a thread of its own (the parser blocks
+    /// while it waits for bytes), and tells the stream when it is done.
+    static func parse(_ channel: ByteChannel, url: URL) async -> Result<Feed, FeedParseError> {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let result: Result<Feed, FeedParseError>
+                do throws(FeedParseError) {
+                    result = .success(try parse(XMLParser(stream: ChannelStream(channel)), url: url))
+                } catch {
+                    result = .failure(error)
+                }
+                channel.readerFinished()
+                continuation.resume(returning: result)
+            }
+        }
+    }
+
+    private static func parse(_ parser: XMLParser, url: URL) throws(FeedParseError) -> Feed {
+        let handler = FeedHandler(base: url)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false

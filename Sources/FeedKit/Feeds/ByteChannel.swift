@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+
+/// Bytes handed from the network to the XML parser as they arrive: the response
+/// body is written in (asynchronously, waiting while a megabyte is unread) and the
+/// parser, on a thread of its own, reads them out (blocking until there are some).
+/// A feed is then never held whole: parsing ten megabytes costs a megabyte of
+/// buffer, not ten.
+///
+/// The C0 controls XML 1.0 forbids are dropped as the bytes go in
+/// (``FeedParser/withoutForbiddenControls(_:)``), unless the document is UTF-16.
+final class ByteChannel: @unchecked Sendable {
+    // @unchecked Sendable, and why it is safe: every stored `var` below is read and
+    // written only while `condition` is locked; `condition` and `capacity` are set
+    // once at init.
+    private let condition = NSCondition()
+    private let capacity: Int
+    private var buffer: [UInt8] = []
+    private var readOffset = 0
+    private var finished = false
+    private var failed = false
+    /// The parser stopped reading (done, or refused the document).
+    private var readerGone = false
+    private var spaceWaiter: CheckedContinuation<Void, Never>?
+    private var status: Stream.Status = .notOpen
+    private var sawFirstBytes = false
+    private var isUTF16 = false
+
+    init(capacity: Int = 1 << 20) {
+        self.capacity = capacity
+    }
+
+    private var unread: Int { buffer.count - readOffset }
+
+    // MARK: The network's side
+
+    /// Appends `bytes`, first waiting while `capacity` bytes are unread. False once
+    /// the parser has stopped reading: the rest of the body is not wanted.
+    func write(_ bytes: [UInt8]) async -> Bool {
+        while true {
+            let wait: Bool = locked { !readerGone && unread >= capacity }
+            guard wait else { break }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = locked { () -> Bool in
+                    if readerGone || unread < capacity { return true }
+                    spaceWaiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+        return locked {
+            guard !readerGone else { return false }
+            if !sawFirstBytes, let first = bytes.first {
+                sawFirstBytes = true
+                isUTF16 = first == 0xFE || first == 0xFF
+            }
+            if readOffset > 0, readOffset >= buffer.count / 2 {
+                buffer.removeFirst(readOffset)
+                readOffset = 0
+            }
+            if isUTF16 {
+                buffer.append(contentsOf: bytes)
+            } else {
+                buffer.append(contentsOf: bytes.lazy.filter { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+            }
+            condition.signal()
+            return true
+        }
+    }
+
+    /// No more bytes will come; `failed` when the body broke off.
+    func finish(failed: Bool) {
+        locked {
+            finished = true
+            self.failed = failed
+            condition.broadcast()
+        }
+    }
+
+    // MARK: The parser's side
+
+    /// The parser is done with the stream; a writer waiting for space goes on.
+    func readerFinished() {
+        let waiter = locked { () -> CheckedContinuation<Void, Never>? in
+            readerGone = true
+            defer { spaceWaiter = nil }
+            return spaceWaiter
+        }
+        waiter?.resume()
+    }
+
+    func open() { locked { status = .open } }
+    func close() { locked { status = .closed } }
+    var streamStatus: Stream.Status { locked { status } }
+    var hasBytesAvailable: Bool { locked { unread > 0 || !finished } }
+
+    /// Blocks until bytes are there; 0 at the end, -1 when the body broke off.
+    func read(_ out: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+        condition.lock()
+        while unread == 0, !finished { condition.wait() }
+        guard unread > 0 else {
+            status = failed ? .error : .atEnd
+            let result = failed ? -1 : 0
+            condition.unlock()
+            return result
+        }
+        let count = min(maxLength, unread)
+        buffer.withUnsafeBufferPointer { source in
+            out.update(from: source.baseAddress! + readOffset, count: count)
+        }
+        readOffset += count
+        var waiter: CheckedContinuation<Void, Never>?
+        if unread < capacity {
+            waiter = spaceWaiter
+            spaceWaiter = nil
+        }
+        condition.unlock()
+        waiter?.resume()
+        return count
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+}
+
+/// The parser's view of a ``ByteChannel``: an `InputStream` (what `XMLParser`
+/// reads), made on the parser's thread and used there only.
+final class ChannelStream: InputStream {
+    private let channel: ByteChannel
+
+    init(_ channel: ByteChannel) {
+        self.channel = channel
+        super.init(data: Data())
+    }
+
+    override func open() { channel.open() }
+    override func close() { channel.close() }
+    override var streamStatus: Stream.Status { channel.streamStatus }
+    override var hasBytesAvailable: Bool { channel.hasBytesAvailable }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+        channel.read(buffer, maxLength: maxLength)
+    }
+}
