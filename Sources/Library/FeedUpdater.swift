@@ -1,5 +1,6 @@
 import FeedKit
 import Foundation
+import Synchronization
 
 /// What an update did to one subscription.
 public struct UpdateResult: Sendable, Equatable {
@@ -83,8 +84,33 @@ public struct FeedUpdater: Sendable {
             result.status = .failed("not a URL: \(podcast.feedURL)")
             return result
         }
+        // Items are stored in batches while the feed is parsed: a feed of thousands
+        // of episodes is never held whole.
+        let batches = BatchState()
+        let markNew = podcast.updateCount > 0
+        let library = self.library
+        let sink: FeedItemSink = { items in
+            do throws(LibraryError) {
+                let arrived = try library.storeItems(items, podcastID: id, markNew: markNew, trackIDs: trackIDs)
+                batches.arrived.withLock { $0 += arrived }
+                return true
+            } catch {
+                batches.failure.withLock { $0 = error }
+                return false
+            }
+        }
         do throws(FeedError) {
-            switch try await client.fetch(url, etag: podcast.etag, lastModified: podcast.lastModified) {
+            let outcome = try await client.fetch(
+                url,
+                etag: podcast.etag,
+                lastModified: podcast.lastModified,
+                sink: sink
+            )
+            if let failure = batches.failure.withLock({ $0 }) {
+                result.status = .failed(failure.description)
+                return result
+            }
+            switch outcome {
             case .notModified:
                 try? await library.storeUnchanged(id)
             case .gone:
@@ -100,15 +126,22 @@ public struct FeedUpdater: Sendable {
                         movedTo: movedTo,
                         trackIDs: trackIDs
                     )
-                    result.status = .updated(newEpisodes: arrived)
+                    result.status = .updated(newEpisodes: arrived + batches.arrived.withLock { $0 })
                 } catch {
                     result.status = .failed(error.description)
                 }
             }
         } catch {
-            result.status = .failed(error.description)
-            try? await library.storeFailure(id, error.description)
+            let message = batches.failure.withLock { $0 }?.description ?? error.description
+            result.status = .failed(message)
+            try? await library.storeFailure(id, message)
         }
         return result
     }
+}
+
+/// What the batches of one update did, shared with the parser's thread.
+private final class BatchState: Sendable {
+    let arrived = Mutex(0)
+    let failure = Mutex<LibraryError?>(nil)
 }

@@ -241,24 +241,14 @@ public final class Library: Sendable {
     ) async throws(LibraryError) -> Int {
         try await write("write to") { db in
             guard var podcast = try StoredPodcast.fetchOne(db, key: podcastID) else { return 0 }
-            let existing = try StoredEpisode.filter(Column("podcastID") == podcastID).fetchAll(db)
-            var byGUID = Dictionary(existing.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
-            let markNew = podcast.updateCount > 0
-            var arrived = 0
-            for item in feed.items {
-                if var stored = byGUID[item.guid] {
-                    let before = stored
-                    stored.refresh(from: item)
-                    if stored.trackID == nil { stored.trackID = trackIDs[item.guid] }
-                    if stored != before { try stored.update(db) }
-                } else {
-                    var stored = StoredEpisode(item, podcastID: podcastID, isNew: markNew, seen: now)
-                    stored.trackID = trackIDs[item.guid]
-                    try stored.insert(db)
-                    byGUID[item.guid] = stored
-                    arrived += 1
-                }
-            }
+            let arrived = try Self.upsert(
+                feed.items,
+                podcastID: podcastID,
+                markNew: podcast.updateCount > 0,
+                trackIDs: trackIDs,
+                now: now,
+                db
+            )
             if !feed.title.isEmpty { podcast.title = feed.title }
             podcast.author = feed.author ?? podcast.author
             podcast.summary = feed.description ?? podcast.summary
@@ -276,6 +266,58 @@ public final class Library: Sendable {
             try podcast.update(db)
             return arrived
         }
+    }
+
+    /// Stores a batch of a feed's items while the feed is still being parsed (on the
+    /// parser's thread, not Swift's cooperative pool: this waits for the write).
+    /// Episodes are new when `markNew` (the podcast had been updated before).
+    /// Returns how many arrived.
+    public func storeItems(
+        _ items: [FeedItem],
+        podcastID: Int64,
+        markNew: Bool,
+        trackIDs: [String: Int64] = [:],
+        at now: Date = Date()
+    ) throws(LibraryError) -> Int {
+        do {
+            return try pool.write { db in
+                try Self.upsert(items, podcastID: podcastID, markNew: markNew, trackIDs: trackIDs, now: now, db)
+            }
+        } catch {
+            throw LibraryError("write to", path: path, error)
+        }
+    }
+
+    /// Inserts the items not yet stored and refreshes the others, keeping what the
+    /// listener did; returns how many were inserted.
+    private static func upsert(
+        _ items: [FeedItem],
+        podcastID: Int64,
+        markNew: Bool,
+        trackIDs: [String: Int64],
+        now: Date,
+        _ db: Database
+    ) throws -> Int {
+        let guids = items.map(\.guid)
+        let existing = try StoredEpisode.filter(Column("podcastID") == podcastID && guids.contains(Column("guid")))
+            .fetchAll(db)
+        var byGUID = Dictionary(existing.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
+        var arrived = 0
+        for item in items {
+            if var stored = byGUID[item.guid] {
+                let before = stored
+                stored.refresh(from: item)
+                if stored.trackID == nil { stored.trackID = trackIDs[item.guid] }
+                if stored != before { try stored.update(db) }
+            } else {
+                var stored = StoredEpisode(item, podcastID: podcastID, isNew: markNew, seen: now)
+                stored.trackID = trackIDs[item.guid]
+                try stored.insert(db)
+                byGUID[item.guid] = stored
+                arrived += 1
+            }
+        }
+        return arrived
     }
 
     /// A 304: nothing changed but the time of the update.

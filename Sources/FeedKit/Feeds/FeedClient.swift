@@ -54,8 +54,16 @@ public final class FeedClient: Sendable {
     }
 
     /// Fetches and parses the feed at `url`, conditionally when validators are given.
-    public func fetch(_ url: URL, etag: String? = nil, lastModified: String? = nil) async throws(FeedError) -> Outcome {
-        let first = try await get(url, etag: etag, lastModified: lastModified)
+    ///
+    /// With a `sink`, the items of every page go to it in batches as they are parsed
+    /// and the feed comes back without them.
+    public func fetch(
+        _ url: URL,
+        etag: String? = nil,
+        lastModified: String? = nil,
+        sink: FeedItemSink? = nil
+    ) async throws(FeedError) -> Outcome {
+        let first = try await get(url, etag: etag, lastModified: lastModified, sink: sink)
         switch first.status {
         case 304: return .notModified
         case 410: return .gone
@@ -67,7 +75,7 @@ public final class FeedClient: Sendable {
         var next = feed.nextPage
         var pages = 1
         while let page = next, pages < Self.pageLimit, seen.insert(page).inserted {
-            let response = try await get(page, etag: nil, lastModified: nil)
+            let response = try await get(page, etag: nil, lastModified: nil, sink: sink)
             guard response.status == 200, let more = response.feed else { break }
             let known = Set(feed.items.map(\.guid))
             feed.items += more.items.filter { !known.contains($0.guid) }
@@ -90,11 +98,13 @@ public final class FeedClient: Sendable {
 
     /// One GET with retries and redirects; 200, 304 and 410 come back, every other
     /// answer is an error.
-    func get(_ url: URL, etag: String?, lastModified: String?) async throws(FeedError) -> Response {
+    func get(_ url: URL, etag: String?, lastModified: String?, sink: FeedItemSink? = nil) async throws(FeedError)
+        -> Response
+    {
         var attempt = 1
         while true {
             do {
-                return try await getFollowingRedirects(url, etag: etag, lastModified: lastModified)
+                return try await getFollowingRedirects(url, etag: etag, lastModified: lastModified, sink: sink)
             } catch let failure as Retryable {
                 guard attempt < tries else { throw failure.error }
                 let doubled = backoff * (1 << (attempt - 1))
@@ -111,9 +121,9 @@ public final class FeedClient: Sendable {
     }
 
     /// Parses the body as it arrives (never holding it whole), up to ``sizeLimit``.
-    private func parse(_ response: HTTPClientResponse, url: URL) async throws -> Feed {
+    private func parse(_ response: HTTPClientResponse, url: URL, sink: FeedItemSink?) async throws -> Feed {
         let channel = ByteChannel()
-        async let parsed = FeedParser.parse(channel, url: url)
+        async let parsed = FeedParser.parse(channel, url: url, sink: sink)
         var total = 0
         var tooLarge = false
         var broken: (any Error)?
@@ -150,7 +160,12 @@ public final class FeedClient: Sendable {
         let retryAfter: Duration?
     }
 
-    private func getFollowingRedirects(_ start: URL, etag: String?, lastModified: String?) async throws -> Response {
+    private func getFollowingRedirects(
+        _ start: URL,
+        etag: String?,
+        lastModified: String?,
+        sink: FeedItemSink?
+    ) async throws -> Response {
         var url = start
         var permanent = true
         var hops = 0
@@ -188,7 +203,7 @@ public final class FeedClient: Sendable {
                 url = next
                 continue
             case 200, 304, 410:
-                let feed = status == 200 ? try await parse(response, url: url) : nil
+                let feed = status == 200 ? try await parse(response, url: url, sink: sink) : nil
                 return Response(
                     status: status,
                     feed: feed,

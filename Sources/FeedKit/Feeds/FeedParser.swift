@@ -11,6 +11,9 @@ public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public let description: String
 }
 
+/// Takes parsed items as they come, in batches; false stops the parse.
+public typealias FeedItemSink = @Sendable ([FeedItem]) -> Bool
+
 /// Reads RSS 2.0 and Atom 1.0 feeds as a stream of XML events (FoundationXML's
 /// `XMLParser`, libxml2's SAX parser underneath: the document is never held as a
 /// tree, and libxml2 refuses entity-expansion bombs).
@@ -29,12 +32,15 @@ public enum FeedParser {
 
     /// Parses what `stream` delivers, on a thread of its own (the parser blocks
     /// while it waits for bytes), and tells the stream when it is done.
-    static func parse(_ channel: ByteChannel, url: URL) async -> Result<Feed, FeedParseError> {
+    /// With a `sink`, items go to it in batches as they are parsed (a feed of
+    /// thousands is never held whole) and the feed comes back without them.
+    static func parse(_ channel: ByteChannel, url: URL, sink: FeedItemSink? = nil) async -> Result<Feed, FeedParseError>
+    {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let result: Result<Feed, FeedParseError>
                 do throws(FeedParseError) {
-                    result = .success(try parse(XMLParser(stream: ChannelStream(channel)), url: url))
+                    result = .success(try parse(XMLParser(stream: ChannelStream(channel)), url: url, sink: sink))
                 } catch {
                     result = .failure(error)
                 }
@@ -44,8 +50,8 @@ public enum FeedParser {
         }
     }
 
-    private static func parse(_ parser: XMLParser, url: URL) throws(FeedParseError) -> Feed {
-        let handler = FeedHandler(base: url)
+    private static func parse(_ parser: XMLParser, url: URL, sink: FeedItemSink? = nil) throws(FeedParseError) -> Feed {
+        let handler = FeedHandler(base: url, sink: sink)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
@@ -54,6 +60,7 @@ public enum FeedParser {
         // libxml2 reports an undeclared prefix (`itunes:` without its xmlns, error
         // 201) and goes on: a document read to the end of its root element counts.
         // One cut short, or refused (an entity bomb), does not.
+        guard !handler.sinkRefused else { throw FeedParseError(description: "stopped: the items could not be stored") }
         guard (parsed || Self.recoverable(parser.parserError)) && handler.finishedRoot else {
             let underlying = parser.parserError.map { " (\(($0 as NSError).localizedDescription))" } ?? ""
             let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
@@ -179,11 +186,29 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     private var itemIndex = 0
     private let base: URL
 
-    init(base: URL) {
+    /// Where items go in batches, if anywhere.
+    private let sink: FeedItemSink?
+    static let batchSize = 250
+    /// The sink said stop.
+    private(set) var sinkRefused = false
+
+    init(base: URL, sink: FeedItemSink? = nil) {
         self.base = base
+        self.sink = sink
+    }
+
+    /// Hands the items parsed so far to the sink (with one) and forgets them.
+    private func flush(_ parser: XMLParser?) {
+        guard let sink, !feed.items.isEmpty, !sinkRefused else { return }
+        if !sink(feed.items) {
+            sinkRefused = true
+            parser?.abortParsing()
+        }
+        feed.items.removeAll(keepingCapacity: true)
     }
 
     func finish() -> Feed {
+        flush(nil)
         feed.title = FeedText.line(feed.title)
         return feed
     }
@@ -252,6 +277,7 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
         if stack.isEmpty { finishedRoot = sawRoot }
         if isItemElement(element) {
             finishItem()
+            if feed.items.count >= Self.batchSize { flush(parser) }
             return
         }
         ended(element)
