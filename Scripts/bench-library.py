@@ -51,11 +51,14 @@ def feed_xml(number, items, base, extra=0, filler=FILLER):
     return "\n".join(out)
 
 
-def write_feeds(www, base, changed=()):
+def write_feeds(www, base, changed=None):
+    """All the feeds; with `changed`, only those, each with one item more (the others
+    keep their files, so nginx keeps their ETags and answers 304)."""
     feeds = www / "feeds"
     feeds.mkdir(parents=True, exist_ok=True)
     for number in range(1, FEEDS + 1):
-        (feeds / f"{number}.xml").write_text(feed_xml(number, ITEMS, base, extra=1 if number in changed else 0))
+        if changed is None or number in changed:
+            (feeds / f"{number}.xml").write_text(feed_xml(number, ITEMS, base, extra=1 if changed else 0))
 
 
 def main():

@@ -11,7 +11,8 @@ public enum HTMLEntities {
     /// `text` with each reference replaced by its character; unknown or malformed
     /// references stay as they are.
     public static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        // On bytes: `String.contains(String)` goes through Foundation on Linux.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var output = ""
         var rest = text[...]
         while let ampersand = rest.firstIndex(of: "&") {
