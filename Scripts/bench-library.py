@@ -14,17 +14,15 @@ If-Modified-Since with 304 by itself). Three scenarios, medians of `--runs`:
 Run from the repository root after building feedsh in release mode.
 """
 import argparse
-import json
 import os
 import pathlib
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import bench  # noqa: E402  (nginx, /usr/bin/time and a free port, shared)
+import bench  # noqa: E402  (nginx, /usr/bin/time, a free port and the table, shared)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FEEDS = 500
@@ -137,25 +135,15 @@ def main():
         nginx.wait()
         shutil.rmtree(scratch, ignore_errors=True)
 
-    lines = [f"Medians; loopback nginx, {os.cpu_count()} cores.", "",
-             "| scenario | tool | wall (s) | × newsboat | peak RSS (MiB) |", "|---|---|---:|---:|---:|"]
-    report = {}
-    for scenario, tools in samples.items():
-        reference = tools.get("newsboat -x reload")
-        reference_wall = statistics.median(w for w, _ in reference) if reference else None
-        for tool, runs in tools.items():
-            wall = statistics.median(w for w, _ in runs)
-            rss = statistics.median(r for _, r in runs) / 1024
-            ratio = f"{wall / reference_wall:.2f}" if reference_wall else "-"
-            report.setdefault(scenario, {})[tool] = {"wall": wall, "rss_mib": rss, "runs": runs}
-            lines.append(f"| {scenario} | {tool} | {wall:.3f} | {ratio} | {rss:.1f} |")
-    table = "\n".join(lines)
-    print(table)
-    out = pathlib.Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "library.md").write_text(table + "\n")
-    (out / "library.json").write_text(json.dumps(report, indent=1))
-
+    bench.summarize(
+        samples,
+        reference=lambda tools: "newsboat -x reload" if "newsboat -x reload" in tools else None,
+        heading=f"Medians of {args.runs} runs; loopback nginx, {os.cpu_count()} cores.",
+        ratio="× newsboat",
+        out=pathlib.Path(args.out),
+        stem="library",
+        digits=3,
+    )
 
 if __name__ == "__main__":
     main()

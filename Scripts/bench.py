@@ -190,25 +190,37 @@ def main():
         nginx.wait()
         shutil.rmtree(scratch, ignore_errors=True)
 
-    lines = [f"Medians of {args.runs} runs, loopback nginx (sendfile), {os.cpu_count()} cores; "
-             "ratio = wall time / curl's in the same scenario.", "",
-             "| scenario | tool | wall (s) | × curl | peak RSS (MiB) |", "|---|---|---:|---:|---:|"]
+    summarize(
+        samples,
+        reference=lambda tools: [t for t in tools if t.startswith("curl")][0],  # the plain curl
+        heading=f"Medians of {args.runs} runs, loopback nginx (sendfile), {os.cpu_count()} cores; "
+        "ratio = wall time / curl's in the same scenario.",
+        ratio="× curl",
+        out=pathlib.Path(args.out),
+        stem="results",
+    )
+
+
+def summarize(samples, reference, heading, ratio, out, stem, digits=2):
+    """Prints and writes (`{stem}.md`, `{stem}.json`) the medians of each tool's runs
+    per scenario, with the ratio of its wall time to the scenario's `reference(tools)`
+    tool (None: no ratio)."""
+    lines = [heading, "", f"| scenario | tool | wall (s) | {ratio} | peak RSS (MiB) |", "|---|---|---:|---:|---:|"]
     report = {}
     for scenario, tools in samples.items():
-        curl = [t for t in tools if t.startswith("curl")][0]  # the plain curl of the scenario
-        curl_wall = statistics.median(w for w, _ in tools[curl])
+        name = reference(tools)
+        reference_wall = statistics.median(w for w, _ in tools[name]) if name else None
         for tool, runs in tools.items():
             wall = statistics.median(w for w, _ in runs)
             rss = statistics.median(r for _, r in runs) / 1024
+            shown = f"{wall / reference_wall:.2f}" if reference_wall else "-"
             report.setdefault(scenario, {})[tool] = {"wall": wall, "rss_mib": rss, "runs": runs}
-            lines.append(f"| {scenario} | {tool} | {wall:.2f} | {wall / curl_wall:.2f} | {rss:.1f} |")
+            lines.append(f"| {scenario} | {tool} | {wall:.{digits}f} | {shown} | {rss:.1f} |")
     table = "\n".join(lines)
     print(table)
-    out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "results.md").write_text(table + "\n")
-    (out / "results.json").write_text(json.dumps(report, indent=1))
-
+    (out / f"{stem}.md").write_text(table + "\n")
+    (out / f"{stem}.json").write_text(json.dumps(report, indent=1))
 
 if __name__ == "__main__":
     main()
