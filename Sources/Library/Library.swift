@@ -177,6 +177,14 @@ public final class Library: Sendable {
         }
     }
 
+    /// The subscriptions' titles in `podcasts` order, without the counts (for Tab,
+    /// read before every prompt).
+    public func podcastTitles() async throws(LibraryError) -> [String] {
+        try await read { db in
+            try String.fetchAll(db, sql: "SELECT title FROM podcast ORDER BY title COLLATE NOCASE, id")
+        }
+    }
+
     public func podcast(_ id: Int64) async throws(LibraryError) -> StoredPodcast? {
         try await read { db in try StoredPodcast.fetchOne(db, key: id) }
     }

@@ -114,7 +114,7 @@ extension Session {
     /// command has opened the library (completion never opens it).
     func subscriptionTitles() async -> [String] {
         guard let openedLibrary else { return [] }
-        return (try? await openedLibrary.podcasts().map { TerminalText.line($0.podcast.title) }) ?? []
+        return (try? await openedLibrary.podcastTitles().map(TerminalText.line)) ?? []
     }
 
     /// The library's marks of the loaded podcast's episodes, when it is a
