@@ -44,12 +44,7 @@ public struct DownloadLayout: Sendable, Equatable {
     /// A stable negative ID for something known only by text (a feed URL, a GUID):
     /// FNV-1a, 63 bits, negated.
     public static func feedKey(_ text: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return ~Int64(bitPattern: hash & 0x7FFF_FFFF_FFFF_FFFF)
+        ~Int64(bitPattern: fnv1a64(text) & 0x7FFF_FFFF_FFFF_FFFF)
     }
 
     /// What is on disk for a download.
@@ -77,4 +72,15 @@ public struct DownloadLayout: Sendable, Equatable {
         }
         return .absent
     }
+}
+
+/// FNV-1a, 64 bits: a stable, dependency-free hash for file names and cache keys
+/// (not security).
+public func fnv1a64(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100_0000_01b3
+    }
+    return hash
 }

@@ -12,13 +12,22 @@ public enum HTTPClientSetup {
     /// - Parameters:
     ///   - connectTimeout: how long to wait for a TCP connection.
     ///   - readTimeout: how long the response may stall between bytes.
-    public static func makeClient(connectTimeout: Duration, readTimeout: Duration) -> HTTPClient {
+    ///   - followRedirects: false for a caller that follows them itself, to see
+    ///     whether a move is permanent (feeds).
+    ///   - decompressUpTo: decode gzip and deflate bodies up to this many bytes
+    ///     (feeds); nil passes bodies through as sent.
+    public static func makeClient(
+        connectTimeout: Duration,
+        readTimeout: Duration,
+        followRedirects: Bool = true,
+        decompressUpTo limit: Int? = nil
+    ) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            redirectConfiguration: followRedirects ? .follow(max: 5, allowCycles: false) : .disallow,
             timeout: .init(connect: TimeAmount(connectTimeout), read: TimeAmount(readTimeout))
         )
         configuration.httpVersion = .http1Only
-        configuration.decompression = .disabled
+        configuration.decompression = limit.map { .enabled(limit: .size($0)) } ?? .disabled
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }

@@ -8,7 +8,9 @@ import Foundation
 /// buffer, not ten.
 ///
 /// The C0 controls XML 1.0 forbids are dropped as the bytes go in
-/// (``FeedParser/withoutForbiddenControls(_:)``), unless the document is UTF-16.
+/// (``FeedParser/allowedInXML(_:)``): feeds in the wild carry escape sequences and
+/// bells in their text, and libxml2 would stop at the first. A UTF-16 document
+/// (its BOM says so) is left alone.
 final class ByteChannel: @unchecked Sendable {
     // @unchecked Sendable, and why it is safe: every stored `var` below is read and
     // written only while `condition` is locked; `condition` and `capacity` are set
@@ -28,6 +30,13 @@ final class ByteChannel: @unchecked Sendable {
 
     init(capacity: Int = 1 << 20) {
         self.capacity = capacity
+    }
+
+    /// A channel that already holds all of `data`, for a document in memory.
+    init(contents data: Data) {
+        capacity = max(1, data.count)
+        data.withUnsafeBytes { append($0) }
+        finished = true
     }
 
     private var unread: Int { buffer.count - readOffset }
@@ -51,21 +60,27 @@ final class ByteChannel: @unchecked Sendable {
         }
         return locked {
             guard !readerGone else { return false }
-            if !sawFirstBytes, let first = bytes.first {
-                sawFirstBytes = true
-                isUTF16 = first == 0xFE || first == 0xFF
-            }
-            if readOffset > 0, readOffset >= buffer.count / 2 {
-                buffer.removeFirst(readOffset)
-                readOffset = 0
-            }
-            if isUTF16 {
-                buffer.append(contentsOf: bytes)
-            } else {
-                buffer.append(contentsOf: bytes.lazy.filter { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-            }
+            bytes.withUnsafeBytes { append($0) }
             condition.signal()
             return true
+        }
+    }
+
+    /// Adds bytes, dropping forbidden controls; `condition` is locked (or the
+    /// channel not yet shared).
+    private func append(_ bytes: UnsafeRawBufferPointer) {
+        if !sawFirstBytes, let first = bytes.first {
+            sawFirstBytes = true
+            isUTF16 = first == 0xFE || first == 0xFF
+        }
+        if readOffset > 0, readOffset >= buffer.count / 2 {
+            buffer.removeFirst(readOffset)
+            readOffset = 0
+        }
+        if isUTF16 {
+            buffer.append(contentsOf: bytes)
+        } else {
+            buffer.append(contentsOf: bytes.lazy.filter(FeedParser.allowedInXML))
         }
     }
 

@@ -25,14 +25,12 @@ public final class FeedClient: Sendable {
     /// A client of its own (redirects are not followed for it, bodies are
     /// decompressed); call ``shutdown()`` when done.
     public init(settings: HTTPSettings = .init(), tries: Int = 3, backoff: Duration = .milliseconds(500)) {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: TimeAmount(settings.connectTimeout), read: TimeAmount(settings.readTimeout))
+        client = HTTPClientSetup.makeClient(
+            connectTimeout: settings.connectTimeout,
+            readTimeout: settings.readTimeout,
+            followRedirects: false,
+            decompressUpTo: Self.sizeLimit
         )
-        configuration.httpVersion = .http1Only
-        configuration.decompression = .enabled(limit: .size(Self.sizeLimit))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.settings = settings
         self.tries = tries
         self.backoff = backoff

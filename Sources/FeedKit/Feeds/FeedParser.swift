@@ -27,7 +27,7 @@ public enum FeedParser {
     public static func parse(_ data: Data, url: URL) throws(FeedParseError) -> Feed {
         // From a stream: libxml2 then gets the document in chunks. Given as one
         // block, it refuses documents of 10 MB and more ("huge input").
-        try parse(XMLParser(stream: DataStream(withoutForbiddenControls(data))), url: url)
+        try parse(XMLParser(stream: ChannelStream(ByteChannel(contents: data))), url: url)
     }
 
     /// Parses what `stream` delivers, on a thread of its own (the parser blocks
@@ -73,48 +73,16 @@ public enum FeedParser {
         return handler.finish()
     }
 
-    /// `data` without the C0 controls XML 1.0 forbids (all but tab, line feed and
-    /// carriage return): feeds in the wild carry escape sequences and bells in their
-    /// text, and libxml2 would stop at the first. UTF-16 documents are left alone.
-    static func withoutForbiddenControls(_ data: Data) -> Data {
-        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return data }
-        guard data.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return data }
-        return data.filter { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    /// Not one of the C0 controls XML 1.0 forbids (tab, line feed and carriage
+    /// return are allowed). In UTF-8 such bytes never stand inside a longer character.
+    static func allowedInXML(_ byte: UInt8) -> Bool {
+        byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// libxml2's namespace errors: the names still arrive, prefixes and all.
     private static func recoverable(_ error: (any Error)?) -> Bool {
         guard let error = error as NSError? else { return false }
         return (200...204).contains(error.code)
-    }
-}
-
-/// A stream over `Data` that reads from it in place. (`InputStream(data:)` copies
-/// the bytes first: ten megabytes more for a ten-megabyte feed.)
-private final class DataStream: InputStream {
-    private let data: Data
-    private var offset = 0
-    private var status: Stream.Status = .notOpen
-
-    init(_ data: Data) {
-        self.data = data
-        super.init(data: Data())
-    }
-
-    override func open() { status = .open }
-    override func close() { status = .closed }
-    override var streamStatus: Stream.Status { status }
-    override var hasBytesAvailable: Bool { offset < data.count }
-
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
-        let count = min(maxLength, data.count - offset)
-        guard count > 0 else {
-            status = .atEnd
-            return 0
-        }
-        data.copyBytes(to: buffer, from: data.startIndex + offset..<data.startIndex + offset + count)
-        offset += count
-        return count
     }
 }
 

@@ -56,13 +56,3 @@ struct ImageCache: Sendable {
         }
     }
 }
-
-/// FNV-1a, 64 bits: a stable, dependency-free hash for cache keys (not security).
-func fnv1a64(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x100_0000_01b3
-    }
-    return hash
-}
