@@ -23,27 +23,17 @@ public enum Pager {
     /// Runs `command` through `/bin/sh` with `text` on its standard input and waits
     /// for it to exit. False when it could not be started (the caller prints the
     /// text itself). Blocks the calling thread: call it off Swift's cooperative pool.
-    ///
-    /// Spawned with `posix_spawn` in feedsh's own process group, so that the pager
-    /// is in the terminal's foreground and may set its mode (Foundation's `Process`
-    /// starts a new session, where `less` cannot reach the terminal).
+    /// It runs in the terminal's foreground (``ForegroundProcess``).
     public static func run(_ command: String, text: String) -> Bool {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return false }
         let (readEnd, writeEnd) = (fds[0], fds[1])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
-        posix_spawn_file_actions_addclose(&actions, readEnd)
-        posix_spawn_file_actions_addclose(&actions, writeEnd)
-        var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        // The pager must not inherit the write end, or it never sees the end of its
+        // input (its standard input is a copy of the read end, made without the flag).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let process = ForegroundProcess.start(command, input: readEnd)
         close(readEnd)
-        guard spawned == 0 else {
+        guard let process else {
             close(writeEnd)
             return false
         }
@@ -52,10 +42,6 @@ public enum Pager {
         TerminalOutput.write(text, to: writeEnd)
         close(writeEnd)
         signal(SIGPIPE, previous)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // sh says 127 when it cannot find the pager.
-        let exited = status & 0x7f == 0
-        return !(exited && (status >> 8) & 0xff == 127)
+        return !process.waitBlocking().notFound
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A program run through `/bin/sh -c` in feedsh's own process group, so that it is
+/// in the terminal's foreground and may read keys and set the terminal's mode (the
+/// pager, the player). Foundation's `Process` starts a new session instead, where
+/// such programs cannot reach the terminal.
+public struct ForegroundProcess: Sendable {
+    public let pid: pid_t
+
+    /// How a process ended.
+    public enum Exit: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+
+        public var description: String {
+            switch self {
+            case .exited(let status): "exited with status \(status)"
+            case .signaled(SIGKILL): "was killed (SIGKILL)"
+            case .signaled(SIGTERM): "was terminated (SIGTERM)"
+            case .signaled(let signal): "was killed by signal \(signal)"
+            }
+        }
+
+        /// `sh` says 127 when it cannot find the program.
+        public var notFound: Bool { self == .exited(127) }
+    }
+
+    /// Starts `command` with standard input from `input` and standard output to
+    /// `output` (file descriptors of this process; nil keeps feedsh's own). Nil when
+    /// it could not be started.
+    public static func start(_ command: String, input: Int32? = nil, output: Int32? = nil) -> ForegroundProcess? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input, input != STDIN_FILENO { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
+        if let output, output != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
+        // The program starts with no signal blocked and every signal at its default:
+        // a thread of Swift's pool blocks signals, and feedsh ignores some (it watches
+        // them), and both would be inherited: mpv would not stop on SIGTERM or ^C.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ) == 0 else { return nil }
+        return ForegroundProcess(pid: pid)
+    }
+
+    /// Waits for the process to end. Blocks the calling thread: call it off Swift's
+    /// cooperative pool (``exit()`` does).
+    public func waitBlocking() -> Exit {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    }
+
+    /// Waits for the process to end on a thread of its own.
+    public func exit() async -> Exit {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: waitBlocking()) }
+        }
+    }
+
+    /// Sends `signal` to the process.
+    public func signal(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
+    /// `text` quoted for `/bin/sh`: `'it'\''s'`.
+    public static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The path of `program` found in `PATH` (or as given when it has a slash), or
+    /// nil when there is none to run.
+    public static func find(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = directory + "/" + program
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
