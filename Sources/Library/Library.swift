@@ -102,12 +102,19 @@ public final class Library: Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        // Listening: per-podcast rules for auto-download and cleanup.
+        migrator.registerMigration("v2") { db in
+            try db.alter(table: "podcast") { t in
+                t.add(column: "autodownload", .boolean).notNull().defaults(to: false)
+                t.add(column: "keep", .integer)
+            }
+        }
         return migrator
     }
 
     /// One transaction on GRDB's writer queue (never on Swift's cooperative pool:
     /// waiting for another process's lock blocks a thread).
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         _ operation: String,
         _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(LibraryError) -> T {
@@ -118,7 +125,7 @@ public final class Library: Sendable {
         }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
         do {
             return try await pool.read(body)
         } catch {
@@ -358,18 +365,31 @@ public final class Library: Sendable {
         case old
     }
 
+    /// Marks episodes; played ones are no longer new and start from the beginning
+    /// next time.
     public func mark(_ episodeIDs: [Int64], _ mark: Mark) async throws(LibraryError) {
         _ = try await write("write to") { db in
-            let assignment: ColumnAssignment =
+            let assignments: [ColumnAssignment] =
                 switch mark {
-                case .played: Column("played").set(to: true)
-                case .unplayed: Column("played").set(to: false)
-                case .old: Column("isNew").set(to: false)
+                case .played:
+                    [Column("played").set(to: true), Column("isNew").set(to: false), Column("position").set(to: 0)]
+                case .unplayed: [Column("played").set(to: false)]
+                case .old: [Column("isNew").set(to: false)]
                 }
-            var assignments = [assignment]
-            if mark == .played { assignments.append(Column("isNew").set(to: false)) }
             try StoredEpisode.filter(keys: episodeIDs).updateAll(db, assignments)
         }
+    }
+
+    /// Records where listening to an episode stopped.
+    public func savePosition(_ episodeID: Int64, seconds: Double) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            try StoredEpisode.filter(key: episodeID).updateAll(db, Column("position").set(to: max(0, seconds)))
+        }
+    }
+
+    /// One episode, with its description.
+    public func episode(_ id: Int64) async throws(LibraryError) -> StoredEpisode? {
+        try await read { db in try StoredEpisode.fetchOne(db, key: id) }
     }
 
     /// Records that an episode's file is complete (or gone).

@@ -27,6 +27,11 @@ public struct StoredPodcast: Codable, Sendable, Equatable, Identifiable, Fetchab
     public var lastError: String?
     /// The feed answered 410 Gone.
     public var gone: Bool
+    /// `update` downloads this podcast's new episodes.
+    public var autodownload: Bool
+    /// Cleanup keeps this many of its newest downloaded files and deletes the played
+    /// ones beyond them; nil keeps everything.
+    public var keep: Int?
 
     public init(feedURL: String, title: String, itunesID: Int64? = nil, subscribed: Date = Date()) {
         self.feedURL = feedURL
@@ -35,6 +40,7 @@ public struct StoredPodcast: Codable, Sendable, Equatable, Identifiable, Fetchab
         self.subscribed = subscribed
         self.updateCount = 0
         self.gone = false
+        self.autodownload = false
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

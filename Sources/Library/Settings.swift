@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+
+/// A setting kept in the library (`set NAME VALUE`).
+public enum Setting: String, CaseIterable, Sendable {
+    /// Playback speed for `play` (mpv's `--speed`).
+    case speed
+    /// The program `play` runs: `mpv` (controlled through its JSON IPC) or another
+    /// command, with `{}` for the file or URL.
+    case player
+    /// The pager for results taller than the screen.
+    case pager
+    /// Downloads at once when `--max-concurrent` is not given.
+    case maxConcurrent = "max-concurrent"
+    /// Whether cleanup deletes the played files beyond a podcast's `keep`.
+    case cleanup
+
+    public var name: String { rawValue }
+
+    /// What `set NAME` takes, for synopses: `RATE`, `COMMAND...`.
+    public var placeholder: String {
+        switch self {
+        case .speed: "RATE"
+        case .player, .pager: "COMMAND"
+        case .maxConcurrent: "N"
+        case .cleanup: "on|off"
+        }
+    }
+
+    /// One line for `set` and `help set`.
+    public var summary: String {
+        switch self {
+        case .speed: "playback speed, 0.25 to 4"
+        case .player: "the player: mpv, or a command with {} for the file or URL (FEEDSH_PLAYER wins)"
+        case .pager: "the pager for long results, or none ($PAGER when unset)"
+        case .maxConcurrent: "downloads at once when --max-concurrent is not given, 1 to 64"
+        case .cleanup: "delete played files beyond a podcast's keep after downloads and updates"
+        }
+    }
+
+    /// The value when none is set, as `set` shows it.
+    public var defaultText: String {
+        switch self {
+        case .speed: "1"
+        case .player: "mpv"
+        case .pager: "$PAGER, else less -FRX"
+        case .maxConcurrent: "3"
+        case .cleanup: "on"
+        }
+    }
+
+    /// The value `text` stands for, normalized (`1.50` is `1.5`), or why it cannot be.
+    public func normalize(_ text: String) throws(SettingError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch self {
+        case .speed:
+            guard let speed = Double(trimmed), speed.isFinite, (0.25...4).contains(speed) else {
+                throw SettingError(self, text, expected: "a number from 0.25 to 4")
+            }
+            return Self.decimal(speed)
+        case .player:
+            guard !trimmed.isEmpty else { throw SettingError(self, text, expected: "a command") }
+            return trimmed
+        case .pager:
+            return trimmed.isEmpty || trimmed == "off" ? "none" : trimmed
+        case .maxConcurrent:
+            guard let count = Int(trimmed), (1...64).contains(count) else {
+                throw SettingError(self, text, expected: "a whole number from 1 to 64")
+            }
+            return String(count)
+        case .cleanup:
+            return try Self.onOff(trimmed, for: self) ? "on" : "off"
+        }
+    }
+
+    /// `on` or `off` (also yes/no, true/false, 1/0).
+    public static func onOff(_ text: String, for setting: Setting? = nil) throws(SettingError) -> Bool {
+        switch text.lowercased() {
+        case "on", "yes", "true", "1": true
+        case "off", "no", "false", "0": false
+        default: throw SettingError(setting, text, expected: "on or off")
+        }
+    }
+
+    /// `1.5`, `2`, `0.75`: no trailing zeros.
+    public static func decimal(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+}
+
+/// A value a setting cannot take, saying what it takes.
+public struct SettingError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ setting: Setting?, _ value: String, expected: String) {
+        let subject = setting.map { "\($0.name) " } ?? ""
+        description = "\(subject)takes \(expected), not '\(value)'"
+    }
+}
+
+/// The settings as stored: what was set, with the defaults for the rest.
+public struct Settings: Sendable, Equatable {
+    /// The values that were set, normalized.
+    public var values: [Setting: String]
+
+    public init(values: [Setting: String] = [:]) {
+        self.values = values
+    }
+
+    public var speed: Double { values[.speed].flatMap(Double.init) ?? 1 }
+    /// The player command, when one was set.
+    public var player: String? { values[.player] }
+    /// The pager: nil when unset (use `$PAGER`), `""` for none.
+    public var pager: String? { values[.pager].map { $0 == "none" ? "" : $0 } }
+    public var maxConcurrent: Int? { values[.maxConcurrent].flatMap { Int($0) } }
+    public var cleanup: Bool { values[.cleanup] != "off" }
+}
+
+extension Library {
+    /// The stored settings.
+    public func settings() async throws(LibraryError) -> Settings {
+        try await read { db in
+            var values: [Setting: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, value FROM setting") {
+                if let setting = Setting(rawValue: row["name"]) { values[setting] = row["value"] }
+            }
+            return Settings(values: values)
+        }
+    }
+
+    /// Sets `setting` to `value` (normalized by ``Setting/normalize(_:)``), or back to
+    /// its default when nil.
+    public func set(_ setting: Setting, to value: String?) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            if let value {
+                try db.execute(
+                    sql:
+                        "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                    arguments: [setting.name, value]
+                )
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE name = ?", arguments: [setting.name])
+            }
+        }
+    }
+
+    /// Turns auto-download on or off for a podcast.
+    public func setAutodownload(_ podcastID: Int64, _ on: Bool) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            try StoredPodcast.filter(key: podcastID).updateAll(db, Column("autodownload").set(to: on))
+        }
+    }
+
+    /// How many downloaded files cleanup keeps for a podcast; nil keeps all.
+    public func setKeep(_ podcastID: Int64, _ keep: Int?) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            try StoredPodcast.filter(key: podcastID).updateAll(db, Column("keep").set(to: keep))
+        }
+    }
+}
+
+/// Which downloaded files cleanup deletes.
+public enum Cleanup {
+    /// Of a podcast's episodes, newest first, the ones whose files go: the newest
+    /// `keep` downloaded ones stay, and beyond them only played ones go. Unplayed
+    /// episodes are never deleted.
+    public static func victims<Episode>(
+        _ episodes: [Episode],
+        keep: Int,
+        hasFile: (Episode) -> Bool,
+        played: (Episode) -> Bool
+    ) -> [Episode] {
+        var kept = 0
+        var victims: [Episode] = []
+        for episode in episodes where hasFile(episode) {
+            if kept < keep {
+                kept += 1
+            } else if played(episode) {
+                victims.append(episode)
+            }
+        }
+        return victims
+    }
+}
