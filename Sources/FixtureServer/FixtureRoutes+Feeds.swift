@@ -11,6 +11,8 @@ import NIOCore
 ///   that gained episodes. ETag and Last-Modified are sent, and a matching
 ///   `If-None-Match` or `If-Modified-Since` gets a 304.
 /// - `/feeds/generate?n=N`: a feed of N items (about 2 kB each).
+/// - `/feeds/listening.xml`: episodes that are real audio (``ToneMedia``, at
+///   `/media/tone/{seconds}.wav`) for playback; version V adds V bonus episodes.
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`.
 /// - `/feeds/moved.xml`: 301 to `/feeds/1386867488.xml`; `/feeds/gone.xml`: 410.
 /// - The `gzip` fault sends any of them gzip-encoded.
@@ -32,6 +34,13 @@ extension FixtureRoutes {
                 request,
                 body: Self.generatedFeed(count: count, base: base),
                 version: count,
+                fault: fault
+            )
+        case "listening.xml":
+            return conditional(
+                request,
+                body: Self.listeningFeed(bonus: fault.version, base: base),
+                version: fault.version,
                 fault: fault
             )
         case "paged.xml":
@@ -186,6 +195,36 @@ extension FixtureRoutes {
             )
         }
         return channel("Generated Feed of \(count)", author: "feedsh fixtures", items: items)
+    }
+
+    /// The seconds of the listening feed's episodes, newest first: a long one to stop
+    /// midway (tests must not race its end on a loaded machine), short ones to play
+    /// to the end.
+    public static let listeningSeconds = [120, 8, 4, 3, 3]
+
+    static func listeningFeed(bonus: Int, base: String) -> Data {
+        var items = ""
+        for index in stride(from: bonus, through: 1, by: -1) {
+            items += item(
+                title: "Bonus tone \(index)",
+                guid: "tone-bonus-\(index)",
+                url: "\(base)/media/tone/3.wav",
+                date: Date(timeIntervalSince1970: 1_793_000_000 + Double(index) * 86_400),
+                seconds: 3,
+                description: "Bonus episode \(index): three seconds of a tone."
+            )
+        }
+        for (offset, seconds) in listeningSeconds.enumerated() {
+            items += item(
+                title: "Tone \(offset + 1): \(seconds) seconds",
+                guid: "tone-\(offset + 1)",
+                url: "\(base)/media/tone/\(seconds).wav",
+                date: Date(timeIntervalSince1970: 1_793_000_000 - Double(offset) * 86_400),
+                seconds: seconds,
+                description: "\(seconds) seconds of a 400 Hz tone."
+            )
+        }
+        return channel("Tones for Listening", author: "feedsh fixtures", items: items)
     }
 
     static func pagedFeed(page: Int, base: String) -> Data {

@@ -233,11 +233,18 @@ final class FixtureRoutes: Sendable {
     }
 
     private func media(_ request: Request, key: String, size: Int?, fault: Fault) -> Response {
-        let media = SyntheticMedia(key: key, version: fault.version, size: size)
-        let etag = "\"\(String(media.seed, radix: 16))-\(media.size)\""
+        let media: any ServedMedia =
+            if key.hasPrefix("tone/"), key.hasSuffix(".wav"), let seconds = Int(key.dropFirst(5).dropLast(4)),
+                (1...3600).contains(seconds)
+            {
+                ToneMedia(seconds: seconds)
+            } else {
+                SyntheticMedia(key: key, version: fault.version, size: size)
+            }
+        let etag = "\"\(media.tag)-\(media.size)\""
         let lastModified = httpDate(Date(timeIntervalSince1970: 1_793_491_200 + Double(fault.version) * 86_400))
         var headers: HTTPFields = [
-            .contentType: key.hasSuffix(".m4a") ? "audio/mp4" : "audio/mpeg",
+            .contentType: key.hasSuffix(".m4a") ? "audio/mp4" : media.contentType,
             .eTag: etag,
             .lastModified: lastModified,
         ]

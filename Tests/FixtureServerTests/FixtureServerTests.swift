@@ -40,6 +40,24 @@ func fetch(_ url: URL, method: HTTPMethod = .GET, headers: [(String, String)] = 
 
 @Suite("Fixture server")
 struct FixtureServerTests {
+    @Test func tonesAreWAVFilesServedWithRanges() async throws {
+        try await withServer { server in
+            let tone = ToneMedia(seconds: 3).allBytes
+            #expect(tone.count == 44 + 3 * 16_000)
+            #expect(Array(tone[0..<4]) == Array("RIFF".utf8) && Array(tone[8..<16]) == Array("WAVEfmt ".utf8))
+            let whole = try await fetch(server.url("/media/tone/3.wav"))
+            #expect(whole.status == 200)
+            #expect(whole.headers.first(name: "Content-Type") == "audio/wav")
+            #expect(whole.body == tone)
+            let part = try await fetch(server.url("/media/tone/3.wav"), headers: [("Range", "bytes=30-129")])
+            #expect(part.status == 206)
+            #expect(part.body == Array(tone[30..<130]))
+            let feed = try await fetch(server.url("/feeds/listening.xml"))
+            let text = String(decoding: feed.body, as: UTF8.self)
+            #expect(text.contains("\(server.baseURL.absoluteString)/media/tone/120.wav"))
+        }
+    }
+
     @Test func lookupServesFixtureWithMediaURLsOnTheServer() async throws {
         try await withServer { server in
             let response = try await fetch(server.url("/lookup?id=1386867488&limit=5"))
