@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         // The podcast library: SQLite in WAL mode, migrations, DatabasePool.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // Lines of mpv's JSON IPC (hummingbird builds it already).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         .executableTarget(
@@ -36,7 +38,18 @@ let package = Package(
         ),
         .target(
             name: "FeedShell",
-            dependencies: ["FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "ShellKit", "TerminalKit"]
+            dependencies: [
+                "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback", "ShellKit", "TerminalKit",
+            ]
+        ),
+        .target(
+            name: "Playback",
+            dependencies: [
+                "TerminalKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ]
         ),
         .target(name: "TerminalKit"),
         .target(name: "ShellKit", dependencies: ["TerminalKit"]),
@@ -130,6 +143,7 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TerminalKit", "FixtureServer"]),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [

@@ -1,0 +1,262 @@
+import Foundation
+import NIOCore
+import NIOExtras
+import NIOPosix
+import Synchronization
+import TerminalKit
+
+/// The program `play` runs, from the `player` setting or `FEEDSH_PLAYER`: `mpv`
+/// (with options, controlled through its JSON IPC) or any other command, with `{}`
+/// where the file or URL goes (else at the end).
+public struct PlayerCommand: Sendable, Equatable, CustomStringConvertible {
+    public let template: String
+
+    /// mpv as it is installed.
+    public static let mpv = PlayerCommand("mpv")
+
+    public init(_ template: String) {
+        self.template = template.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The program: the first word.
+    public var program: String {
+        String(template.prefix { !$0.isWhitespace })
+    }
+
+    /// mpv, which feedsh controls and observes through its JSON IPC: positions are
+    /// saved. Any other player only says whether it played to the end (status 0).
+    public var isMPV: Bool { (program as NSString).lastPathComponent == "mpv" }
+
+    public var description: String { template }
+
+    /// The `/bin/sh` command line that plays `source`: mpv with `options` before the
+    /// file, another player with the file where `{}` is.
+    public func commandLine(source: String, options: [String] = []) -> String {
+        let quoted = ForegroundProcess.quote(source)
+        if isMPV {
+            return (["exec", template] + options.map(ForegroundProcess.quote) + ["--", quoted]).joined(separator: " ")
+        }
+        let line =
+            template.contains("{}") ? template.replacingOccurrences(of: "{}", with: quoted) : template + " " + quoted
+        return "exec " + line
+    }
+}
+
+/// What to play, and how.
+public struct PlayRequest: Sendable {
+    /// A file's path or a URL.
+    public var source: String
+    /// Shown by mpv as the media title.
+    public var title: String
+    /// Where to start, in seconds.
+    public var start: Double
+    public var speed: Double
+    /// The player gets the terminal (its keys and its status line); otherwise its
+    /// input is /dev/null and mpv shows nothing (`--no-terminal`).
+    public var terminal: Bool
+
+    public init(source: String, title: String, start: Double = 0, speed: Double = 1, terminal: Bool) {
+        self.source = source
+        self.title = title
+        self.start = start
+        self.speed = speed
+        self.terminal = terminal
+    }
+}
+
+/// Why playback could not start.
+public enum PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The player's program is not installed (not in `PATH`).
+    case playerNotFound(PlayerCommand)
+    /// It could not be started, or its IPC directory could not be made.
+    case cannotStart(PlayerCommand, reason: String)
+
+    public var description: String {
+        switch self {
+        case .playerNotFound(let player) where player.isMPV && player.program == "mpv":
+            "mpv is not installed: install it (Debian and Ubuntu: apt-get install mpv), or choose another player "
+                + "with 'set player \"mpg123 {}\"' or FEEDSH_PLAYER"
+        case .playerNotFound(let player):
+            "the player '\(TerminalText.line(player.program))' is not installed or not in PATH "
+                + "(change it with 'set player COMMAND' or FEEDSH_PLAYER)"
+        case .cannotStart(let player, let reason):
+            "cannot start the player '\(TerminalText.line(player.template))': \(reason)"
+        }
+    }
+}
+
+/// Plays one file or URL in the foreground and reports what happens.
+public enum Player {
+    /// Runs `player` on `request` until it exits, calling `events` as playback goes.
+    /// Cancelling the calling task asks the player to quit; the end is still
+    /// reported, with the last position.
+    public static func play(
+        _ request: PlayRequest,
+        with player: PlayerCommand,
+        events: @escaping @Sendable (PlaybackEvent) -> Void
+    ) async throws(PlaybackError) -> PlaybackEnd {
+        guard ForegroundProcess.find(player.program) != nil else { throw .playerNotFound(player) }
+        var socketDirectory: String?
+        var options: [String] = []
+        if player.isMPV {
+            let directory = try privateDirectory(for: player)
+            socketDirectory = directory
+            options = [
+                "--input-ipc-server=\(directory)/mpv.sock", "--no-resume-playback", "--pause",
+                "--start=\(seconds(request.start))", "--speed=\(seconds(request.speed))",
+                "--force-media-title=\(request.title)",
+            ]
+            if !request.terminal { options.append("--no-terminal") }
+        }
+        defer {
+            if let socketDirectory {
+                unlink(socketDirectory + "/mpv.sock")
+                rmdir(socketDirectory)
+            }
+        }
+        let null = request.terminal ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        // Without the terminal, nothing the player prints may reach standard output
+        // (where --json writes): it goes to standard error.
+        guard
+            let process = ForegroundProcess.start(
+                player.commandLine(source: request.source, options: options),
+                input: request.terminal ? nil : null,
+                output: request.terminal ? nil : STDERR_FILENO
+            )
+        else {
+            throw .cannotStart(player, reason: String(cString: strerror(errno)))
+        }
+        let exit = Task { await process.exit() }
+        let control = MPVControl()
+        let follower: Task<PlaybackTracker, Never>? =
+            socketDirectory.map { directory in
+                Task {
+                    await follow(
+                        socket: directory + "/mpv.sock",
+                        pid: process.pid,
+                        until: exit,
+                        control: control,
+                        events: events
+                    )
+                }
+            }
+        if follower == nil { events(.started(pid: process.pid, from: 0, speed: nil, duration: nil)) }
+        let status = await withTaskCancellationHandler {
+            await exit.value
+        } onCancel: {
+            // mpv is asked to quit, as its `q` would, so that it ends cleanly; a player
+            // without IPC (or an mpv not yet listening) gets SIGTERM.
+            if !control.quit() { process.signal(SIGTERM) }
+        }
+        if status.notFound { throw .playerNotFound(player) }
+        guard let follower else {
+            return PlaybackEnd(reason: .exited(status), position: nil, duration: nil, finished: status == .exited(0))
+        }
+        // mpv closes the socket as it exits; a follower still waiting to connect stops.
+        let tracker = await follower.value
+        return tracker.end(status)
+    }
+
+    /// `12.5`, `3`: seconds as mpv's options take them.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
+    }
+
+    /// A new directory only this user can enter, for mpv's socket.
+    private static func privateDirectory(for player: PlayerCommand) throws(PlaybackError) -> String {
+        // A socket's path must fit in 108 bytes: XDG_RUNTIME_DIR when it is short.
+        var base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp"
+        if base.utf8.count > 60 || access(base, W_OK) != 0 { base = "/tmp" }
+        var template = Array((base + "/feedsh-play-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw .cannotStart(
+                player,
+                reason: "cannot make a directory in \(base): \(String(cString: strerror(errno)))"
+            )
+        }
+        return String(cString: made)
+    }
+
+    /// Connects to mpv's IPC socket (trying until it appears or the player exits),
+    /// asks for the position, duration and speed, and turns what mpv says into
+    /// events until it closes the socket.
+    static func follow(
+        socket: String,
+        pid: Int32,
+        until exit: Task<ForegroundProcess.Exit, Never>,
+        control: MPVControl,
+        events: @Sendable (PlaybackEvent) -> Void
+    ) async -> PlaybackTracker {
+        var tracker = PlaybackTracker(pid: pid)
+        var channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>?
+        let exited = ExitWatch(exit)
+        // mpv makes its socket within a few hundred milliseconds of starting.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while channel == nil, !exited.done, ContinuousClock.now < deadline {
+            channel = try? await connect(socket)
+            if channel == nil { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+        guard let channel else {
+            // Never connected: mpv waits paused for feedsh, which cannot unpause it.
+            if !exited.done { kill(pid, SIGTERM) }
+            return tracker
+        }
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                for command in PlaybackTracker.commands {
+                    try await outbound.write(ByteBuffer(string: command.line))
+                }
+                control.connected(outbound)
+                for try await line in inbound {
+                    guard let message = MPVMessage.parse(Array(line.readableBytesView)) else { continue }
+                    for event in tracker.handle(message) { events(event) }
+                }
+            }
+        } catch {
+            // The socket broke (mpv was killed): what was seen stands.
+        }
+        return tracker
+    }
+
+    private static func connect(_ path: String) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(unixDomainSocketPath: path) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+}
+
+/// Sends mpv commands from outside the task that reads its socket (`quit` when
+/// `play` is cancelled).
+final class MPVControl: Sendable {
+    private let writer = Mutex<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
+
+    func connected(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        writer.withLock { $0 = outbound }
+    }
+
+    /// Asks mpv to quit; false when not connected.
+    func quit() -> Bool {
+        guard let outbound = writer.withLock({ $0 }) else { return false }
+        Task { try? await outbound.write(ByteBuffer(string: MPVCommand.quit.line)) }
+        return true
+    }
+}
+
+/// Whether a process has exited, to stop waiting for its socket.
+private final class ExitWatch: Sendable {
+    private let flag = Mutex(false)
+
+    init(_ exit: Task<ForegroundProcess.Exit, Never>) {
+        Task {
+            _ = await exit.value
+            self.flag.withLock { $0 = true }
+        }
+    }
+
+    var done: Bool { flag.withLock { $0 } }
+}

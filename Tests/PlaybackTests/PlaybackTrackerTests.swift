@@ -1,0 +1,135 @@
+import Foundation
+import Playback
+import TerminalKit
+import Testing
+
+/// mpv's IPC lines and what they mean, without mpv or sockets.
+@Suite struct MPVProtocolTests {
+    @Test func eventsAndRepliesAreRead() {
+        #expect(
+            MPVMessage.parse(Array(#"{"event":"property-change","id":1,"name":"time-pos","data":1.5}"#.utf8))
+                == .propertyChange(name: "time-pos", value: 1.5)
+        )
+        #expect(
+            MPVMessage.parse(Array(#"{"event":"property-change","id":1,"name":"time-pos"}"#.utf8))
+                == .propertyChange(name: "time-pos", value: nil)
+        )
+        #expect(
+            MPVMessage.parse(Array(#"{"event":"end-file","reason":"error","file_error":"loading failed"}"#.utf8))
+                == .endFile(reason: "error", error: "loading failed")
+        )
+        #expect(
+            MPVMessage.parse(Array(#"{"data":2.000000,"request_id":3,"error":"success"}"#.utf8))
+                == .reply(id: 3, error: "success", value: 2)
+        )
+        #expect(MPVMessage.parse(Array(#"{"event":"seek"}"#.utf8)) == .other("seek"))
+        #expect(MPVMessage.parse(Array("not json".utf8)) == nil)
+        #expect(MPVMessage.parse(Array(#"{"hello":1}"#.utf8)) == nil)
+    }
+
+    @Test func commandsAreOneJSONLineEach() {
+        #expect(MPVCommand.observe("time-pos", id: 1).line == #"{"command":["observe_property",1,"time-pos"]}"# + "\n")
+        #expect(
+            MPVCommand.get("speed", requestID: 3).line == #"{"command":["get_property","speed"],"request_id":3}"# + "\n"
+        )
+        #expect(MPVCommand.quit.line == #"{"command":["quit"]}"# + "\n")
+        #expect(MPVCommand.set("pause", false).line == #"{"command":["set_property","pause",false]}"# + "\n")
+    }
+}
+
+@Suite struct PlaybackTrackerTests {
+    /// The messages of a playback that starts at `from` and reaches `to`.
+    func play(_ tracker: inout PlaybackTracker, from: Double, to: Double, step: Double = 0.25) -> [PlaybackEvent] {
+        var events = tracker.handle(.reply(id: 3, error: "success", value: 1.5))
+        events += tracker.handle(.propertyChange(name: "duration", value: 20))
+        events += tracker.handle(.fileLoaded)
+        events += tracker.handle(.playbackRestart)
+        var position = from
+        while position <= to {
+            events += tracker.handle(.propertyChange(name: "time-pos", value: position))
+            position += step
+        }
+        return events
+    }
+
+    @Test func startsOnlyOnceTheSpeedIsKnown() {
+        var tracker = PlaybackTracker(pid: 7)
+        #expect(tracker.handle(.propertyChange(name: "time-pos", value: 2)).isEmpty)
+        #expect(
+            tracker.handle(.reply(id: 3, error: "success", value: 1)) == [
+                .started(pid: 7, from: 2, speed: 1, duration: nil)
+            ]
+        )
+    }
+
+    @Test func startsOnceThenReportsAboutOnceASecond() {
+        var tracker = PlaybackTracker(pid: 42)
+        let events = play(&tracker, from: 3, to: 6)
+        #expect(events.first == .started(pid: 42, from: 3, speed: 1.5, duration: 20))
+        #expect(
+            events.dropFirst() == [.position(4, duration: 20), .position(5, duration: 20), .position(6, duration: 20)]
+        )
+    }
+
+    @Test func quitMidwayKeepsThePositionAndIsNotPlayed() {
+        var tracker = PlaybackTracker(pid: 1)
+        _ = play(&tracker, from: 0, to: 7.5)
+        _ = tracker.handle(.endFile(reason: "quit", error: nil))
+        let end = tracker.end(.exited(0))
+        #expect(end == PlaybackEnd(reason: .quit, position: 7.5, duration: 20, finished: false))
+    }
+
+    @Test func theEndOfTheFileOrPast95PercentIsPlayed() {
+        var tracker = PlaybackTracker(pid: 1)
+        _ = play(&tracker, from: 0, to: 18)
+        _ = tracker.handle(.endFile(reason: "eof", error: nil))
+        #expect(tracker.end(.exited(0)).finished)
+        #expect(tracker.end(.exited(0)).reason == .endOfFile)
+
+        var quitLate = PlaybackTracker(pid: 1)
+        _ = play(&quitLate, from: 0, to: 19.25)
+        _ = quitLate.handle(.endFile(reason: "quit", error: nil))
+        #expect(quitLate.end(.exited(0)).finished)
+    }
+
+    @Test func aKilledPlayerKeepsTheLastPositionSeen() {
+        var tracker = PlaybackTracker(pid: 1)
+        _ = play(&tracker, from: 2, to: 4)
+        let end = tracker.end(.signaled(9))
+        #expect(end == PlaybackEnd(reason: .exited(.signaled(9)), position: 4, duration: 20, finished: false))
+    }
+
+    @Test func aFileThatCannotBePlayedSaysWhy() {
+        var tracker = PlaybackTracker(pid: 1)
+        _ = tracker.handle(.endFile(reason: "error", error: "loading failed"))
+        #expect(tracker.end(.exited(2)).reason == .failed("loading failed"))
+        #expect(!tracker.end(.exited(2)).finished)
+    }
+}
+
+@Suite struct PlayerCommandTests {
+    @Test func mpvGetsItsOptionsBeforeTheFile() {
+        let player = PlayerCommand("mpv --no-video")
+        #expect(player.isMPV)
+        #expect(
+            player.commandLine(source: "/tmp/it's.mp3", options: ["--start=3"])
+                == "exec mpv --no-video '--start=3' -- '/tmp/it'\\''s.mp3'"
+        )
+        #expect(PlayerCommand("/usr/local/bin/mpv").isMPV)
+    }
+
+    @Test func otherPlayersGetTheFileWhereTheBracesAre() {
+        #expect(!PlayerCommand("mpg123 -q {}").isMPV)
+        #expect(PlayerCommand("mpg123 -q {} --x").commandLine(source: "a b.mp3") == "exec mpg123 -q 'a b.mp3' --x")
+        #expect(PlayerCommand("ffplay -nodisp").commandLine(source: "$(rm).mp3") == "exec ffplay -nodisp '$(rm).mp3'")
+    }
+
+    @Test func aMissingPlayerSaysHowToInstallMPVOrChooseAnother() async {
+        let missing = PlayerCommand("no-such-player-feedsh {}")
+        await #expect(throws: PlaybackError.playerNotFound(missing)) {
+            _ = try await Player.play(PlayRequest(source: "x", title: "x", terminal: false), with: missing) { _ in }
+        }
+        #expect(PlaybackError.playerNotFound(.mpv).description.contains("apt-get install mpv"))
+        #expect(PlaybackError.playerNotFound(.mpv).description.contains("set player"))
+    }
+}
