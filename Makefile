@@ -27,13 +27,13 @@ demo: build
 	$(FEEDSH) --demo
 
 # tmux drives the end-to-end tests of the interactive shell (less is its pager); zsh
-# and fish load the completion scripts.
+# and fish load the completion scripts; mpv is the player of the playback tests.
 test-deps: deps
 	@command -v tmux >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null \
-		&& command -v less >/dev/null || { \
-		echo "installing tmux, zsh, fish and less"; \
+		&& command -v less >/dev/null && command -v mpv >/dev/null || { \
+		echo "installing tmux, zsh, fish, less and mpv"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less; }
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less mpv; }
 
 # The whole suite on the debug build, then every end-to-end test again on the
 # release binary that `make install` ships: the optimizer has changed behaviour

@@ -90,7 +90,7 @@ complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options 
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" library' -l 'library' -d 'The podcast library (env FEEDSH_LIBRARY; default $XDG_DATA_HOME/feedsh/library.sqlite).' -rF
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" keep-going' -l 'keep-going' -d 'Continue a script after a command fails (the exit status is still 1).'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" engine' -l 'engine' -d 'Download transport: ahc (AsyncHTTPClient) or urlsession.' -rfka 'ahc urlsession'
-complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" max-concurrent' -l 'max-concurrent' -d 'Downloads that run at once; the rest are queued.' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" max-concurrent' -l 'max-concurrent' -d 'Downloads that run at once; the rest are queued (default: the max-concurrent setting, else 3).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" json' -l 'json' -d 'Write every result, event and error as one JSON object a line on standard output.'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" no-color' -l 'no-color' -d 'No colour or styling (also when NO_COLOR is set, TERM=dumb or output is not a terminal).'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" no-pager' -l 'no-pager' -d 'Print long results at the prompt without a pager (default: $PAGER, else less -FRX).'

@@ -40,7 +40,7 @@ public actor DownloadManager {
     private nonisolated let continuation: AsyncStream<DownloadEvent>.Continuation
     private let transport: any DownloadTransport
     private let policy: RetryPolicy
-    public let maxConcurrent: Int
+    public private(set) var maxConcurrent: Int
     private var entries: [String: Entry] = [:]
     /// Ids waiting to start, oldest first. An id whose entry is no longer queued
     /// (paused or cancelled meanwhile) is skipped when it comes up, so that taking
@@ -227,6 +227,14 @@ public actor DownloadManager {
         for task in stopping { await task.value }
         await transport.shutdown()
         continuation.finish()
+    }
+
+    /// Changes how many downloads run at once; more start at once when it grows,
+    /// and running ones finish when it shrinks.
+    public func setMaxConcurrent(_ count: Int) {
+        precondition(count > 0, "maxConcurrent must be positive")
+        maxConcurrent = count
+        schedule()
     }
 
     private func schedule() {

@@ -35,6 +35,9 @@ struct CommandContext: Sendable {
     /// Shows the downloads' live progress while a command waits on them (`wait`);
     /// nil in scripts.
     let showProgress: (@Sendable (Bool) -> Void)?
+    /// Another program (the player) has the screen while on: download news waits
+    /// for the next prompt. Nil in scripts.
+    let holdOutput: (@Sendable (Bool) -> Void)?
 
     /// Typed at the prompt, where download news appears above it as it happens.
     var isInteractive: Bool { history != nil }

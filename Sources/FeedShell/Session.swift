@@ -34,7 +34,9 @@ public actor Session {
     /// The loaded podcast's subscription, when it is one.
     private(set) var subscription: LoadedSubscription?
     /// Library episodes by the id of their download, to record completed files.
-    private var libraryEpisodes: [String: Int64] = [:]
+    var libraryEpisodes: [String: LibraryEpisodeReference] = [:]
+    /// The library's settings, once read (``settings()``).
+    var cachedSettings: Settings?
     /// The `met search` in progress, which a new one cancels.
     private var metSearch: (id: Int, cancel: @Sendable () -> Void)?
     private var metSearchCount = 0
@@ -115,10 +117,12 @@ public actor Session {
         if subscription?.podcast.id == podcastID { subscription = nil }
     }
 
-    /// A download finished: a library episode records it.
-    func downloadCompleted(_ id: String) async {
-        guard let episodeID = libraryEpisodes[id], let openedLibrary else { return }
-        try? await openedLibrary.markDownloaded(episodeID)
+    /// A download finished: a library episode records it, and cleanup runs for its
+    /// podcast. Returns the files cleanup deleted.
+    func downloadCompleted(_ id: String) async -> [CleanupDeletion] {
+        guard let reference = libraryEpisodes[id], let openedLibrary else { return [] }
+        try? await openedLibrary.markDownloaded(reference.episode)
+        return await cleanUp([reference.podcast])
     }
 
     /// The loaded podcast, or the error that says to load one.
@@ -132,7 +136,9 @@ public actor Session {
         let episode = podcast.episodes[number - 1]
         let id = String(episode.id)
         labels[id] = DownloadLabel(number: String(number), title: TerminalText.line(episode.title))
-        if let libraryID = subscription?.marks[episode.id]?.libraryID { libraryEpisodes[id] = libraryID }
+        if let libraryID = subscription?.marks[episode.id]?.libraryID, let podcastID = subscription?.podcast.id {
+            libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: podcastID)
+        }
         return DownloadRequest(id: id, url: episode.audioURL, file: file(of: episode, in: podcast))
     }
 
@@ -224,15 +230,18 @@ public actor Session {
 extension Session {
     /// The downloads of the library's new episodes, labelled `n1`, `n2`... as `new`
     /// lists them.
-    func newTargets() async throws(ShellError) -> [DownloadTarget] {
+    func newTargets(of podcastIDs: Set<Int64>? = nil) async throws(ShellError) -> [DownloadTarget] {
         let fresh = try await newEpisodes()
         var targets: [DownloadTarget] = []
         for (index, pair) in fresh.enumerated() {
+            if let podcastIDs, !podcastIDs.contains(pair.podcast.id ?? -1) { continue }
             guard let episode = pair.episode.episode(in: pair.podcast) else { continue }
             let id = String(episode.id)
             let label = DownloadLabel(number: "n\(index + 1)", title: TerminalText.line(episode.title))
             labels[id] = label
-            if let libraryID = pair.episode.id { libraryEpisodes[id] = libraryID }
+            if let libraryID = pair.episode.id {
+                libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: pair.podcast.id ?? -1)
+            }
             let request = DownloadRequest(
                 id: id,
                 url: episode.audioURL,
@@ -246,6 +255,12 @@ extension Session {
         }
         return targets
     }
+}
+
+/// A library episode and its podcast, by their library IDs.
+struct LibraryEpisodeReference: Sendable, Equatable {
+    let episode: Int64
+    let podcast: Int64
 }
 
 /// One download a command acts on: an episode or a song's preview.

@@ -26,14 +26,34 @@ public final class Shell: Sendable {
             var reporter = DownloadReporter(console: console)
             for await event in session.downloads.events {
                 let label = await session.label(for: event.id)
-                if case .completed(let id, _, _) = event { await session.downloadCompleted(id) }
+                var deletions: [CleanupDeletion] = []
+                if case .completed(let id, _, _) = event { deletions = await session.downloadCompleted(id) }
                 if DownloadReporter.message(for: event, label: label) != nil { console.activity.stop() }
                 if let editor = terminal.editor {
                     await terminal.report(event, label: label, to: editor, session: session)
                 } else {
                     reporter.report(event, label: label)
                 }
+                Self.announce(deletions, console: console, terminal: terminal)
             }
+        }
+    }
+
+    /// Says what cleanup deleted: above the prompt, on standard error in scripts, or
+    /// as `deleted` events with `--json`.
+    static func announce(_ deletions: [CleanupDeletion], console: Console, terminal: TerminalState) {
+        guard !deletions.isEmpty else { return }
+        if console.json {
+            for deletion in deletions { console.emit(deletion.json) }
+        } else if let editor = terminal.editor {
+            let columns = TerminalSize.columns()
+            editor.post(
+                deletions.flatMap {
+                    TerminalText.wrap($0.message, toWidth: columns).split(separator: "\n").map(String.init)
+                }
+            )
+        } else {
+            for deletion in deletions { console.printError(deletion.message) }
         }
     }
 
@@ -103,6 +123,7 @@ public final class Shell: Sendable {
                 }
             },
             showProgress: editor.map { editor in { @Sendable on in editor.showStatusWhileBusy(on) } },
+            holdOutput: editor.map { editor in { @Sendable on in editor.holdOutput(on) } },
             source: { path throws(ShellError) in try await self.source(path) },
             result: ResultSlot()
         )
@@ -131,7 +152,7 @@ public final class Shell: Sendable {
     /// Prints a result; at the prompt, text taller than the screen goes through the
     /// pager (`$PAGER`, default `less -FRX`) unless `--no-pager`.
     func show(_ text: String) async {
-        guard let pager = session.configuration.pager, let editor = terminal.editor, console.isTerminal,
+        guard let editor = terminal.editor, console.isTerminal, let pager = await session.pager(),
             Pager.needed(text, rows: TerminalSize.rows(), columns: TerminalSize.columns())
         else {
             console.print(text)

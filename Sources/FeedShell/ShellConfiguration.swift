@@ -22,6 +22,11 @@ public struct ShellConfiguration: Sendable {
     public var engine: DownloadEngine
     /// How many downloads run at once; the rest wait in a queue.
     public var maxConcurrent: Int
+    /// `maxConcurrent` was given (`--max-concurrent`); otherwise the library's
+    /// `max-concurrent` setting applies when there is one.
+    public var maxConcurrentGiven: Bool
+    /// The player from `FEEDSH_PLAYER`, which wins over the `player` setting.
+    public var player: String?
     /// The pager for results taller than the screen at the prompt (`less -FRX`
     /// unless `$PAGER` says otherwise); nil for none (`--no-pager`).
     public var pager: String?
@@ -36,6 +41,8 @@ public struct ShellConfiguration: Sendable {
         keepGoing: Bool = false,
         engine: DownloadEngine = .ahc,
         maxConcurrent: Int = 3,
+        maxConcurrentGiven: Bool = true,
+        player: String? = nil,
         pager: String? = nil
     ) {
         self.endpoints = endpoints
@@ -51,6 +58,8 @@ public struct ShellConfiguration: Sendable {
         self.keepGoing = keepGoing
         self.engine = engine
         self.maxConcurrent = maxConcurrent
+        self.maxConcurrentGiven = maxConcurrentGiven
+        self.player = player
         self.pager = pager
     }
 }

@@ -1,6 +1,7 @@
 import Downloads
 import FeedKit
 import Library
+import Playback
 import ShellKit
 import TerminalKit
 
@@ -24,6 +25,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case feed(FeedError)
         case download(DownloadError)
         case library(LibraryError)
+        case playback(PlaybackError)
+        /// The player ran but could not play the file or stream.
+        case notPlayable(source: String, reason: String)
+        case setting(SettingError)
         /// A podcast whose directory entry names no feed.
         case noFeed(podcast: String)
         case subscribeFailed(url: String, reason: String)
@@ -58,6 +63,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         public static let noImage = Code("no-image")
         public static let notTheImage = Code("not-the-image")
         public static let library = Code("library")
+        public static let playerNotFound = Code("player-not-found")
+        public static let playerFailed = Code("player-failed")
+        public static let notPlayable = Code("not-playable")
+        public static let setting = Code("setting")
         public static let noFeed = Code("no-feed")
         public static let subscribeFailed = Code("subscribe-failed")
         public static let noSubscriptions = Code("no-subscriptions")
@@ -96,6 +105,11 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     static func feed(_ error: FeedError) -> ShellError { ShellError(kind: .feed(error)) }
     static func download(_ error: DownloadError) -> ShellError { ShellError(kind: .download(error)) }
     static func library(_ error: LibraryError) -> ShellError { ShellError(kind: .library(error)) }
+    static func playback(_ error: PlaybackError) -> ShellError { ShellError(kind: .playback(error)) }
+    static func notPlayable(_ source: String, reason: String) -> ShellError {
+        ShellError(kind: .notPlayable(source: TerminalText.line(source), reason: TerminalText.line(reason)))
+    }
+    static func setting(_ error: SettingError) -> ShellError { ShellError(kind: .setting(error)) }
     static func noFeed(podcast: String) -> ShellError { ShellError(kind: .noFeed(podcast: TerminalText.line(podcast))) }
     static func subscribeFailed(url: String, reason: String) -> ShellError {
         ShellError(kind: .subscribeFailed(url: TerminalText.line(url), reason: TerminalText.line(reason)))
@@ -136,6 +150,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .feed(let error): error.code.description
         case .download(let error): error.code.description
         case .library: Code.library.description
+        case .playback(.playerNotFound): Code.playerNotFound.description
+        case .playback: Code.playerFailed.description
+        case .notPlayable: Code.notPlayable.description
+        case .setting: Code.setting.description
         case .noFeed: Code.noFeed.description
         case .subscribeFailed: Code.subscribeFailed.description
         case .noSubscriptions: Code.noSubscriptions.description
@@ -168,6 +186,9 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .feed(let error): error.description
         case .download(let error): error.description
         case .library(let error): error.description
+        case .playback(let error): error.description
+        case .notPlayable(let source, let reason): "cannot play \(source): \(reason)"
+        case .setting(let error): error.description
         case .noFeed(let podcast): "\(podcast) has no feed URL in Apple's directory"
         case .subscribeFailed(let url, let reason): "cannot subscribe to \(url): \(reason)"
         case .noSubscriptions: "no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some"

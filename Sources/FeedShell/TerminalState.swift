@@ -44,6 +44,7 @@ public struct CompletionSnapshot: Sendable, Equatable {
         case ("resume", .paused), ("resume", .failed): true
         case ("cancel", .queued), ("cancel", .downloading), ("cancel", .paused), ("cancel", .failed): true
         case ("wait", .queued), ("wait", .downloading): true
+        case ("delete", .downloaded): true
         default: false
         }
     }

@@ -12,6 +12,8 @@ public struct CommandSpec: Sendable {
     /// Verbs such as `met search` and `met object`: the first word picks one, and its
     /// own arguments and flags apply.
     public var subcommands: [CommandSpec]
+    /// The command runs without a verb too (`set` lists, `set speed 2` changes).
+    public var verbOptional: Bool
     /// The command usually waits on the network: a terminal shows a spinner when it
     /// takes a moment.
     public var waitsOnNetwork: Bool
@@ -24,6 +26,7 @@ public struct CommandSpec: Sendable {
         arguments: [ArgumentSpec] = [],
         flags: [FlagSpec] = [],
         subcommands: [CommandSpec] = [],
+        verbOptional: Bool = false,
         waitsOnNetwork: Bool = false
     ) {
         self.name = name
@@ -33,6 +36,7 @@ public struct CommandSpec: Sendable {
         self.arguments = arguments
         self.flags = flags
         self.subcommands = subcommands
+        self.verbOptional = verbOptional
         self.waitsOnNetwork = waitsOnNetwork
     }
 
@@ -40,7 +44,8 @@ public struct CommandSpec: Sendable {
     /// synopsis per verb joined by ` | `.
     public var synopsis: String {
         guard subcommands.isEmpty else {
-            return subcommands.map { name + " " + $0.synopsis }.joined(separator: " | ")
+            return ((verbOptional ? [name] : []) + subcommands.map { name + " " + $0.synopsis })
+                .joined(separator: " | ")
         }
         var parts = [name]
         for argument in arguments {

@@ -40,6 +40,9 @@ public struct ParsedArguments: Sendable, Equatable {
         var words = words[...]
         var spec = spec
         var subcommand: String?
+        if !spec.subcommands.isEmpty, spec.verbOptional, words.isEmpty {
+            return ParsedArguments(synopsis: spec.synopsis)
+        }
         if !spec.subcommands.isEmpty {
             let verbs = spec.subcommands.map(\.name).joined(separator: "|")
             guard let verb = words.first, !verb.hasPrefix("-") else {

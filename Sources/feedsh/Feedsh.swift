@@ -81,8 +81,13 @@ struct Feedsh: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Download transport: ahc (AsyncHTTPClient) or urlsession.", valueName: "engine"))
     var engine: DownloadEngine = .ahc
 
-    @Option(help: ArgumentHelp("Downloads that run at once; the rest are queued.", valueName: "n"))
-    var maxConcurrent = 3
+    @Option(
+        help: ArgumentHelp(
+            "Downloads that run at once; the rest are queued (default: the max-concurrent setting, else 3).",
+            valueName: "n"
+        )
+    )
+    var maxConcurrent: Int?
 
     @Flag(help: "Write every result, event and error as one JSON object a line on standard output.")
     var json = false
@@ -100,7 +105,7 @@ struct Feedsh: AsyncParsableCommand {
         if file != nil && commands != nil {
             throw ValidationError("-f and -c cannot be used together.")
         }
-        guard (1...64).contains(maxConcurrent) else {
+        if let maxConcurrent, !(1...64).contains(maxConcurrent) {
             throw ValidationError("--max-concurrent must be from 1 to 64.")
         }
         for (flag, value) in [("--download-dir", downloadDir), ("--cache-dir", cacheDir), ("--library", library)]
@@ -146,7 +151,9 @@ struct Feedsh: AsyncParsableCommand {
             historyFile: paths.history,
             keepGoing: keepGoing,
             engine: engine,
-            maxConcurrent: maxConcurrent,
+            maxConcurrent: maxConcurrent ?? 3,
+            maxConcurrentGiven: maxConcurrent != nil,
+            player: setting("FEEDSH_PLAYER"),
             pager: noPager ? nil : Pager.command(environment: environment)
         )
         let shell = Shell(configuration: configuration, console: .standard(json: json, noColor: noColor))

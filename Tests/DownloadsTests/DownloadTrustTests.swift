@@ -219,11 +219,16 @@ struct DownloadTrustTests {
         #expect(await manager.state(of: request.id) == .completed(bytes: 20_000))
         let reasons = events.all.compactMap { if case .retrying(_, _, _, let reason) = $0 { reason } else { nil } }
         let final = await manager.state(of: request.id)
-        #expect(reasons.count == 1, "\(reasons) \(String(describing: final))")
-        if case .network(let failure) = reasons.first {
-            #expect(failure.reason == .stalled)
-        } else {
-            Issue.record("expected a stall, got \(reasons)")
+        // One stall is expected; on a loaded machine the retry's answer can take
+        // over the 1 s timeout too (seen with mpv tests running alongside): every
+        // retry must be a stall, and the download must complete.
+        #expect((1...3).contains(reasons.count), "\(reasons) \(String(describing: final))")
+        for reason in reasons {
+            if case .network(let failure) = reason {
+                #expect(failure.reason == .stalled)
+            } else {
+                Issue.record("expected a stall, got \(reasons)")
+            }
         }
         await manager.shutdown()
     }

@@ -123,6 +123,21 @@ struct ParsedArgumentsTests {
         }
     }
 
+    @Test func anOptionalVerbMayBeLeftOut() throws {
+        let set = CommandSpec(
+            "set",
+            summary: "settings",
+            subcommands: [CommandSpec("speed", summary: "speed", arguments: [ArgumentSpec("RATE")])],
+            verbOptional: true
+        )
+        #expect(try ParsedArguments.parse([], spec: set).subcommand == nil)
+        let speed = try ParsedArguments.parse(["speed", "1.5"], spec: set)
+        #expect(speed.subcommand == "speed" && speed["RATE"] == "1.5")
+        #expect(throws: UsageError.self) { try ParsedArguments.parse(["speed"], spec: set) }
+        #expect(throws: UsageError.self) { try ParsedArguments.parse(["volume", "3"], spec: set) }
+        #expect(set.synopsis == "set | set speed RATE")
+    }
+
     @Test func synopsesComeFromTheSpec() {
         #expect(Specs.lookup.synopsis == "lookup [ID] [--limit N]")
         #expect(Specs.get.synopsis == "get N|N-M [--yes]")

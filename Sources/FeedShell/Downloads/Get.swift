@@ -1,3 +1,4 @@
+import Downloads
 import ShellKit
 
 extension Command {
@@ -10,9 +11,23 @@ extension Command {
                 --max-concurrent downloads run at a time, the rest are queued. A .part file
                 left by an earlier run is continued, not started again. Files go to
                 {download-dir}/{podcast id}/{episode id}.{ext}; 'show N' prints the path.
-                """
+                --again deletes a downloaded file (or a partial one) first and downloads
+                it anew.
+                """,
+            flags: [FlagSpec("again")]
         )
-    ) { targets, _, context in
-        await startDownloads(targets, context)
+    ) { targets, arguments, context in
+        guard arguments.has("again") else { return await startDownloads(targets, context) }
+        return await startAll(targets, context) { target in
+            let number = target.label.number
+            if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
+                return .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))
+            }
+            if ownedElsewhere(target, context) == nil {
+                _ = await context.session.deleteFile(of: target.request)
+                _ = try? context.session.downloads.removePartial(target.request)
+            }
+            return .start()
+        }
     }
 }

@@ -126,6 +126,8 @@ extension Command {
         _ context: CommandContext,
         decide: (DownloadTarget) async -> StartDecision
     ) async -> [Outcome] {
+        // The max-concurrent setting, before anything starts.
+        await context.session.applySettings()
         var outcomes: [Outcome?] = []
         var starting: [(index: Int, message: String?)] = []
         for (index, target) in targets.enumerated() {

@@ -30,8 +30,13 @@ struct EpisodeMarks: Sendable, Equatable {
         funding = stored.fundingList
     }
 
-    /// `new` or `played`, for the status column when no download says more.
-    var text: String { played ? "played" : isNew ? "new" : "" }
+    /// `played`, `at 12:34` (listened that far) or `new`, for the status column when
+    /// no download says more.
+    var text: String {
+        if played { return "played" }
+        if position >= 1 { return "at " + Formatting.duration(.seconds(position)) }
+        return isNew ? "new" : ""
+    }
 }
 
 /// The subscription loaded by `subscribe` or `podcast N`.

@@ -16,7 +16,9 @@ extension Command {
                 counts them as they come; then the new episodes per podcast, and the
                 failures with their reasons. A feed that moved (301, 308 or
                 itunes:new-feed-url) is followed from then on; one that is gone (410) is
-                marked so.
+                marked so. Then the new episodes of subscriptions with auto-download on
+                ('set podcast N autodownload on') start downloading, and cleanup deletes
+                the played files beyond each subscription's keep.
                 """,
             arguments: [ArgumentSpec("N|all", optional: true, completion: .items(CompletionDomain.subscriptions))],
             waitsOnNetwork: true
@@ -79,8 +81,15 @@ extension Command {
             " (\(counts.arrived) new \(counts.arrived == 1 ? "episode" : "episodes")), \(counts.unchanged) unchanged"
         if counts.failed > 0 { summary += ", \(counts.failed) failed" }
         if counts.gone > 0 { summary += ", \(counts.gone) gone" }
+        lines.append(summary)
+        lines += await autodownload(chosen, context)
+        let deletions = await context.session.cleanUp(chosen.compactMap(\.id))
+        if context.console.json {
+            for deletion in deletions { context.console.emit(deletion.json) }
+        }
+        lines += deletions.map(\.message)
         context.output(
-            (lines + [summary]).joined(separator: "\n"),
+            lines.joined(separator: "\n"),
             json: .array(
                 results.map { result in
                     let (status, arrived, error): (String, Int, String?) =
@@ -99,5 +108,21 @@ extension Command {
             )
         )
         return .proceed
+    }
+}
+
+extension Command {
+    /// Starts downloading the new, unplayed episodes of the podcasts among `podcasts`
+    /// that have auto-download on; returns the lines that say so.
+    static func autodownload(_ podcasts: [StoredPodcast], _ context: CommandContext) async -> [String] {
+        let ids = Set(podcasts.filter(\.autodownload).compactMap(\.id))
+        guard !ids.isEmpty, let targets = try? await context.session.newTargets(of: ids), !targets.isEmpty else {
+            return []
+        }
+        let outcomes = await startDownloads(targets, context)
+        let started = outcomes.filter { ["downloading", "queued", "resumed"].contains($0.kind) }
+        guard !started.isEmpty else { return [] }
+        if started.count > listLimit { return ["auto-download: " + summary(of: started)] }
+        return started.map { "auto-download: " + $0.message }
     }
 }

@@ -1,0 +1,39 @@
+import Downloads
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let delete = perDownload(
+        CommandSpec(
+            "delete",
+            summary: "delete downloaded files (the episodes stay in the library)",
+            details: """
+                Removes the complete files of the selected episodes or songs; their
+                records, played state and positions stay, and 'get' or 'get --again'
+                downloads them again. A download in progress is left alone ('cancel'
+                stops it and removes its partial file).
+                """
+        )
+    ) { targets, _, context in
+        var outcomes: [Outcome] = []
+        for target in targets {
+            let number = target.label.number
+            if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
+                outcomes.append(
+                    Outcome(kind: "downloading", message: "\(number) is downloading: 'cancel \(number)' stops it")
+                )
+            } else if await context.session.deleteFile(of: target.request) {
+                outcomes.append(
+                    Outcome(
+                        kind: "deleted",
+                        message:
+                            "deleted \(number): \(target.label.title) (\(TerminalText.line(target.request.file.final.path)))"
+                    )
+                )
+            } else {
+                outcomes.append(Outcome(kind: "not downloaded", message: "\(number) has no downloaded file"))
+            }
+        }
+        return outcomes
+    }
+}

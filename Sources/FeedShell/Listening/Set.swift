@@ -1,0 +1,191 @@
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    /// What `set podcast N` changes.
+    enum PodcastRule: String, CaseIterable {
+        case autodownload
+        case keep
+    }
+
+    static let set = Command(
+        CommandSpec(
+            "set",
+            summary: "show or change settings (kept in the library)",
+            details: """
+                Without arguments, lists the settings with their values and where each
+                comes from, and the subscriptions' own rules. 'set NAME VALUE' changes one;
+                'set NAME default' goes back to the default. Quote a command with options:
+                set player "mpv --no-video". Per subscription: 'set podcast N autodownload
+                on' makes 'update' download its new episodes; 'set podcast N keep K' has
+                cleanup delete the files of played episodes beyond its newest K downloads
+                (never unplayed ones; 'keep all' keeps everything).
+                """,
+            subcommands: Setting.allCases.map { setting in
+                CommandSpec(
+                    setting.name,
+                    summary: setting.summary,
+                    arguments: [
+                        ArgumentSpec(
+                            setting.placeholder,
+                            rest: setting == .player || setting == .pager,
+                            completion: .words(
+                                setting == .cleanup
+                                    ? ["on", "off", "default"] : setting == .pager ? ["none", "default"] : ["default"]
+                            )
+                        )
+                    ]
+                )
+            } + [
+                CommandSpec(
+                    "podcast",
+                    summary: "subscription N's auto-download (on|off) or how many files to keep (K|all)",
+                    arguments: [
+                        ArgumentSpec("N", completion: .items(CompletionDomain.subscriptions)),
+                        ArgumentSpec("autodownload|keep", completion: .words(PodcastRule.allCases.map(\.rawValue))),
+                        ArgumentSpec("VALUE", completion: .words(["on", "off", "all"])),
+                    ]
+                )
+            ],
+            verbOptional: true
+        )
+    ) { arguments, context throws(ShellError) in
+        switch arguments.subcommand {
+        case nil:
+            try await listSettings(context)
+        case "podcast":
+            try await setPodcastRule(arguments, context)
+        case let name?:
+            guard let setting = Setting(rawValue: name) else { throw .usage(synopsis: arguments.synopsis) }
+            let text = arguments[setting.placeholder] ?? ""
+            let value: String?
+            if text == "default" {
+                value = nil
+            } else {
+                do throws(SettingError) {
+                    value = try setting.normalize(text)
+                } catch {
+                    throw .setting(error)
+                }
+            }
+            try await context.session.change(setting, to: value)
+            let shown = value ?? "\(setting.defaultText) (the default)"
+            context.output(
+                "\(setting.name) is \(TerminalText.line(shown))",
+                json: .object(["name": .string(setting.name), "value": .string(value)])
+            )
+        }
+        return .proceed
+    }
+
+    private static func listSettings(_ context: CommandContext) async throws(ShellError) {
+        let session = context.session
+        let settings = await session.settings()
+        let playerFromEnvironment = session.configuration.player
+        var rows: [[String]] = []
+        var json: [JSONValue] = []
+        for setting in Setting.allCases {
+            var value = settings.values[setting]
+            var source = value == nil ? "default" : "set"
+            if setting == .player, let playerFromEnvironment {
+                value = playerFromEnvironment
+                source = "FEEDSH_PLAYER"
+            }
+            if setting == .maxConcurrent, session.configuration.maxConcurrentGiven {
+                value = String(session.configuration.maxConcurrent)
+                source = "--max-concurrent"
+            }
+            if setting == .pager, session.configuration.pager == nil {
+                value = "none"
+                source = "--no-pager"
+            }
+            rows.append([setting.name, TerminalText.line(value ?? setting.defaultText), source])
+            json.append(
+                .object([
+                    "name": .string(setting.name), "value": .string(value ?? setting.defaultText),
+                    "source": .string(source),
+                ])
+            )
+        }
+        var text = Table(
+            columns: [Table.Column("Setting"), Table.Column("Value", maxWidth: 50), Table.Column("From")],
+            rows: rows
+        ).render(width: context.console.width, bold: context.console.color)
+        var podcastRules: [JSONValue] = []
+        // settings() opened the library when there is one; listing never makes one.
+        if await session.openedLibrary != nil {
+            let all = (try? await subscriptions(context)) ?? []
+            var lines: [String] = []
+            for (index, summary) in all.enumerated() where summary.podcast.autodownload || summary.podcast.keep != nil {
+                let podcast = summary.podcast
+                var rules: [String] = []
+                if podcast.autodownload { rules.append("autodownload on") }
+                if let keep = podcast.keep { rules.append("keep \(keep)") }
+                lines.append("\(index + 1) \(TerminalText.line(podcast.title)): \(rules.joined(separator: ", "))")
+                podcastRules.append(
+                    .object([
+                        "number": .int(index + 1), "title": .string(podcast.title),
+                        "autodownload": .bool(podcast.autodownload), "keep": podcast.keep.map { .int($0) },
+                    ])
+                )
+            }
+            if !lines.isEmpty { text += "\nsubscriptions:\n" + lines.joined(separator: "\n") }
+        }
+        context.output(text, json: .object(["settings": .array(json), "podcasts": .array(podcastRules)]))
+    }
+
+    private static func setPodcastRule(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError)
+    {
+        let (number, summary) = try await subscription(arguments["N"] ?? "", arguments, context)
+        let podcast = summary.podcast
+        let ruleText = arguments["autodownload|keep"] ?? ""
+        let valueText = arguments["VALUE"] ?? ""
+        guard let rule = PodcastRule(rawValue: ruleText) else {
+            throw .usage(
+                "set podcast N takes autodownload or keep, not '\(TerminalText.line(ruleText))'",
+                synopsis: arguments.synopsis
+            )
+        }
+        let library = try await context.session.library()
+        let id = podcast.id ?? -1
+        let title = TerminalText.line(podcast.title)
+        switch rule {
+        case .autodownload:
+            let on: Bool
+            do throws(SettingError) {
+                on = try Setting.onOff(valueText)
+            } catch {
+                throw .setting(error)
+            }
+            try await libraryCall { () async throws(LibraryError) in try await library.setAutodownload(id, on) }
+            context.output(
+                "\(number) \(title): autodownload \(on ? "on: 'update' downloads its new episodes" : "off")",
+                json: .object(["number": .int(number), "autodownload": .bool(on)])
+            )
+        case .keep:
+            let keep: Int?
+            if valueText == "all" {
+                keep = nil
+            } else if let count = Int(valueText), count >= 0 {
+                keep = count
+            } else {
+                throw .usage(
+                    "keep takes a number of files or all, not '\(TerminalText.line(valueText))'",
+                    synopsis: arguments.synopsis
+                )
+            }
+            try await libraryCall { () async throws(LibraryError) in try await library.setKeep(id, keep) }
+            var text = "\(number) \(title): "
+            text +=
+                keep.map { "keeping the newest \($0) downloaded files; played ones beyond them are deleted" }
+                ?? "keeping every file"
+            let deletions = await context.session.cleanUp([id])
+            if context.console.json {
+                for deletion in deletions { context.console.emit(deletion.json) }
+            }
+            text += deletions.map { "\n" + $0.message }.joined()
+            context.output(text, json: .object(["number": .int(number), "keep": keep.map { .int($0) }]))
+        }
+    }
+}

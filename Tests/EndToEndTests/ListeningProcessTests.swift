@@ -1,0 +1,436 @@
+import FixtureServer
+import Foundation
+import Synchronization
+import Testing
+
+/// Whether the listening tests run: where mpv is installed, and always in CI (which
+/// installs it), where a missing mpv must fail them rather than skip them.
+private let listeningTestsRun =
+    ProcessInfo.processInfo.environment["CI"] != nil
+    || (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/mpv") }
+
+/// Listening through the binary and the real mpv (no sound, no video): positions
+/// saved on quit and on SIGKILL, resuming, played at the end, speed, players without
+/// IPC; auto-download, cleanup, `delete` and `get --again`.
+@Suite("Listening", .serialized, .enabled(if: listeningTestsRun, "mpv is not installed"))
+struct ListeningProcessTests {
+    /// mpv as the tests run it: no user configuration, no audio or video output.
+    static let mpv = "mpv --no-config --ao=null --vo=null"
+
+    struct Scene {
+        let server: FixtureServer
+        let root: URL
+        var base: String { server.baseURL.absoluteString }
+        var downloads: URL { root.appendingPathComponent("downloads") }
+        var feed: String { "\(base)/feeds/listening.xml" }
+        var environment: [String: String] {
+            [
+                "FEEDSH_DOWNLOAD_DIR": downloads.path,
+                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+                "FEEDSH_PLAYER": ListeningProcessTests.mpv, "FEEDSH_ITUNES_URL": base,
+            ]
+        }
+
+        static func with(_ body: (Scene) async throws -> Void) async throws {
+            let server = try await FixtureServer.start(.init())
+            let scene = Scene(server: server, root: try temporaryDirectory())
+            do {
+                try await body(scene)
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
+            try? FileManager.default.removeItem(at: scene.root)
+        }
+
+        func run(_ commands: String, json: Bool = false, environment extra: [String: String] = [:]) async throws
+            -> FeedshResult
+        {
+            try await runFeedsh(
+                (json ? ["--json"] : []) + ["-c", commands],
+                environment: environment.merging(extra) { $1 }
+            )
+        }
+
+        /// The `.wav` files under the download folder, by name.
+        func files() -> [String: URL] {
+            let walker = FileManager.default.enumerator(at: downloads, includingPropertiesForKeys: nil)
+            let files = (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "wav" }
+            return Dictionary(files.map { ($0.lastPathComponent, $0) }) { first, _ in first }
+        }
+
+        /// Episode `number`'s JSON in `episodes` of subscription 1.
+        func episode(_ number: Int) async throws -> [String: Any] {
+            let result = try await run("podcast 1; episodes", json: true)
+            let lines = jsonLines(result.standardOutput)
+            let episodes = lines.last?["result"] as? [[String: Any]] ?? []
+            return episodes.first { $0["number"] as? Int == number } ?? [:]
+        }
+    }
+
+    @Test func playingToTheEndMarksPlayedAtTheSpeedSet() async throws {
+        try await Scene.with { scene in
+            let setUp = try await scene.run("subscribe \(scene.feed); set speed 4")
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            #expect(setUp.standardOutput.contains("speed is 4"))
+            // Episode 3 lasts 4 s: a second at speed 4, streamed from the server.
+            let result = try await scene.run("podcast 1; play 3", json: true)
+            #expect(result.status == 0, "\(result.standardError)")
+            let lines = jsonLines(result.standardOutput)
+            let started = lines.first { $0["event"] as? String == "started" }
+            #expect(started?["speed"] as? Double == 4)
+            #expect(lines.contains { $0["event"] as? String == "played" })
+            let play = lines.last?["result"] as? [String: Any]
+            #expect(play?["reason"] as? String == "end-of-file")
+            #expect(play?["source"] as? String == "\(scene.base)/media/tone/4.wav")
+            let episode = try await scene.episode(3)
+            #expect(episode["played"] as? Bool == true)
+            #expect(episode["position"] as? Double == 0)
+            // A person sees it in words.
+            let text = try await scene.run("podcast 1; play 4")
+            #expect(text.standardError.contains("playing 4: Tone 4: 3 seconds (streaming) at 4×"))
+            #expect(text.standardOutput.contains("played 4: Tone 4: 3 seconds"))
+        }
+    }
+
+    @Test func thePositionIsSavedOnQuitAndOnSIGKILLAndPlayResumesThere() async throws {
+        try await Scene.with { scene in
+            let setUp = try await scene.run("subscribe \(scene.feed); get 1; wait")
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            // Quit through mpv's IPC after two seconds of the two-minute file.
+            let first = try LiveFeedsh(["--json", "-c", "podcast 1; play 1"], environment: scene.environment)
+            let started = try await first.waitFor { $0["event"] as? String == "started" }
+            #expect(started["from"] as? Double == 0)
+            _ = try await first.waitFor { ($0["seconds"] as? Double ?? 0) >= 2 }
+            try sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
+            let quit = try await first.finish()
+            #expect(quit.status == 0)
+            let stopped = try #require(jsonLines(quit.standardOutput).last?["result"] as? [String: Any])
+            #expect(stopped["reason"] as? String == "quit")
+            #expect(stopped["played"] as? Bool == false)
+            #expect(stopped["source"] as? String == scene.files().values.first?.path)
+            let saved = try #require(try await scene.episode(1)["position"] as? Double)
+            #expect((2..<10).contains(saved))
+
+            // The next play starts there; mpv killed outright still leaves its last
+            // position in the library.
+            let second = try LiveFeedsh(["--json", "-c", "podcast 1; play 1"], environment: scene.environment)
+            let resumed = try await second.waitFor { $0["event"] as? String == "started" }
+            let from = try #require(resumed["from"] as? Double)
+            #expect(abs(from - saved) < 0.5)
+            _ = try await second.waitFor { ($0["seconds"] as? Double ?? 0) >= from + 1.5 }
+            kill(Int32(resumed["pid"] as? Int ?? 0), SIGKILL)
+            let killed = try await second.finish()
+            #expect(killed.status == 0, "\(killed.standardError)")
+            let result = try #require(jsonLines(killed.standardOutput).last?["result"] as? [String: Any])
+            #expect(result["reason"] as? String == "killed")
+            let afterKill = try #require(try await scene.episode(1)["position"] as? Double)
+            #expect(afterKill >= from + 1.5)
+            #expect(afterKill < 110)
+            #expect(try await scene.episode(1)["played"] as? Bool == false)
+        }
+    }
+
+    @Test func aPlayerWithoutIPCMarksPlayedOnlyWhenItExitsZero() async throws {
+        try await Scene.with { scene in
+            _ = try await scene.run("subscribe \(scene.feed)")
+            let failing = try await scene.run("podcast 1; play 2", environment: ["FEEDSH_PLAYER": "false {}"])
+            #expect(failing.status == 0, "\(failing.standardError)")
+            #expect(failing.standardOutput.contains("stopped 2: false exited with status 1"))
+            #expect(try await scene.episode(2)["played"] as? Bool == false)
+            // The setting, when FEEDSH_PLAYER does not say otherwise.
+            let setting = try await runFeedsh(
+                ["-c", "set player 'true {}'; set; podcast 1; play 2"],
+                environment: scene.environment.filter { $0.key != "FEEDSH_PLAYER" }
+            )
+            #expect(setting.status == 0, "\(setting.standardError)")
+            #expect(setting.standardOutput.contains("player          true {}"))
+            #expect(setting.standardOutput.contains("played 2: Tone 2: 8 seconds"))
+            #expect(try await scene.episode(2)["played"] as? Bool == true)
+        }
+    }
+
+    @Test func withoutMPVTheErrorSaysHowToInstallItOrChooseAnother() async throws {
+        try await Scene.with { scene in
+            _ = try await scene.run("subscribe \(scene.feed)")
+            var environment = scene.environment.filter { $0.key != "FEEDSH_PLAYER" }
+            environment["PATH"] = "/nonexistent"
+            let result = try await runFeedsh(["-c", "podcast 1; play 1"], environment: environment)
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("mpv is not installed"))
+            #expect(result.standardError.contains("apt-get install mpv"))
+            #expect(result.standardError.contains("set player"))
+        }
+    }
+
+    @Test func updateDownloadsNewEpisodesOfAutodownloadPodcastsAndCleanupKeepsK() async throws {
+        try await Scene.with { scene in
+            // The feed gains a bonus episode after the first request.
+            let feed = "\(scene.base)/fault/changes=1/feeds/listening.xml"
+            let setUp = try await scene.run("subscribe \(feed); get 2-5; wait; mark played 3-5")
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            #expect(scene.files().count == 4)
+            // Keep 2: of the files of 2, 3, 4, 5 (newest first), the played 4 and 5 go.
+            let keep = try await scene.run("podcast 1; set podcast 1 keep 2")
+            #expect(keep.status == 0, "\(keep.standardError)")
+            #expect(keep.standardOutput.contains("keeping the newest 2 downloaded files"))
+            #expect(keep.standardOutput.components(separatedBy: "deleted ").count - 1 == 2)
+            #expect(scene.files().count == 2)
+            // Auto-download: the bonus episode arrives and downloads; cleanup then
+            // deletes played 3, now beyond the newest two; unplayed 2 stays.
+            let update = try await scene.run("set podcast 1 autodownload on; update; wait")
+            #expect(update.status == 0, "\(update.standardError)")
+            #expect(update.standardOutput.contains("Tones for Listening: 1 new episode"))
+            #expect(update.standardOutput.contains("auto-download: downloading n1: Bonus tone 1"))
+            #expect(update.standardError.contains("deleted "))
+            let files = scene.files()
+            #expect(files.count == 2)
+            let expected = ToneMedia(seconds: 3).allBytes
+            let bonus = try await scene.episode(1)
+            #expect(bonus["title"] as? String == "Bonus tone 1")
+            #expect((bonus["status"] as? [String: Any])?["state"] as? String == "downloaded")
+            let two = try await scene.episode(3)
+            #expect((two["status"] as? [String: Any])?["state"] as? String == "downloaded")
+            let three = try await scene.episode(4)
+            #expect((three["status"] as? [String: Any])?["state"] as? String == "none")
+            #expect(three["played"] as? Bool == true)
+            #expect(files.values.contains { (try? Data(contentsOf: $0)) == Data(expected) })
+            // Cleanup can be turned off.
+            let off = try await scene.run("set cleanup off; podcast 1; mark played 1; set podcast 1 keep 0")
+            #expect(off.status == 0, "\(off.standardError)")
+            #expect(!off.standardOutput.contains("deleted "))
+            #expect(scene.files().count == 2)
+        }
+    }
+
+    @Test func deleteKeepsTheEpisodeAndGetAgainDownloadsItAnew() async throws {
+        try await Scene.with { scene in
+            let setUp = try await scene.run("subscribe \(scene.feed); get 3; wait; mark played 3")
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            let file = try #require(scene.files().values.first)
+            let deleted = try await scene.run("podcast 1; delete 3; delete 3")
+            #expect(deleted.status == 0, "\(deleted.standardError)")
+            #expect(deleted.standardOutput.contains("deleted 3: Tone 3: 4 seconds (\(file.path))"))
+            #expect(deleted.standardOutput.contains("3 has no downloaded file"))
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            let episode = try await scene.episode(3)
+            #expect(episode["played"] as? Bool == true)
+            #expect((episode["status"] as? [String: Any])?["state"] as? String == "none")
+            // Downloaded again: exact bytes, and --again replaces a complete file too.
+            let again = try await scene.run("podcast 1; get --again 3; wait; get 3; get --again 3; wait")
+            #expect(again.status == 0, "\(again.standardError)")
+            #expect(again.standardOutput.contains("3 is already downloaded"))
+            #expect(again.standardOutput.components(separatedBy: "downloading 3: Tone 3").count - 1 == 2)
+            #expect(try Data(contentsOf: file) == Data(ToneMedia(seconds: 4).allBytes))
+        }
+    }
+
+    @Test func playTNPlaysASongPreviewDownloadedOrStreamed() async throws {
+        try await Scene.with { scene in
+            // A player that says what it was given (on standard error: not a terminal).
+            let player = ["FEEDSH_PLAYER": "echo PLAYED {}"]
+            let streamed = try await scene.run("tracks syn & ack; play t1", environment: player)
+            #expect(streamed.status == 0, "\(streamed.standardError)")
+            #expect(streamed.standardError.contains("PLAYED \(scene.base)/"))
+            #expect(streamed.standardOutput.contains("played t1: "))
+            let downloaded = try await scene.run("tracks syn & ack; preview 1; wait t1; play t1", environment: player)
+            #expect(downloaded.status == 0, "\(downloaded.standardError)")
+            #expect(downloaded.standardError.contains("PLAYED \(scene.downloads.path)/previews/"))
+        }
+    }
+
+    @Test func settingsListAndRefuseBadValues() async throws {
+        try await Scene.with { scene in
+            let bad = try await scene.run("set speed 9")
+            #expect(bad.status == 1)
+            #expect(bad.standardError.contains("speed takes a number from 0.25 to 4, not '9'"))
+            let list = try await scene.run("set max-concurrent 1; set speed default; set", json: true)
+            #expect(list.status == 0, "\(list.standardError)")
+            let settings = (jsonLines(list.standardOutput).last?["result"] as? [String: Any])?["settings"]
+            let byName = Dictionary(
+                ((settings as? [[String: Any]]) ?? []).map { ($0["name"] as? String ?? "", $0) }
+            ) { first, _ in first }
+            #expect(byName["max-concurrent"]?["value"] as? String == "1")
+            #expect(byName["speed"]?["source"] as? String == "default")
+            #expect(byName["player"]?["source"] as? String == "FEEDSH_PLAYER")
+            // The stored max-concurrent applies unless --max-concurrent is given.
+            let queued = try await scene.run("lookup; get 1,2")
+            #expect(queued.standardOutput.contains("downloading 1: "))
+            #expect(queued.standardOutput.contains("queued 2: "))
+            let given = try await runFeedsh(
+                ["--max-concurrent", "1", "-c", "set max-concurrent 4; lookup; get 3,4"],
+                environment: scene.environment
+            )
+            #expect(given.standardOutput.contains("queued 4: "))
+        }
+    }
+}
+
+extension TmuxTests {
+    /// At the prompt mpv has the terminal: its keys work (q quits), Ctrl-C stops it,
+    /// and the prompt comes back with the position kept.
+    @Test(.enabled(if: listeningTestsRun, "mpv is not installed"))
+    func playAtThePromptGivesMPVTheTerminalAndTheKeys() async throws {
+        let server = try await FixtureServer.start(.init())
+        do {
+            try await playAtThePrompt(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func playAtThePrompt(_ server: FixtureServer) async throws {
+        try await TmuxSession.with(command: { home in
+            [
+                "FEEDSH_DOWNLOAD_DIR=\(home.appendingPathComponent("downloads").path)",
+                "FEEDSH_LIBRARY=\(home.appendingPathComponent("library.sqlite").path)",
+                "FEEDSH_PLAYER=\(ListeningProcessTests.mpv)", feedshBinary.path,
+            ]
+        }) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("subscribe \(server.baseURL.absoluteString)/feeds/listening.xml", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("Tones for Listening>") }
+            tmux.keys("play 1", "Enter")
+            // mpv's own status line, on the terminal, once it has played a little.
+            try await tmux.waitForScreen { playing($0, of: "00:02:00") }
+            tmux.keys("q")
+            try await tmux.waitForScreen { $0.contains("Exiting... (Quit)") && $0.hasSuffix("Listening>") }
+            let first = try #require(stoppedAt(try await tmux.screen()))
+            #expect(first != "0:00")
+            tmux.keys("play 1", "Enter")
+            try await tmux.waitForScreen { $0.contains("playing 1: Tone 1: 120 seconds from \(first) (streaming)") }
+            // mpv's status line again, below that.
+            try await tmux.waitForScreen {
+                $0.components(separatedBy: "from \(first) (streaming)").last?.contains("A: 00:") == true
+            }
+            tmux.keys("C-c")
+            try await tmux.waitForScreen {
+                $0.components(separatedBy: "stopped 1 at").count == 3 && $0.hasSuffix("Listening>")
+            }
+            let second = try #require(stoppedAt(try await tmux.screen()))
+            tmux.keys("episodes", "Enter")
+            try await tmux.waitForScreen { $0.contains("at \(second)  Tone 1: 120 seconds") }
+        }
+    }
+}
+
+/// Whether mpv's status line shows it playing `duration` past its first second.
+private func playing(_ screen: String, of duration: String) -> Bool {
+    screen.split(separator: "\n").contains {
+        $0.hasPrefix("A: 00:") && $0.contains(" / \(duration)") && !$0.hasPrefix("A: 00:00:00")
+    }
+}
+
+/// `M:SS` of the last `stopped 1 at M:SS of ...` on a screen.
+private func stoppedAt(_ screen: String) -> String? {
+    screen.split(separator: "\n").last { $0.hasPrefix("stopped 1 at ") }
+        .flatMap { $0.dropFirst("stopped 1 at ".count).split(separator: " ").first.map(String.init) }
+}
+
+/// The JSON objects of `--json` output, a line each.
+func jsonLines(_ text: String) -> [[String: Any]] {
+    text.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+}
+
+/// Sends mpv `quit` through its IPC socket, found in its command line.
+func sendQuit(toMPV pid: Int32) throws {
+    let arguments = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8).split(separator: "\0")
+    guard let option = arguments.first(where: { $0.hasPrefix("--input-ipc-server=") }) else {
+        throw CocoaError(.fileReadUnknown)
+    }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let path = Array(option.dropFirst("--input-ipc-server=".count).utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (index, byte) in path.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    let line = Array(#"{"command":["quit"]}"#.utf8) + [10]
+    _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+}
+
+/// A feedsh running in the background whose `--json` lines a test reads as they come.
+final class LiveFeedsh: Sendable {
+    /// What the process printed so far.
+    private final class Output: Sendable {
+        let text = Mutex<String>("")
+    }
+
+    private let process: Process
+    private let output = Output()
+    private let errors: Pipe
+    private let reader: Task<Void, Never>
+    private let home: URL
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        home = try temporaryDirectory()
+        let process = Process()
+        process.executableURL = feedshBinary
+        process.arguments = arguments
+        process.environment = testEnvironment(environment, home: home)
+        let stdout = Pipe()
+        errors = Pipe()
+        process.standardOutput = stdout
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let handle = stdout.fileHandleForReading
+        reader = Task.detached { [output] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    private var text: String { output.text.withLock { $0 } }
+
+    /// The first JSON line for which `condition` holds, waiting up to `timeout`.
+    func waitFor(
+        timeout: Duration = .seconds(30),
+        _ condition: ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let match = jsonLines(text).first(where: condition) { return match }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        Issue.record("no such line within \(timeout); output so far:\n\(text)")
+        throw CancellationError()
+    }
+
+    /// Waits for the process to exit (killing it after `timeout`) and returns what
+    /// it printed.
+    func finish(timeout: Duration = .seconds(30)) async throws -> FeedshResult {
+        if !(await waitForExit(process, timeout: timeout)) { process.terminate() }
+        await reader.value
+        let errorText = await readAll(errors.fileHandleForReading)
+        return FeedshResult(
+            status: process.terminationStatus,
+            standardOutput: text,
+            standardError: errorText,
+            signalled: process.terminationReason == .uncaughtSignal
+        )
+    }
+}
