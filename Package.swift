@@ -39,7 +39,16 @@ let package = Package(
         .target(
             name: "FeedShell",
             dependencies: [
-                "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback", "ShellKit", "TerminalKit",
+                "Background", "CFileIO", "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback",
+                "ShellKit", "TerminalKit",
+            ]
+        ),
+        .target(
+            name: "Background",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
         .target(
@@ -51,7 +60,7 @@ let package = Package(
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
-        .target(name: "TerminalKit"),
+        .target(name: "TerminalKit", dependencies: ["CFileIO"]),
         .target(name: "ShellKit", dependencies: ["TerminalKit"]),
         .systemLibrary(
             name: "CEditLine",
@@ -143,6 +152,7 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
+        .testTarget(name: "BackgroundTests", dependencies: ["Background"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TerminalKit", "FixtureServer"]),
         .testTarget(
             name: "FixtureServerTests",
