@@ -16,3 +16,13 @@ int feedsh_start_writeback(int fd, off_t offset, off_t length) {
 int feedsh_limit_malloc_arenas(int count) {
     return mallopt(M_ARENA_MAX, count);
 }
+
+#include <spawn.h>
+
+int feedsh_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int feedsh_spawn_setsid_flag(void) {
+    return POSIX_SPAWN_SETSID;
+}

@@ -1,3 +1,4 @@
+import CFileIO
 import Foundation
 
 /// A program run through `/bin/sh -c` in feedsh's own process group, so that it is
@@ -23,6 +24,11 @@ public struct ForegroundProcess: Sendable {
 
         /// `sh` says 127 when it cannot find the program.
         public var notFound: Bool { self == .exited(127) }
+
+        /// Ended by a signal.
+        public var isSignal: Bool {
+            if case .signaled = self { true } else { false }
+        }
     }
 
     /// Starts `command` with standard input from `input` and standard output to
@@ -34,6 +40,8 @@ public struct ForegroundProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let input, input != STDIN_FILENO { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
         if let output, output != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
+        // Only the standard streams: none of feedsh's sockets, files or pipes.
+        feedsh_spawn_close_from(&actions, 3)
         // The program starts with no signal blocked and every signal at its default:
         // a thread of Swift's pool blocks signals, and feedsh ignores some (it watches
         // them), and both would be inherited: mpv would not stop on SIGTERM or ^C.
