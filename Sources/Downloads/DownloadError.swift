@@ -17,6 +17,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case lengthMismatch(expected: Int64, received: Int64)
         case locked(path: String, pid: Int32?)
         case unsafePath(path: String)
+        case background(code: String, message: String)
     }
 
     private let kind: Kind
@@ -57,6 +58,11 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     /// A symbolic link (or another non-file) stands where a download file goes.
     public static func unsafePath(_ path: String) -> DownloadError { .init(.unsafePath(path: path)) }
 
+    /// A failure the background feedsh reported, as its code and words.
+    public static func background(code: String, message: String) -> DownloadError {
+        .init(.background(code: code, message: message))
+    }
+
     /// A stable name for a kind of failure (for `--json` and for tests), like
     /// ``FeedKit/FeedError/Code``.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -73,6 +79,9 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         public static let lengthMismatch = Code("length-mismatch")
         public static let locked = Code("locked")
         public static let unsafePath = Code("unsafe-path")
+
+        /// The code another process reported (the background feedsh's failures).
+        public static func reported(_ name: String) -> Code { Code(name) }
     }
 
     /// The kind of failure.
@@ -88,6 +97,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .lengthMismatch: .lengthMismatch
         case .locked: .locked
         case .unsafePath: .unsafePath
+        case .background(let code, _): .reported(code)
         }
     }
 
@@ -130,6 +140,8 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
             "being downloaded by feedsh (\(pid.map { "pid \($0)" } ?? "another process"))"
         case .unsafePath(let path):
             "\(path) is a symbolic link or not a regular file; refusing to write through it"
+        case .background(_, let message):
+            message
         }
     }
 }

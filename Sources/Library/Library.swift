@@ -109,6 +109,18 @@ public final class Library: Sendable {
                 t.add(column: "keep", .integer)
             }
         }
+        // Background downloads: what finished or failed while no shell watched.
+        migrator.registerMigration("v3") { db in
+            try db.create(table: "awayEvent") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull()
+                t.column("label", .text).notNull()
+                t.column("path", .text).notNull()
+                t.column("failed", .boolean).notNull()
+                t.column("message", .text)
+                t.column("reported", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 

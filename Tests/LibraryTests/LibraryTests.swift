@@ -48,7 +48,7 @@ struct LibraryTests {
         #expect(mode == "wal")
         #expect(foreignKeys == true)
         #expect(Set(indexes) == ["episode_by_date", "episode_new", "episode_on_podcastId"])
-        #expect(migrations == ["v1", "v2"])
+        #expect(migrations == ["v1", "v2", "v3"])
     }
 
     @Test func episodesAfterTheFirstUpdateAreNewAndStateSurvivesRefreshes() async throws {
