@@ -163,7 +163,7 @@ _feedsh() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--demo --keep-going --json --no-color --no-pager --version -h --help)
+    local -a non_repeating_flags=(--demo --keep-going --json --no-color --no-pager --detach --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(-f -c --itunes-url --posts-url --met-url --download-dir --cache-dir --library --engine --max-concurrent)
     __feedsh_offer_flags_options 0

@@ -20,7 +20,7 @@ function __feedsh_parse_tokens -S
     set -l unparsed_tokens (__feedsh_tokens -pc)
     switch $unparsed_tokens[1]
     case 'feedsh'
-        __feedsh_parse_subcommand 0 'f=' 'c=' 'demo' 'itunes-url=' 'posts-url=' 'met-url=' 'download-dir=' 'cache-dir=' 'library=' 'keep-going' 'engine=' 'max-concurrent=' 'json' 'no-color' 'no-pager' 'version' 'h/help'
+        __feedsh_parse_subcommand 0 'f=' 'c=' 'demo' 'itunes-url=' 'posts-url=' 'met-url=' 'download-dir=' 'cache-dir=' 'library=' 'keep-going' 'engine=' 'max-concurrent=' 'json' 'no-color' 'no-pager' 'detach' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'serve-fixtures'
             __feedsh_parse_subcommand 0 'port=' 'rate=' 'version' 'h/help'
@@ -94,6 +94,7 @@ complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options 
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" json' -l 'json' -d 'Write every result, event and error as one JSON object a line on standard output.'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" no-color' -l 'no-color' -d 'No colour or styling (also when NO_COLOR is set, TERM=dumb or output is not a terminal).'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" no-pager' -l 'no-pager' -d 'Print long results at the prompt without a pager (default: $PAGER, else less -FRX).'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" detach' -l 'detach' -d 'At the end of a script, hand running downloads to a background feedsh instead of waiting.'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" version' -l 'version' -d 'Show the version.'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_positional "feedsh" -eq 1' -fa 'serve-fixtures' -d 'Serve the built-in fixtures over HTTP until interrupted.'

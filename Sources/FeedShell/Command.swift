@@ -32,6 +32,9 @@ struct CommandContext: Sendable {
     /// Asks the person at the prompt a yes/no question; nil in scripts, where no one
     /// can answer.
     let ask: (@Sendable (String) async -> Bool)?
+    /// Asks the person at the prompt and returns the answer typed (trimmed,
+    /// lowercased); nil in scripts or when none came.
+    let answer: (@Sendable (String) async -> String?)?
     /// Shows the downloads' live progress while a command waits on them (`wait`);
     /// nil in scripts.
     let showProgress: (@Sendable (Bool) -> Void)?

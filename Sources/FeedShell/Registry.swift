@@ -4,7 +4,7 @@ extension Registry where Command == FeedShell.Command {
     /// Every command feedsh has, in the order `help` lists them.
     public static var standard: CommandRegistry {
         CommandRegistry([
-            .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait,
+            .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .detach,
             .subscribe, .unsubscribe, .podcasts, .podcast, .update, .new, .mark, .importOPML, .exportOPML,
             .play, .set, .delete,
             .posts, .post, .image, .artwork, .tracks, .preview, .met, .source, .history, .help, .quit,

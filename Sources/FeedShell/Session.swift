@@ -1,8 +1,10 @@
+import Background
 import Downloads
 import FeedKit
 import Foundation
 import HTTPSupport
 import Library
+import Synchronization
 import TerminalKit
 
 /// The state a shell works on: the loaded podcast, the clients that load things and
@@ -72,7 +74,16 @@ public actor Session {
     }
 
     /// How to name each download in messages: number and title when it started.
-    private var labels: [String: DownloadLabel] = [:]
+    var labels: [String: DownloadLabel] = [:]
+    /// The background feedsh of this library, once connected.
+    var background: BackgroundLink? {
+        get { backgroundBox.link.withLock { $0 } }
+        set { backgroundBox.link.withLock { $0 = newValue } }
+    }
+    /// Holds ``background`` for readers outside the actor.
+    nonisolated let backgroundBox = LinkBox()
+    /// What the shell does with the background process's events.
+    var backgroundHandler: (@Sendable (ControlDownload) async -> Void)?
 
     public init(configuration: ShellConfiguration) {
         self.configuration = configuration
@@ -162,9 +173,17 @@ public actor Session {
         )
     }
 
-    /// The status of a download, from the engine or the disk.
+    /// The status of a download, from the engine, the background process or the disk.
     func status(of request: DownloadRequest) async -> EpisodeStatus {
-        EpisodeStatus(engine: await downloads.state(of: request.id), disk: layout.status(of: request.file))
+        EpisodeStatus(engine: await engineState(of: request.id), disk: layout.status(of: request.file))
+    }
+
+    /// This session's engine's state of a download, unless the background process
+    /// has taken it over.
+    func engineState(of id: String) async -> DownloadManager.State? {
+        let local = await downloads.state(of: id)
+        if local?.isActive == true { return local }
+        return background?.download(id)?.engineState ?? local
     }
 
     /// `3 Title`, for messages about a download.
@@ -184,7 +203,7 @@ public actor Session {
 
     func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
         EpisodeStatus(
-            engine: await downloads.state(of: String(episode.id)),
+            engine: await engineState(of: String(episode.id)),
             disk: layout.status(of: file(of: episode, in: podcast))
         )
     }

@@ -39,6 +39,64 @@ public final class Shell: Sendable {
         }
     }
 
+    /// Prepares a run: connects to the background feedsh when one runs (its
+    /// downloads then show here, with their progress) and says what finished or
+    /// failed in the background since the last session.
+    public func start() async {
+        let reporter = SharedReporter(console: console)
+        let (session, terminal, console) = (session, terminal, console)
+        await session.onBackgroundEvent { download in
+            await session.remember(download)
+            let event = download.event
+            let label = download.label
+            if DownloadReporter.message(for: event, label: label) != nil { console.activity.stop() }
+            if let editor = terminal.editor {
+                await terminal.report(event, label: label, to: editor, session: session)
+            } else {
+                reporter.report(event, label: label)
+            }
+        }
+        await session.connectBackground()
+        await reportAway()
+    }
+
+    /// "while you were away: 2 downloaded, 1 failed (...)", once per event, from the
+    /// library (never created for it).
+    func reportAway() async {
+        guard FileManager.default.fileExists(atPath: session.configuration.libraryFile.path),
+            let library = try? await session.library(),
+            let events = try? await library.takeAwayEvents(), !events.isEmpty
+        else { return }
+        let done = events.filter { !$0.failed }
+        let failed = events.filter(\.failed)
+        if console.json {
+            console.emit(
+                .object([
+                    "event": .string("away"),
+                    "downloaded": .array(done.map { .object(["label": .string($0.label), "path": .string($0.path)]) }),
+                    "failed": .array(
+                        failed.map { .object(["label": .string($0.label), "message": .string($0.message)]) }
+                    ),
+                ])
+            )
+            return
+        }
+        var text = "while you were away: \(done.count) downloaded"
+        if !failed.isEmpty {
+            let reasons = failed.prefix(3).map { TerminalText.line("\($0.label): \($0.message ?? "failed")") }
+            text += ", \(failed.count) failed (\(reasons.joined(separator: "; "))\(failed.count > 3 ? "; ..." : ""))"
+        }
+        console.printError(text)
+    }
+
+    /// `2 downloads continue in the background (pid 123); ...`.
+    static func detachedText(_ count: Int, pid: Int32) -> String {
+        guard count > 0 else { return "no downloads running to hand over" }
+        let what = count == 1 ? "1 download continues" : "\(count) downloads continue"
+        return "\(what) in the background (feedsh pid \(pid)); any feedsh shows them ('downloads'), and the next "
+            + "one started says how they ended"
+    }
+
     /// Says what cleanup deleted: above the prompt, on standard error in scripts, or
     /// as `deleted` events with `--json`.
     static func announce(_ deletions: [CleanupDeletion], console: Console, terminal: TerminalState) {
@@ -81,10 +139,21 @@ public final class Shell: Sendable {
         }
     }
 
-    /// At the end of a script: waits for downloads still running (saying so), and
-    /// fails when any download of the run failed.
+    /// At the end of a script: waits for downloads still running (saying so), or
+    /// with `--detach` hands them to the background feedsh; fails when any download
+    /// of the run failed.
     private func finishDownloads(_ status: ExitStatus) async -> ExitStatus {
         let active = await session.downloads.all().filter { $0.state.isActive }.count
+        if active > 0, session.configuration.detach {
+            do throws(ShellError) {
+                let (count, pid) = try await session.detach()
+                console.printError(Self.detachedText(count, pid: pid))
+                return status
+            } catch {
+                report(error, command: "detach", at: nil)
+                return .failure
+            }
+        }
         if active > 0 {
             console.printError("waiting for \(active) \(active == 1 ? "download" : "downloads") to finish")
             await session.downloads.waitUntilIdle()
@@ -120,6 +189,14 @@ public final class Shell: Sendable {
                         return answer.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
                     }
                     return false
+                }
+            },
+            answer: editor.map { editor in
+                { @Sendable question in
+                    if case .line(let answer) = await editor.readLine(prompt: question, question: true) {
+                        return answer.trimmingCharacters(in: .whitespaces).lowercased()
+                    }
+                    return nil
                 }
             },
             showProgress: editor.map { editor in { @Sendable on in editor.showStatusWhileBusy(on) } },

@@ -27,6 +27,9 @@ public struct ShellConfiguration: Sendable {
     public var maxConcurrentGiven: Bool
     /// The player from `FEEDSH_PLAYER`, which wins over the `player` setting.
     public var player: String?
+    /// At the end of a script, hand running downloads to the background feedsh
+    /// instead of waiting for them (`--detach`).
+    public var detach: Bool
     /// The pager for results taller than the screen at the prompt (`less -FRX`
     /// unless `$PAGER` says otherwise); nil for none (`--no-pager`).
     public var pager: String?
@@ -43,6 +46,7 @@ public struct ShellConfiguration: Sendable {
         maxConcurrent: Int = 3,
         maxConcurrentGiven: Bool = true,
         player: String? = nil,
+        detach: Bool = false,
         pager: String? = nil
     ) {
         self.endpoints = endpoints
@@ -60,6 +64,7 @@ public struct ShellConfiguration: Sendable {
         self.maxConcurrent = maxConcurrent
         self.maxConcurrentGiven = maxConcurrentGiven
         self.player = player
+        self.detach = detach
         self.pager = pager
     }
 }

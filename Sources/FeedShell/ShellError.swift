@@ -29,6 +29,8 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         /// The player ran but could not play the file or stream.
         case notPlayable(source: String, reason: String)
         case setting(SettingError)
+        /// The background feedsh could not be started or reached.
+        case background(String)
         /// A podcast whose directory entry names no feed.
         case noFeed(podcast: String)
         case subscribeFailed(url: String, reason: String)
@@ -67,6 +69,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         public static let playerFailed = Code("player-failed")
         public static let notPlayable = Code("not-playable")
         public static let setting = Code("setting")
+        public static let background = Code("background")
         public static let noFeed = Code("no-feed")
         public static let subscribeFailed = Code("subscribe-failed")
         public static let noSubscriptions = Code("no-subscriptions")
@@ -110,6 +113,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         ShellError(kind: .notPlayable(source: TerminalText.line(source), reason: TerminalText.line(reason)))
     }
     static func setting(_ error: SettingError) -> ShellError { ShellError(kind: .setting(error)) }
+    static func background(_ message: String) -> ShellError { ShellError(kind: .background(message)) }
     static func noFeed(podcast: String) -> ShellError { ShellError(kind: .noFeed(podcast: TerminalText.line(podcast))) }
     static func subscribeFailed(url: String, reason: String) -> ShellError {
         ShellError(kind: .subscribeFailed(url: TerminalText.line(url), reason: TerminalText.line(reason)))
@@ -154,6 +158,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .playback: Code.playerFailed.description
         case .notPlayable: Code.notPlayable.description
         case .setting: Code.setting.description
+        case .background: Code.background.description
         case .noFeed: Code.noFeed.description
         case .subscribeFailed: Code.subscribeFailed.description
         case .noSubscriptions: Code.noSubscriptions.description
@@ -189,6 +194,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .playback(let error): error.description
         case .notPlayable(let source, let reason): "cannot play \(source): \(reason)"
         case .setting(let error): error.description
+        case .background(let message): message
         case .noFeed(let podcast): "\(podcast) has no feed URL in Apple's directory"
         case .subscribeFailed(let url, let reason): "cannot subscribe to \(url): \(reason)"
         case .noSubscriptions: "no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some"

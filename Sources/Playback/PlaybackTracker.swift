@@ -117,6 +117,9 @@ public struct PlaybackTracker: Sendable {
             case "eof": .endOfFile
             case "quit", "stop": .quit
             case "error": .failed(endError ?? "it could not be played")
+            // mpv gave up before playing (a file it cannot open, a bad option) and
+            // before saying why over its socket.
+            case nil where !started && exit != .exited(0) && !exit.isSignal: .failed("mpv \(exit)")
             default: .exited(exit)
             }
         var finished = reason == .endOfFile

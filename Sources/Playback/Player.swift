@@ -125,7 +125,7 @@ public enum Player {
                 output: request.terminal ? nil : STDERR_FILENO
             )
         else {
-            throw .cannotStart(player, reason: String(cString: strerror(errno)))
+            throw .cannotStart(player, reason: "/bin/sh could not be started")
         }
         let exit = Task { await process.exit() }
         let control = MPVControl()

@@ -98,6 +98,12 @@ struct Feedsh: AsyncParsableCommand {
     @Flag(help: "Print long results at the prompt without a pager (default: $PAGER, else less -FRX).")
     var noPager = false
 
+    @Flag(help: "At the end of a script, hand running downloads to a background feedsh instead of waiting.")
+    var detach = false
+
+    @Flag(help: .hidden)
+    var background = false
+
     @Flag(help: .hidden)
     var generateManCommands = false
 
@@ -154,9 +160,17 @@ struct Feedsh: AsyncParsableCommand {
             maxConcurrent: maxConcurrent ?? 3,
             maxConcurrentGiven: maxConcurrent != nil,
             player: setting("FEEDSH_PLAYER"),
+            detach: detach,
             pager: noPager ? nil : Pager.command(environment: environment)
         )
+        if background {
+            // The background feedsh (see 'detach'): no terminal, no shell.
+            let status = await BackgroundService.run(configuration: configuration)
+            if status != .success { throw ExitCode(status.rawValue) }
+            return
+        }
         let shell = Shell(configuration: configuration, console: .standard(json: json, noColor: noColor))
+        await shell.start()
         let status = await run(shell)
         await shell.close()
         await demoServer?.stop()

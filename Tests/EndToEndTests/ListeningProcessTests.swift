@@ -344,22 +344,7 @@ func sendQuit(toMPV pid: Int32) throws {
     guard let option = arguments.first(where: { $0.hasPrefix("--input-ipc-server=") }) else {
         throw CocoaError(.fileReadUnknown)
     }
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let path = Array(option.dropFirst("--input-ipc-server=".count).utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        for (index, byte) in path.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    let line = Array(#"{"command":["quit"]}"#.utf8) + [10]
-    _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    _ = try unixSocketExchange(String(option.dropFirst("--input-ipc-server=".count)), #"{"command":["quit"]}"# + "\n")
 }
 
 /// A feedsh running in the background whose `--json` lines a test reads as they come.

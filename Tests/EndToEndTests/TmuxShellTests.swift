@@ -23,7 +23,7 @@ extension TmuxTests {
             tmux.keys("lookup; get 2", "Enter")
             try await tmux.waitForScreen { $0.hasSuffix("↓1>") && statusLine($0, "2")?.contains("% of") == true }
             tmux.keys("quit", "Enter")
-            let question = "1 download is running. Pause and quit? [y/N]"
+            let question = "1 download is running. Continue in the background, pause, or stay? [b/p/S]"
             try await tmux.waitForScreen { $0.hasSuffix(question) }
             // The progress redraws twice above it; the question is still the last line.
             for _ in 0..<2 {
@@ -34,7 +34,7 @@ extension TmuxTests {
             try await tmux.waitForScreen { $0.hasSuffix("↓1>") }
             tmux.keys("exit", "Enter")
             try await tmux.waitForScreen { $0.hasSuffix(question) }
-            tmux.keys("y", "Enter")
+            tmux.keys("p", "Enter")
             try await tmux.waitForExit()
             let part = tmux.downloads.appendingPathComponent("1386867488/1000700000002.mp3.part")
             #expect(FileManager.default.fileExists(atPath: part.path))

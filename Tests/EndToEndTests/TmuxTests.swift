@@ -79,21 +79,29 @@ struct TmuxTests {
         }
     }
 
-    @Test func ctrlDWithDownloadsAsksBeforePausing() async throws {
-        try await TmuxSession.with(mediaRate: 500_000) { tmux in
+    /// Ctrl-D asks like `quit`; `b` hands the download to a background feedsh,
+    /// which finishes it after the shell has gone.
+    @Test func ctrlDWithDownloadsAsksAndBackgroundFinishesThem() async throws {
+        try await TmuxSession.with(mediaRate: 1_000_000) { tmux in
             try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
             tmux.keys("lookup; get 2", "Enter")
             try await tmux.waitForScreen { $0.hasSuffix("↓1>") }
             tmux.keys("C-d")
-            try await tmux.waitForScreen { $0.hasSuffix("1 download is running. Pause and quit? [y/N]") }
-            tmux.keys("n", "Enter")
+            let question = "1 download is running. Continue in the background, pause, or stay? [b/p/S]"
+            try await tmux.waitForScreen { $0.hasSuffix(question) }
+            tmux.keys("Enter")
             try await tmux.waitForScreen { $0.hasSuffix("↓1>") }
             tmux.keys("C-d")
-            try await tmux.waitForScreen { $0.hasSuffix("Pause and quit? [y/N]") }
-            tmux.keys("y", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix(question) }
+            tmux.keys("b", "Enter")
             try await tmux.waitForExit()
-            let part = tmux.downloads.appendingPathComponent("1386867488/1000700000002.mp3.part")
-            #expect(FileManager.default.fileExists(atPath: part.path))
+            let file = tmux.downloads.appendingPathComponent("1386867488/1000700000002.mp3")
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !FileManager.default.fileExists(atPath: file.path), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let expected = SyntheticMedia(key: "1386867488/1000700000002.mp3").allBytes
+            #expect(try Data(contentsOf: file) == Data(expected))
         }
     }
 }

@@ -60,6 +60,18 @@ struct MPVPlaybackTests {
         #expect(speed == 2)
     }
 
+    @Test func aStreamThatCannotBeOpenedFailsWithMPVsReason() async throws {
+        let end = try await Player.play(
+            PlayRequest(source: "http://127.0.0.1:9/nothing.wav", title: "Nothing", terminal: false),
+            with: Self.mpv
+        ) { _ in }
+        guard case .failed = end.reason else {
+            Issue.record("expected a failure, got \(end)")
+            return
+        }
+        #expect(!end.finished)
+    }
+
     /// `play` cancelled (Ctrl-C at the prompt) sends mpv `quit` through its IPC.
     @Test func cancellingAsksThePlayerToQuitAndStillReportsTheEnd() async throws {
         let file = try Self.tone(seconds: 120)

@@ -104,6 +104,10 @@ import Testing
         _ = tracker.handle(.endFile(reason: "error", error: "loading failed"))
         #expect(tracker.end(.exited(2)).reason == .failed("loading failed"))
         #expect(!tracker.end(.exited(2)).finished)
+
+        // mpv exited before it said anything: its status says it failed.
+        #expect(PlaybackTracker(pid: 1).end(.exited(2)).reason == .failed("mpv exited with status 2"))
+        #expect(PlaybackTracker(pid: 1).end(.signaled(9)).reason == .exited(.signaled(9)))
     }
 }
 

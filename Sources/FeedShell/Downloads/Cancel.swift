@@ -13,8 +13,22 @@ extension Command {
                 """,
             flags: [FlagSpec("yes")]
         )
-    ) { targets, arguments, context in
+    ) { allTargets, arguments, context in
         let engine = context.session.downloads
+        // Those the background feedsh holds are cancelled there.
+        var targets: [DownloadTarget] = []
+        var remote: [DownloadTarget] = []
+        for target in allTargets {
+            if let held = await context.session.backgroundState(of: target.request.id),
+                held.state != .completed && held.state != .cancelled,
+                await engine.state(of: target.request.id)?.isActive != true
+            {
+                remote.append(target)
+            } else {
+                targets.append(target)
+            }
+        }
+        let cancelledThere = await context.session.backgroundRequest(.cancel, remote.map(\.request.id)) != nil
         // Queued ones go first inside the engine, so stopping the running ones starts
         // none of them.
         let cancelled = await engine.cancel(targets.map(\.request.id))
@@ -29,7 +43,11 @@ extension Command {
                 deleteEarlier = await context.ask?("Also delete \(count) left by earlier sessions? [y/N] ") ?? false
             }
         }
-        var outcomes: [Outcome] = []
+        var outcomes: [Outcome] = remote.map { target in
+            cancelledThere
+                ? Outcome(kind: "cancelled", message: "cancelled \(target.label.number) (in the background)")
+                : Outcome(kind: "not cancelled", message: "\(target.label.number): the background feedsh went away")
+        }
         for target in targets {
             let number = target.label.number
             if cancelled[target.request.id] == true {
@@ -61,6 +79,8 @@ extension Command {
                 )
             }
         }
-        return outcomes
+        // In the order the targets were given.
+        let byID = Dictionary(zip((remote + targets).map(\.request.id), outcomes)) { first, _ in first }
+        return allTargets.compactMap { byID[$0.request.id] }
     }
 }

@@ -1,4 +1,5 @@
 import Downloads
+import Foundation
 import ShellKit
 import TerminalKit
 
@@ -8,10 +9,31 @@ extension Command {
             "downloads",
             aliases: ["jobs"],
             summary: "list this session's downloads and where their files go",
-            details: "Every download started in this session: its number, state and progress, title and file."
+            details: """
+                Every download started in this session, and those the background feedsh
+                runs (their status starts with 'background'): number, state and progress,
+                title and file.
+                """
         )
     ) { _, context throws(ShellError) in
-        let all = await context.session.downloads.all()
+        var all = await context.session.downloads.all().filter { pair in
+            // One handed to the background feedsh is listed as it is there.
+            !(pair.state.isActive == false && context.session.backgroundStateNow(of: pair.request.id) != nil)
+        }
+        var background: Set<String> = []
+        for download in await context.session.backgroundDownloads() {
+            all.append(
+                (
+                    DownloadRequest(
+                        id: download.id,
+                        url: URL(fileURLWithPath: "/"),
+                        file: .init(final: URL(fileURLWithPath: download.path))
+                    ), download.engineState
+                )
+            )
+            background.insert(download.id)
+            await context.session.remember(download)
+        }
         guard !all.isEmpty else {
             context.output("no downloads", json: .array([]))
             return .proceed
@@ -19,12 +41,13 @@ extension Command {
         var rows: [[String]] = []
         var results: [JSONValue] = []
         for (request, state) in all {
-            let detail: String =
+            var detail: String =
                 switch state {
                 case .cancelled: "cancelled"
                 case .running(let progress?) where progress.bytes > 0: progress.reading.text
                 default: EpisodeStatus(engine: state, disk: .absent).text
                 }
+            if background.contains(request.id) { detail = "background · " + detail }
             let label = await context.session.label(for: request.id)
             rows.append([
                 label.number, TerminalText.line(detail), label.title, TerminalText.line(request.file.final.path),
@@ -33,6 +56,7 @@ extension Command {
                 .object([
                     "id": .string(request.id), "label": .string(label.description),
                     "path": .string(request.file.final.path), "status": JSONRender.state(state),
+                    "background": .bool(background.contains(request.id)),
                 ])
             )
         }

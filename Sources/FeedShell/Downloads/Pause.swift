@@ -2,6 +2,24 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    /// Pauses a download the background feedsh runs; nil when it runs none such.
+    static func pauseInBackground(_ target: DownloadTarget, _ context: CommandContext) async -> Outcome? {
+        let session = context.session
+        guard await session.backgroundState(of: target.request.id)?.isActive == true,
+            let after = await session.backgroundRequest(.pause, [target.request.id])?.first
+        else { return nil }
+        let number = target.label.number
+        return after.state == .paused
+            ? Outcome(
+                kind: "paused",
+                message:
+                    "paused \(number) at \(Formatting.precisePercent(after.bytes ?? 0, of: after.total)) (in the background)"
+            )
+            : Outcome(kind: "finished first", message: "\(number) finished before it could be paused")
+    }
+}
+
+extension Command {
     static let pause = perDownload(
         CommandSpec(
             "pause",
@@ -22,7 +40,8 @@ extension Command {
                 case .completed?:
                     Outcome(kind: "finished first", message: "\(number) finished before it could be paused")
                 default:
-                    ownedElsewhere(target, context)
+                    await pauseInBackground(target, context)
+                        ?? ownedElsewhere(target, context)
                         ?? Outcome(kind: "not downloading", message: "\(number) is not downloading")
                 }
             outcomes.append(outcome)

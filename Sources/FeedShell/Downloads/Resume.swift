@@ -11,6 +11,16 @@ extension Command {
     ) { targets, _, context in
         await startAll(targets, context) { target in
             let number = target.label.number
+            // One the background feedsh holds continues there.
+            if let held = await context.session.backgroundState(of: target.request.id),
+                held.state == .paused || held.state == .failed,
+                await context.session.downloads.state(of: target.request.id)?.isActive != true,
+                await context.session.backgroundRequest(.resume, [target.request.id]) != nil
+            {
+                let at =
+                    held.state == .paused ? " at \(Formatting.precisePercent(held.bytes ?? 0, of: held.total))" : ""
+                return .skip(Outcome(kind: "resumed", message: "resuming \(number)\(at) in the background"))
+            }
             return switch await context.session.status(of: target.request) {
             case .paused(let bytes, let total):
                 .start(message: "resuming \(number) at \(Formatting.precisePercent(bytes, of: total))")

@@ -1,3 +1,4 @@
+import Background
 import Downloads
 import ShellKit
 import TerminalKit
@@ -33,6 +34,16 @@ extension Command {
         }
         context.showProgress?(true)
         await engine.waitUntilIdle(ids.map(Array.init))
+        // Then what the background feedsh runs (those selected, or all of them).
+        var inBackground: [ControlDownload] = []
+        for download in await context.session.backgroundDownloads() where ids?.contains(download.id) ?? true {
+            inBackground.append(download)
+        }
+        while !Task.isCancelled,
+            inBackground.contains(where: { context.session.backgroundStateNow(of: $0.id)?.isActive == true })
+        {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
         for target in elsewhere {
             while !Task.isCancelled, engine.owner(of: target.request) != nil {
                 try? await Task.sleep(for: .milliseconds(200))
@@ -83,6 +94,16 @@ extension Command {
                 lines.append("paused \(label) at \(Formatting.precisePercent(bytes, of: total))")
             default: lines.append("\(label) was not finished by the other feedsh")
             }
+        }
+        for download in inBackground {
+            let state = context.session.backgroundStateNow(of: download.id) ?? download
+            if state.state == .failed { failures += 1 }
+            results.append(
+                .object([
+                    "id": .string(download.id), "label": .string(download.label.description),
+                    "status": JSONRender.state(state.engineState),
+                ])
+            )
         }
         if !lines.isEmpty || context.console.json {
             context.output(lines.joined(separator: "\n"), json: .array(results))

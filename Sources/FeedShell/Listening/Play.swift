@@ -82,7 +82,9 @@ extension Command {
         // where it stopped, and the loaded subscription shows it.
         let saved = await Task {
             let saved = await recorder.finish(end)
-            if saved, let loaded = await session.subscription?.podcast { try? await session.loadSubscription(loaded) }
+            if saved, let loaded = await session.subscription?.podcast {
+                _ = try? await session.loadSubscription(loaded)
+            }
             return saved
         }.value
         if case .failed(let reason) = end.reason { throw .notPlayable(source, reason: reason) }

@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import Synchronization
 import TerminalKit
 
 /// Turns download events into lines for a person, on standard error, or into JSON
@@ -72,5 +73,18 @@ struct DownloadReporter {
         default:
             return nil
         }
+    }
+}
+
+/// A ``DownloadReporter`` that several tasks may use.
+final class SharedReporter: Sendable {
+    private let reporter: Mutex<DownloadReporter>
+
+    init(console: Console) {
+        reporter = Mutex(DownloadReporter(console: console))
+    }
+
+    func report(_ event: DownloadEvent, label: DownloadLabel) {
+        reporter.withLock { $0.report(event, label: label) }
     }
 }

@@ -7,15 +7,27 @@ extension Command {
             aliases: ["exit"],
             summary: "leave feedsh (Ctrl-D does the same)",
             details: """
-                With downloads running, asks first: they are paused, and 'resume' continues
-                them in a later session. In a script, feedsh waits for them instead.
+                With downloads running, asks first: continue them in the background (a
+                feedsh without a terminal finishes them, as 'detach' does), pause them
+                ('resume' continues them in a later session), or stay. In a script,
+                feedsh waits for them instead (or, with --detach, hands them over).
                 """
         )
     ) { _, context throws(ShellError) in
-        guard let ask = context.ask else { return .quit }
+        guard let answer = context.answer else { return .quit }
         let active = await context.session.downloads.all().filter { $0.state.isActive }.count
         guard active > 0 else { return .quit }
         let running = active == 1 ? "1 download is" : "\(active) downloads are"
-        return await ask("\(running) running. Pause and quit? [y/N] ") ? .quit : .proceed
+        let question = "\(running) running. Continue in the background, pause, or stay? [b/p/S] "
+        switch await answer(question) {
+        case "b"?, "background"?:
+            let (count, pid) = try await context.session.detach()
+            context.console.printError(Shell.detachedText(count, pid: pid))
+            return .quit
+        case "p"?, "pause"?:
+            return .quit
+        default:
+            return .proceed
+        }
     }
 }

@@ -1,0 +1,315 @@
+import Background
+import CFileIO
+import Downloads
+import Foundation
+import Synchronization
+import TerminalKit
+
+/// Where the session keeps its link, readable without waiting on the actor.
+final class LinkBox: Sendable {
+    let link = Mutex<BackgroundLink?>(nil)
+}
+
+/// A shell's connection to the background feedsh of its library, with the latest
+/// state of every download it runs (kept current by its events).
+final class BackgroundLink: Sendable {
+    let client: ControlClient
+    let pid: Int32
+    private let known = Mutex<[String: ControlDownload]>([:])
+
+    init(client: ControlClient, pid: Int32, downloads: [ControlDownload]) {
+        self.client = client
+        self.pid = pid
+        known.withLock { known in
+            for download in downloads { known[download.id] = download }
+        }
+    }
+
+    func update(_ download: ControlDownload) {
+        known.withLock { $0[download.id] = download }
+    }
+
+    func download(_ id: String) -> ControlDownload? {
+        known.withLock { $0[id] }
+    }
+
+    /// Every download it has, queued and running first.
+    var all: [ControlDownload] {
+        known.withLock { Array($0.values) }.sorted {
+            ($0.isActive ? 0 : 1, $0.number) < ($1.isActive ? 0 : 1, $1.number)
+        }
+    }
+
+    var isAlive: Bool { !closed.withLock { $0 } }
+    private let closed = Mutex(false)
+    func markClosed() { closed.withLock { $0 = true } }
+}
+
+extension ControlDownload {
+    /// As the engine would say it.
+    var engineState: DownloadManager.State {
+        switch state {
+        case .queued: .queued
+        case .running: .running(bytes.map { DownloadProgress(bytes: $0, total: total, bytesPerSecond: bytesPerSecond) })
+        case .paused: .paused(bytes: bytes ?? 0, total: total)
+        case .completed: .completed(bytes: bytes ?? 0)
+        case .failed: .failed(.background(code: code ?? "background", message: message ?? "failed"))
+        case .cancelled: .cancelled
+        }
+    }
+
+    /// The event a shell reports for this new state.
+    var event: DownloadEvent {
+        switch state {
+        case .queued: .queued(id: id)
+        case .running:
+            bytes.map { .progress(id: id, DownloadProgress(bytes: $0, total: total, bytesPerSecond: bytesPerSecond)) }
+                ?? .started(id: id, offset: 0)
+        case .paused: .paused(id: id, bytes: bytes ?? 0, total: total)
+        case .completed: .completed(id: id, bytes: bytes ?? 0, file: URL(fileURLWithPath: path))
+        case .failed: .failed(id: id, .background(code: code ?? "background", message: message ?? "failed"))
+        case .cancelled: .cancelled(id: id)
+        }
+    }
+
+    var label: DownloadLabel { DownloadLabel(number: TerminalText.line(number), title: TerminalText.line(title)) }
+
+    /// A download's state as the background process reports it.
+    init(_ request: DownloadRequest, number: String, title: String, state: DownloadManager.State) {
+        var download = ControlDownload(
+            id: request.id,
+            number: number,
+            title: title,
+            path: request.file.final.path,
+            state: .queued
+        )
+        switch state {
+        case .queued: break
+        case .running(let progress):
+            download.state = .running
+            download.bytes = progress?.bytes
+            download.total = progress?.total
+            download.bytesPerSecond = progress?.bytesPerSecond
+        case .paused(let bytes, let total):
+            download.state = .paused
+            download.bytes = bytes
+            download.total = total
+        case .completed(let bytes):
+            download.state = .completed
+            download.bytes = bytes
+        case .failed(let error):
+            download.state = .failed
+            download.message = error.description
+            download.code = error.code.description
+        case .cancelled:
+            download.state = .cancelled
+        }
+        self = download
+    }
+}
+
+extension Session {
+    /// Where the background process listens.
+    nonisolated var controlPaths: ControlPaths { ControlPaths() }
+
+    /// Called with every change the background process reports (set by the shell).
+    func onBackgroundEvent(_ handler: @escaping @Sendable (ControlDownload) async -> Void) {
+        backgroundHandler = handler
+    }
+
+    /// The background feedsh of this library, connected (once, and again after it
+    /// went away) when one runs; nil when none does.
+    @discardableResult
+    func connectBackground() async -> BackgroundLink? {
+        if let background, background.isAlive { return background }
+        background = nil
+        let paths = controlPaths
+        guard ControlLock.isHeld(paths.lock), let client = try? await ControlClient.connect(path: paths.socket) else {
+            return nil
+        }
+        guard let hello = try? await client.request(.hello).hello,
+            hello.library == configuration.libraryFile.path,
+            let list = try? await client.request(.list),
+            (try? await client.request(.subscribe)) != nil
+        else {
+            await client.close()
+            return nil
+        }
+        let link = BackgroundLink(client: client, pid: hello.pid, downloads: list.downloads ?? [])
+        for download in link.all { labels[download.id] = download.label }
+        background = link
+        let handler = backgroundHandler
+        Task {
+            for await download in client.events {
+                link.update(download)
+                await handler?(download)
+            }
+            link.markClosed()
+        }
+        return link
+    }
+
+    /// The background process's state of a download, when it runs it.
+    func backgroundState(of id: String) -> ControlDownload? {
+        background?.download(id)
+    }
+
+    /// Remembers how to name a download the background process reported.
+    func remember(_ download: ControlDownload) {
+        if labels[download.id] == nil { labels[download.id] = download.label }
+    }
+
+    /// Hands this session's queued and running downloads to the background feedsh
+    /// (started when none runs): they are paused here, which lets go of their
+    /// files, and continued there. Returns how many, and the process's pid.
+    func detach() async throws(ShellError) -> (count: Int, pid: Int32) {
+        let active = await downloads.all().filter { $0.state.isActive }
+        guard !active.isEmpty else { return (0, background?.pid ?? 0) }
+        let link = try await startBackground()
+        var handed: [HandedDownload] = []
+        for (request, _) in active {
+            _ = await downloads.pause(request.id)
+            let label = label(for: request.id)
+            let reference = libraryEpisodes[request.id]
+            handed.append(
+                HandedDownload(
+                    id: request.id,
+                    url: request.url,
+                    path: request.file.final.path,
+                    number: label.number,
+                    title: label.title,
+                    episodeID: reference?.episode,
+                    podcastID: reference?.podcast
+                )
+            )
+        }
+        do throws(ControlError) {
+            let result = try await link.client.request(.get, downloads: handed)
+            for download in result.downloads ?? [] { link.update(download) }
+        } catch {
+            throw .background(error.description)
+        }
+        return (handed.count, link.pid)
+    }
+
+    /// The link to the background process, starting one when none runs.
+    private func startBackground() async throws(ShellError) -> BackgroundLink {
+        if let link = await connectBackground() { return link }
+        let paths = controlPaths
+        do throws(ControlError) {
+            try paths.prepare()
+        } catch {
+            throw .background(error.description)
+        }
+        try BackgroundLauncher.launch(configuration: configuration, maxConcurrent: await downloads.maxConcurrent)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let link = await connectBackground() { return link }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        throw .background("the background feedsh did not start (see \(BackgroundLauncher.logPath()))")
+    }
+}
+
+/// Starts `feedsh --background` in a session of its own, without a terminal, its
+/// output going to `$XDG_STATE_HOME/feedsh/background.log`.
+enum BackgroundLauncher {
+    /// POSIX_SPAWN_SETSID, which Swift does not import (it needs _GNU_SOURCE).
+    static let posixSpawnSetsid = feedsh_spawn_setsid_flag()
+
+    static func logPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
+        return state + "/feedsh/background.log"
+    }
+
+    static func launch(configuration: ShellConfiguration, maxConcurrent: Int) throws(ShellError) {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let arguments = [
+            executable, "--background", "--library", configuration.libraryFile.path, "--download-dir",
+            configuration.downloadDirectory.path, "--cache-dir", configuration.cacheDirectory.path,
+            "--max-concurrent", String(maxConcurrent), "--engine", configuration.engine.rawValue,
+        ]
+        let log = logPath()
+        try? FileManager.default.createDirectory(
+            atPath: (log as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
+        let output = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer {
+            if output >= 0 { close(output) }
+            if input >= 0 { close(input) }
+        }
+        guard output >= 0, input >= 0 else { throw .background("cannot open \(log)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, output, STDERR_FILENO)
+        // Nothing else of this process's: a pipe inherited from whoever ran this shell
+        // would stay open for as long as the background process runs, and the
+        // reader of that pipe would wait for it.
+        feedsh_spawn_close_from(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A session of its own (setsid): no terminal, and no SIGHUP or ^C from this one.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(posixSpawnSetsid | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        )
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        guard spawned == 0 else {
+            throw .background("cannot start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        // Reaped when it ends while this process still runs (else init reaps it).
+        let child = pid
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        }
+    }
+}
+
+extension Session {
+    /// Asks the background process to pause, resume or cancel downloads it runs;
+    /// their states after, or nil when it cannot be reached.
+    func backgroundRequest(_ op: ControlRequest.Operation, _ ids: [String]) async -> [ControlDownload]? {
+        guard let link = background, link.isAlive else { return nil }
+        guard let result = try? await link.client.request(op, ids: ids) else { return nil }
+        for download in result.downloads ?? [] { link.update(download) }
+        return result.downloads ?? []
+    }
+
+    /// The downloads the background process runs or holds that this session's
+    /// engine does not.
+    func backgroundDownloads() async -> [ControlDownload] {
+        guard let link = background else { return [] }
+        var result: [ControlDownload] = []
+        for download in link.all where await downloads.state(of: download.id)?.isActive != true {
+            result.append(download)
+        }
+        return result
+    }
+}
+
+extension Session {
+    /// The background process's latest state of a download, without waiting on
+    /// the session (the link keeps it current).
+    nonisolated func backgroundStateNow(of id: String) -> ControlDownload? {
+        backgroundBox.link.withLock { $0 }?.download(id)
+    }
+}

@@ -1,0 +1,25 @@
+import ShellKit
+
+extension Command {
+    static let detach = Command(
+        CommandSpec(
+            "detach",
+            summary: "hand the running and queued downloads to a background feedsh",
+            details: """
+                A feedsh without a terminal (started for this user and library when none
+                runs, its log in $XDG_STATE_HOME/feedsh/background.log) finishes them with
+                the same --max-concurrent and exits when nothing is left. This shell, and any
+                feedsh started later, show them with live progress; pause, resume, cancel and
+                wait act on them; the next feedsh started says what finished or failed.
+                Scripts can end with --detach instead of waiting.
+                """
+        )
+    ) { _, context throws(ShellError) in
+        let (count, pid) = try await context.session.detach()
+        context.output(
+            Shell.detachedText(count, pid: pid),
+            json: .object(["handed": .int(count), "pid": count > 0 ? .int(Int(pid)) : .null])
+        )
+        return .proceed
+    }
+}

@@ -1,0 +1,167 @@
+import FixtureServer
+import Foundation
+import Testing
+
+/// Downloads that outlive the shell: a background feedsh started by `--detach`,
+/// controlled by later shells through its socket, and what it leaves behind.
+@Suite("Background downloads", .serialized)
+struct BackgroundProcessTests {
+    struct Scene {
+        let server: FixtureServer
+        let root: URL
+        /// Short: a socket's path must fit in 108 bytes.
+        let runtime: String
+        var base: String { server.baseURL.absoluteString }
+        var downloads: URL { root.appendingPathComponent("downloads") }
+        var socket: String { runtime + "/feedsh/control.sock" }
+        var log: URL { root.appendingPathComponent("state/feedsh/background.log") }
+        var environment: [String: String] {
+            [
+                "FEEDSH_ITUNES_URL": base, "FEEDSH_DOWNLOAD_DIR": downloads.path,
+                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path, "XDG_RUNTIME_DIR": runtime,
+                "XDG_STATE_HOME": root.appendingPathComponent("state").path,
+            ]
+        }
+
+        static func with(rate: Int = 1_500_000, _ body: (Scene) async throws -> Void) async throws {
+            let server = try await FixtureServer.start(.init(mediaRate: rate))
+            var template = Array("/tmp/feedsh-rt-XXXXXX".utf8CString)
+            let runtime = String(cString: mkdtemp(&template))
+            let scene = Scene(server: server, root: try temporaryDirectory(), runtime: runtime)
+            defer {
+                // No background feedsh outlives its test.
+                if let pid = scene.backgroundPID() { kill(pid, SIGKILL) }
+                try? FileManager.default.removeItem(atPath: runtime)
+                try? FileManager.default.removeItem(at: scene.root)
+            }
+            do {
+                try await body(scene)
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
+        }
+
+        func run(_ commands: String, _ flags: [String] = []) async throws -> FeedshResult {
+            try await runFeedsh(flags + ["-c", commands], environment: environment)
+        }
+
+        /// The background feedsh's pid, from its log, while it runs.
+        func backgroundPID() -> Int32? {
+            guard let text = try? String(contentsOf: log, encoding: .utf8) else { return nil }
+            let starts = text.split(separator: "\n").filter { $0.contains(" started (pid ") }
+            guard let line = starts.last, let open = line.range(of: "(pid "),
+                let pid = Int32(line[open.upperBound...].prefix { $0.isNumber }), kill(pid, 0) == 0
+            else { return nil }
+            return pid
+        }
+
+        /// Waits (at most `timeout`) until the background feedsh has exited.
+        func waitForBackgroundToExit(timeout: Duration = .seconds(60)) async throws {
+            let deadline = ContinuousClock.now + timeout
+            while let pid = backgroundPID(), kill(pid, 0) == 0 {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the background feedsh (pid \(pid)) is still running")
+                    throw CancellationError()
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+
+        func file(_ episode: Int) -> URL {
+            downloads.appendingPathComponent("1386867488/100070000000\(episode).mp3")
+        }
+
+        func expected(_ episode: Int) -> Data {
+            Data(SyntheticMedia(key: "1386867488/100070000000\(episode).mp3").allBytes)
+        }
+    }
+
+    @Test func detachedDownloadsGoOnAndALaterShellSeesPausesAndResumesThem() async throws {
+        try await Scene.with(rate: 700_000) { scene in
+            let detached = try await scene.run("lookup; get 1,2", ["--detach"])
+            #expect(detached.status == 0, "\(detached.standardError)")
+            #expect(detached.standardError.contains("2 downloads continue in the background (feedsh pid "))
+            let pid = try #require(scene.backgroundPID())
+            // The shell has exited; its downloads go on, shown by a new shell.
+            let listed = try await scene.run("lookup; downloads; episodes")
+            #expect(listed.status == 0, "\(listed.standardError)")
+            #expect(listed.standardOutput.contains("background · "))
+            #expect(listed.standardOutput.contains("% downloading"))
+            let paused = try await scene.run("lookup; pause 1")
+            #expect(paused.standardOutput.contains("paused 1 at "), "\(paused.standardOutput)")
+            #expect(paused.standardOutput.contains("(in the background)"))
+            let resumed = try await scene.run("lookup; resume 1")
+            #expect(resumed.standardOutput.contains("resuming 1 at "), "\(resumed.standardOutput)")
+            #expect(resumed.standardOutput.contains("in the background"))
+            #expect(scene.backgroundPID() == pid)
+            // Nobody watches: it finishes, records it, and exits.
+            try await scene.waitForBackgroundToExit()
+            #expect(try Data(contentsOf: scene.file(1)) == scene.expected(1))
+            #expect(try Data(contentsOf: scene.file(2)) == scene.expected(2))
+            let next = try await scene.run("lookup --limit 1")
+            #expect(next.standardError.contains("while you were away: 2 downloaded"), "\(next.standardError)")
+            // Said once.
+            let after = try await scene.run("lookup --limit 1")
+            #expect(!after.standardError.contains("while you were away"))
+            #expect(!FileManager.default.fileExists(atPath: scene.socket))
+        }
+    }
+
+    @Test func aKilledBackgroundLeavesAPartThatResumeCompletesAndItsSocketIsReplaced() async throws {
+        try await Scene.with(rate: 1_500_000) { scene in
+            let detached = try await scene.run("lookup; get 1", ["--detach"])
+            #expect(detached.status == 0, "\(detached.standardError)")
+            let pid = try #require(scene.backgroundPID())
+            let part = URL(fileURLWithPath: scene.file(1).path + ".part")
+            let deadline = ContinuousClock.now + .seconds(20)
+            while (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int ?? 0) ?? 0 < 100_000 {
+                guard ContinuousClock.now < deadline else { throw CancellationError() }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            kill(pid, SIGKILL)
+            while kill(pid, 0) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            // Its socket stays behind, stale.
+            #expect(FileManager.default.fileExists(atPath: scene.socket))
+            let listed = try await scene.run("lookup; episodes")
+            #expect(listed.standardOutput.contains("% paused"), "\(listed.standardOutput)")
+            // A new background feedsh replaces the stale socket.
+            let again = try await scene.run("lookup; get 2", ["--detach"])
+            #expect(again.status == 0, "\(again.standardError)")
+            let second = try #require(scene.backgroundPID())
+            #expect(second != pid)
+            // The killed one's .part is resumed here, exactly.
+            try await scene.waitForBackgroundToExit()
+            let resumed = try await scene.run("lookup; resume 1; wait")
+            #expect(resumed.status == 0, "\(resumed.standardError)")
+            #expect(resumed.standardOutput.contains("resuming 1 at "))
+            #expect(try Data(contentsOf: scene.file(1)) == scene.expected(1))
+            #expect(try Data(contentsOf: scene.file(2)) == scene.expected(2))
+        }
+    }
+
+    @Test func theSocketIsPrivateAndGarbageGetsAnErrorWhileServingGoesOn() async throws {
+        try await Scene.with(rate: 300_000) { scene in
+            let detached = try await scene.run("lookup; get 3", ["--detach"])
+            #expect(detached.status == 0, "\(detached.standardError)")
+            var info = stat()
+            #expect(stat(scene.runtime + "/feedsh", &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o700)
+            #expect(stat(scene.socket, &info) == 0)
+            #expect(info.st_mode & 0o077 == 0)
+            let reply = try unixSocketExchange(scene.socket, "\u{1B}[2J{{{ not a request\n")
+            #expect(reply.contains(#""ok":false"#), "\(reply)")
+            #expect(reply.contains("bad-request"))
+            let hostile = try unixSocketExchange(
+                scene.socket,
+                #"{"v":1,"id":2,"op":"cancel","ids":["../../etc"]}"# + "\n"
+            )
+            #expect(hostile.contains("unknown-download"), "\(hostile)")
+            let listed = try await scene.run("lookup; downloads")
+            #expect(listed.standardOutput.contains("background · "), "\(listed.standardOutput)")
+            let cancelled = try await scene.run("lookup; cancel 3")
+            #expect(cancelled.standardOutput.contains("cancelled 3 (in the background)"), "\(cancelled.standardOutput)")
+        }
+    }
+}

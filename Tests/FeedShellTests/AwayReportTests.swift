@@ -1,0 +1,34 @@
+import Foundation
+import Library
+import Testing
+
+@testable import FeedShell
+
+@Suite("While you were away")
+struct AwayReportTests {
+    @Test func whatTheBackgroundFinishedIsSaidOnceAtTheNextStart() async throws {
+        try await ShellHarness.run { h in
+            let library = try await h.shell.session.library()
+            try await library.recordAway(AwayEvent(label: "1 One", path: "/d/1.mp3", failed: false))
+            try await library.recordAway(AwayEvent(label: "2 Two", path: "/d/2.mp3", failed: false))
+            try await library.recordAway(
+                AwayEvent(
+                    label: "3 Three",
+                    path: "/d/3.mp3",
+                    failed: true,
+                    message: "HTTP 404 Not Found from http://x/3.mp3"
+                )
+            )
+            var watched = AwayEvent(label: "4 Four", path: "/d/4.mp3", failed: false)
+            watched.reported = true
+            try await library.recordAway(watched)
+            await h.shell.reportAway()
+            #expect(
+                h.output.standardError
+                    == "while you were away: 2 downloaded, 1 failed (3 Three: HTTP 404 Not Found from http://x/3.mp3)\n"
+            )
+            await h.shell.reportAway()
+            #expect(h.output.standardError.components(separatedBy: "while you were away").count == 2)
+        }
+    }
+}
