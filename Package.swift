@@ -39,8 +39,8 @@ let package = Package(
         .target(
             name: "FeedShell",
             dependencies: [
-                "Background", "CFileIO", "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback",
-                "ShellKit", "TerminalKit",
+                "Background", "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback", "ShellKit",
+                "TerminalKit",
             ]
         ),
         .target(

@@ -14,10 +14,16 @@ public struct ControlPaths: Sendable, Equatable {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             directory = runtime + "/feedsh"
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
-            directory = state + "/feedsh"
+            directory = Self.stateDirectory(environment: environment)
         }
+    }
+
+    /// `$XDG_STATE_HOME/feedsh` (`~/.local/state/feedsh` when unset): the fallback
+    /// for the socket, and where the background process's log goes.
+    public static func stateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
+        return state + "/feedsh"
     }
 
     public var socket: String { directory + "/control.sock" }
@@ -201,10 +207,8 @@ public final class ControlServer: Sendable {
                     try await outbound.write(ByteBuffer(string: reply.line))
                 }
             } catch {
-                // A line over the limit, or the peer went away: this connection ends.
-                try? await outbound.write(
-                    ByteBuffer(string: ControlMessage.failure(nil, code: "bad-request", "line too long").line)
-                )
+                // A line over the limit, or the peer went away: this connection ends
+                // (closed, without a reply that the peer may not be reading).
             }
         }
     }

@@ -35,16 +35,35 @@ public struct ForegroundProcess: Sendable {
     /// `output` (file descriptors of this process; nil keeps feedsh's own). Nil when
     /// it could not be started.
     public static func start(_ command: String, input: Int32? = nil, output: Int32? = nil) -> ForegroundProcess? {
+        guard case .success(let pid) = spawn(["/bin/sh", "-c", command], input: input, output: output) else {
+            return nil
+        }
+        return ForegroundProcess(pid: pid)
+    }
+
+    /// Starts `arguments` (the program's path first) with the standard streams
+    /// given (file descriptors of this process; nil keeps feedsh's own) and no other
+    /// of feedsh's files, sockets or pipes; in a session of its own when
+    /// `newSession` (setsid: no terminal, no SIGHUP from this one). Its pid, or the
+    /// error posix_spawn gave.
+    ///
+    /// The program starts with no signal blocked and every signal at its default:
+    /// a thread of Swift's pool blocks signals, and feedsh ignores some (it watches
+    /// them), and both would be inherited (mpv would not stop on SIGTERM or ^C).
+    public static func spawn(
+        _ arguments: [String],
+        input: Int32? = nil,
+        output: Int32? = nil,
+        error: Int32? = nil,
+        newSession: Bool = false
+    ) -> Result<pid_t, POSIXError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let input, input != STDIN_FILENO { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
-        if let output, output != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
-        // Only the standard streams: none of feedsh's sockets, files or pipes.
+        for (fd, target) in [(input, STDIN_FILENO), (output, STDOUT_FILENO), (error, STDERR_FILENO)] {
+            if let fd, fd != target { posix_spawn_file_actions_adddup2(&actions, fd, target) }
+        }
         feedsh_spawn_close_from(&actions, 3)
-        // The program starts with no signal blocked and every signal at its default:
-        // a thread of Swift's pool blocks signals, and feedsh ignores some (it watches
-        // them), and both would be inherited: mpv would not stop on SIGTERM or ^C.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -56,13 +75,14 @@ public struct ForegroundProcess: Sendable {
         sigdelset(&all, SIGKILL)
         sigdelset(&all, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? feedsh_spawn_setsid_flag() : 0)
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ) == 0 else { return nil }
-        return ForegroundProcess(pid: pid)
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        guard result == 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)) }
+        return .success(pid)
     }
 
     /// Waits for the process to end. Blocks the calling thread: call it off Swift's

@@ -23,24 +23,16 @@ struct BackgroundProcessTests {
             ]
         }
 
-        static func with(rate: Int = 1_500_000, _ body: (Scene) async throws -> Void) async throws {
-            let server = try await FixtureServer.start(.init(mediaRate: rate))
+        static func with(rate: Int, _ body: (Scene) async throws -> Void) async throws {
             var template = Array("/tmp/feedsh-rt-XXXXXX".utf8CString)
             let runtime = String(cString: mkdtemp(&template))
-            let scene = Scene(server: server, root: try temporaryDirectory(), runtime: runtime)
-            defer {
+            defer { try? FileManager.default.removeItem(atPath: runtime) }
+            try await withServerAndFolder(.init(mediaRate: rate)) { server, root in
+                let scene = Scene(server: server, root: root, runtime: runtime)
                 // No background feedsh outlives its test.
-                if let pid = scene.backgroundPID() { kill(pid, SIGKILL) }
-                try? FileManager.default.removeItem(atPath: runtime)
-                try? FileManager.default.removeItem(at: scene.root)
-            }
-            do {
+                defer { if let pid = scene.backgroundPID() { kill(pid, SIGKILL) } }
                 try await body(scene)
-            } catch {
-                await server.stop()
-                throw error
             }
-            await server.stop()
         }
 
         func run(_ commands: String, _ flags: [String] = []) async throws -> FeedshResult {
@@ -150,10 +142,10 @@ struct BackgroundProcessTests {
             #expect(info.st_mode & 0o777 == 0o700)
             #expect(stat(scene.socket, &info) == 0)
             #expect(info.st_mode & 0o077 == 0)
-            let reply = try unixSocketExchange(scene.socket, "\u{1B}[2J{{{ not a request\n")
+            let reply = try await unixSocketExchange(scene.socket, "\u{1B}[2J{{{ not a request\n")
             #expect(reply.contains(#""ok":false"#), "\(reply)")
             #expect(reply.contains("bad-request"))
-            let hostile = try unixSocketExchange(
+            let hostile = try await unixSocketExchange(
                 scene.socket,
                 #"{"v":1,"id":2,"op":"cancel","ids":["../../etc"]}"# + "\n"
             )

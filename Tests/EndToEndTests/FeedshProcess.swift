@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import Synchronization
 
@@ -113,8 +114,17 @@ func temporaryDirectory() throws -> URL {
 }
 
 /// Sends `text` on a new connection to the Unix socket at `path` and returns the
-/// first line back (empty when the peer closes first; at most 10 s).
-func unixSocketExchange(_ path: String, _ text: String) throws -> String {
+/// first line back (empty when the peer closes first; at most 10 s), on a thread of
+/// its own rather than one of Swift's pool.
+func unixSocketExchange(_ path: String, _ text: String) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try blockingUnixSocketExchange(path, text) })
+        }
+    }
+}
+
+private func blockingUnixSocketExchange(_ path: String, _ text: String) throws -> String {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_un()
@@ -130,9 +140,35 @@ func unixSocketExchange(_ path: String, _ text: String) throws -> String {
     guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    // All of it, however many writes that takes.
+    let all = Array(text.utf8)
+    var sent = 0
+    while sent < all.count {
+        let wrote = all[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if wrote < 0 && errno == EINTR { continue }
+        guard wrote > 0 else { break }
+        sent += wrote
+    }
     var line: [UInt8] = []
     var byte: UInt8 = 0
     while read(fd, &byte, 1) == 1, byte != 10 { line.append(byte) }
     return String(decoding: line, as: UTF8.self)
+}
+
+/// A fixture server and a new folder for the length of `body`; the server stops and
+/// the folder goes afterwards, whether `body` throws or not.
+func withServerAndFolder(
+    _ configuration: FixtureServer.Configuration = .init(),
+    _ body: (FixtureServer, URL) async throws -> Void
+) async throws {
+    let server = try await FixtureServer.start(configuration)
+    let root = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: root) }
+    do {
+        try await body(server, root)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
 }

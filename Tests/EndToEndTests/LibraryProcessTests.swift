@@ -21,16 +21,7 @@ struct LibraryProcessTests {
         }
 
         static func with(_ body: (Scene) async throws -> Void) async throws {
-            let server = try await FixtureServer.start(.init())
-            let scene = Scene(server: server, root: try temporaryDirectory())
-            do {
-                try await body(scene)
-            } catch {
-                await server.stop()
-                throw error
-            }
-            await server.stop()
-            try? FileManager.default.removeItem(at: scene.root)
+            try await withServerAndFolder { server, root in try await body(Scene(server: server, root: root)) }
         }
 
         func run(_ commands: String, json: Bool = false) async throws -> FeedshResult {

@@ -33,16 +33,7 @@ struct ListeningProcessTests {
         }
 
         static func with(_ body: (Scene) async throws -> Void) async throws {
-            let server = try await FixtureServer.start(.init())
-            let scene = Scene(server: server, root: try temporaryDirectory())
-            do {
-                try await body(scene)
-            } catch {
-                await server.stop()
-                throw error
-            }
-            await server.stop()
-            try? FileManager.default.removeItem(at: scene.root)
+            try await withServerAndFolder { server, root in try await body(Scene(server: server, root: root)) }
         }
 
         func run(_ commands: String, json: Bool = false, environment extra: [String: String] = [:]) async throws
@@ -104,7 +95,7 @@ struct ListeningProcessTests {
             let started = try await first.waitFor { $0["event"] as? String == "started" }
             #expect(started["from"] as? Double == 0)
             _ = try await first.waitFor { ($0["seconds"] as? Double ?? 0) >= 2 }
-            try sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
+            try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
             let quit = try await first.finish()
             #expect(quit.status == 0)
             let stopped = try #require(jsonLines(quit.standardOutput).last?["result"] as? [String: Any])
@@ -339,12 +330,15 @@ func jsonLines(_ text: String) -> [[String: Any]] {
 }
 
 /// Sends mpv `quit` through its IPC socket, found in its command line.
-func sendQuit(toMPV pid: Int32) throws {
+func sendQuit(toMPV pid: Int32) async throws {
     let arguments = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8).split(separator: "\0")
     guard let option = arguments.first(where: { $0.hasPrefix("--input-ipc-server=") }) else {
         throw CocoaError(.fileReadUnknown)
     }
-    _ = try unixSocketExchange(String(option.dropFirst("--input-ipc-server=".count)), #"{"command":["quit"]}"# + "\n")
+    _ = try await unixSocketExchange(
+        String(option.dropFirst("--input-ipc-server=".count)),
+        #"{"command":["quit"]}"# + "\n"
+    )
 }
 
 /// A feedsh running in the background whose `--json` lines a test reads as they come.
@@ -374,11 +368,17 @@ final class LiveFeedsh: Sendable {
         try process.run()
         self.process = process
         let handle = stdout.fileHandleForReading
-        reader = Task.detached { [output] in
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        // Blocking reads on a thread of their own, not one of Swift's pool.
+        reader = Task { [output] in
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    while true {
+                        let data = handle.availableData
+                        if data.isEmpty { break }
+                        output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                    }
+                    continuation.resume()
+                }
             }
         }
     }

@@ -1,5 +1,4 @@
 import Background
-import CFileIO
 import Downloads
 import Foundation
 import Synchronization
@@ -214,13 +213,9 @@ extension Session {
 /// Starts `feedsh --background` in a session of its own, without a terminal, its
 /// output going to `$XDG_STATE_HOME/feedsh/background.log`.
 enum BackgroundLauncher {
-    /// POSIX_SPAWN_SETSID, which Swift does not import (it needs _GNU_SOURCE).
-    static let posixSpawnSetsid = feedsh_spawn_setsid_flag()
 
-    static func logPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
-        return state + "/feedsh/background.log"
+    static func logPath() -> String {
+        ControlPaths.stateDirectory() + "/background.log"
     }
 
     static func launch(configuration: ShellConfiguration, maxConcurrent: Int) throws(ShellError) {
@@ -242,38 +237,11 @@ enum BackgroundLauncher {
             if input >= 0 { close(input) }
         }
         guard output >= 0, input >= 0 else { throw .background("cannot open \(log)") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, output, STDERR_FILENO)
-        // Nothing else of this process's: a pipe inherited from whoever ran this shell
-        // would stay open for as long as the background process runs, and the
-        // reader of that pipe would wait for it.
-        feedsh_spawn_close_from(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         // A session of its own (setsid): no terminal, and no SIGHUP or ^C from this one.
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(posixSpawnSetsid | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-        )
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
-        guard spawned == 0 else {
-            throw .background("cannot start \(executable): \(String(cString: strerror(spawned)))")
+        let pid: pid_t
+        switch ForegroundProcess.spawn(arguments, input: input, output: output, error: output, newSession: true) {
+        case .success(let started): pid = started
+        case .failure(let error): throw .background("cannot start \(executable): \(error.localizedDescription)")
         }
         // Reaped when it ends while this process still runs (else init reaps it).
         let child = pid
