@@ -133,6 +133,25 @@ struct BackgroundProcessTests {
         }
     }
 
+    @Test func sigtermPausesTheBackgroundDownloadsAndResumeFinishesThem() async throws {
+        try await Scene.with(rate: 1_500_000) { scene in
+            let detached = try await scene.run("lookup; get 1", ["--detach"])
+            #expect(detached.status == 0, "\(detached.standardError)")
+            let pid = try #require(scene.backgroundPID())
+            try await Task.sleep(for: .milliseconds(300))
+            kill(pid, SIGTERM)
+            try await scene.waitForBackgroundToExit(timeout: .seconds(20))
+            let log = try String(contentsOf: scene.log, encoding: .utf8)
+            #expect(log.contains("signal 15: pausing the downloads"), "\(log)")
+            #expect(log.contains("paused 1 "), "\(log)")
+            #expect(!FileManager.default.fileExists(atPath: scene.socket))
+            let resumed = try await scene.run("lookup; resume 1; wait")
+            #expect(resumed.status == 0, "\(resumed.standardError)")
+            #expect(resumed.standardOutput.contains("resuming 1 at "), "\(resumed.standardOutput)")
+            #expect(try Data(contentsOf: scene.file(1)) == scene.expected(1))
+        }
+    }
+
     @Test func theSocketIsPrivateAndGarbageGetsAnErrorWhileServingGoesOn() async throws {
         try await Scene.with(rate: 300_000) { scene in
             let detached = try await scene.run("lookup; get 3", ["--detach"])

@@ -186,6 +186,8 @@ extension Session {
             let result = try await link.client.request(.get, downloads: handed)
             for download in result.downloads ?? [] { link.update(download) }
         } catch {
+            // Not taken over: they go on here, from where they were paused.
+            await downloads.start(active.map(\.request))
             throw .background(error.description)
         }
         return (handed.count, link.pid)

@@ -49,16 +49,31 @@ public enum BackgroundService {
                 await service.record(event, server: server)
             }
         }
+        // SIGTERM or SIGHUP (a shutdown, a logout): pause the downloads, keeping
+        // their .part files, and leave.
+        let watcher = SignalWatcher()
+        let stopSignal = SignalFlag()
+        for signal in [SIGTERM, SIGHUP, SIGINT] {
+            watcher.on(signal) {
+                stopSignal.set(signal)
+                session.downloads.stopStarting()
+            }
+        }
+        defer { watcher.cancel() }
         let started = ContinuousClock.now
         while true {
             try? await Task.sleep(for: .milliseconds(250))
+            if let signal = stopSignal.value {
+                log("signal \(signal): pausing the downloads (resume continues them)")
+                break
+            }
             let idle = await service.idleSince
             let hadWork = await service.hadWork
             guard server.clients == 0, let idle else { continue }
             let grace = hadWork ? idleGrace : startGrace
             if ContinuousClock.now - max(idle, started) >= grace { break }
         }
-        log("nothing left to do; exiting")
+        if stopSignal.value == nil { log("nothing left to do; exiting") }
         await server.stop()
         await session.close()
         await events.value
