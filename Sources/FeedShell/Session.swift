@@ -183,7 +183,7 @@ public actor Session {
     func engineState(of id: String) async -> DownloadManager.State? {
         let local = await downloads.state(of: id)
         if local?.isActive == true { return local }
-        return background?.download(id)?.engineState ?? local
+        return backgroundStateNow(of: id)?.engineState ?? local
     }
 
     /// `3 Title`, for messages about a download.

@@ -112,8 +112,14 @@ struct BackgroundProcessTests {
                 guard ContinuousClock.now < deadline else { throw CancellationError() }
                 try await Task.sleep(for: .milliseconds(50))
             }
+            // A shell waiting for it is not left waiting when it dies.
+            async let waited = scene.run("lookup; wait")
+            try await Task.sleep(for: .milliseconds(500))
             kill(pid, SIGKILL)
             while kill(pid, 0) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            let waiting = try await waited
+            #expect(waiting.status == 0, "\(waiting.standardError)")
+            #expect(waiting.standardOutput.contains("the background feedsh went away; 'resume 1' continues it here"))
             // Its socket stays behind, stale.
             #expect(FileManager.default.fileExists(atPath: scene.socket))
             let listed = try await scene.run("lookup; episodes")

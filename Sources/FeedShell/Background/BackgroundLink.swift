@@ -73,6 +73,15 @@ extension ControlDownload {
 
     var label: DownloadLabel { DownloadLabel(number: TerminalText.line(number), title: TerminalText.line(title)) }
 
+    /// The request it stands for (its URL unknown here: only its file matters).
+    var request: DownloadRequest {
+        DownloadRequest(
+            id: id,
+            url: URL(fileURLWithPath: "/"),
+            file: DownloadLayout.File(final: URL(fileURLWithPath: path))
+        )
+    }
+
     /// A download's state as the background process reports it.
     init(_ request: DownloadRequest, number: String, title: String, state: DownloadManager.State) {
         var download = ControlDownload(
@@ -150,7 +159,7 @@ extension Session {
 
     /// The background process's state of a download, when it runs it.
     func backgroundState(of id: String) -> ControlDownload? {
-        background?.download(id)
+        backgroundStateNow(of: id)
     }
 
     /// Remembers how to name a download the background process reported.
@@ -267,7 +276,7 @@ extension Session {
     /// The downloads the background process runs or holds that this session's
     /// engine does not.
     func backgroundDownloads() async -> [ControlDownload] {
-        guard let link = background else { return [] }
+        guard let link = background, link.isAlive else { return [] }
         var result: [ControlDownload] = []
         for download in link.all where await downloads.state(of: download.id)?.isActive != true {
             result.append(download)
@@ -280,6 +289,8 @@ extension Session {
     /// The background process's latest state of a download, without waiting on
     /// the session (the link keeps it current).
     nonisolated func backgroundStateNow(of id: String) -> ControlDownload? {
-        backgroundBox.link.withLock { $0 }?.download(id)
+        // What a background process that went away (killed) said last is not its
+        // state now: the disk says that.
+        backgroundBox.link.withLock { $0 }.flatMap { $0.isAlive ? $0.download(id) : nil }
     }
 }

@@ -22,15 +22,7 @@ extension Command {
         }
         var background: Set<String> = []
         for download in await context.session.backgroundDownloads() {
-            all.append(
-                (
-                    DownloadRequest(
-                        id: download.id,
-                        url: URL(fileURLWithPath: "/"),
-                        file: .init(final: URL(fileURLWithPath: download.path))
-                    ), download.engineState
-                )
-            )
+            all.append((download.request, download.engineState))
             background.insert(download.id)
             await context.session.remember(download)
         }

@@ -96,7 +96,20 @@ extension Command {
             }
         }
         for download in inBackground {
-            let state = context.session.backgroundStateNow(of: download.id) ?? download
+            guard let state = context.session.backgroundStateNow(of: download.id) else {
+                // The background process went away (killed) while this waited.
+                let number = download.label.number
+                lines.append(
+                    "\(download.label): the background feedsh went away; 'resume \(number)' continues it here"
+                )
+                results.append(
+                    .object([
+                        "id": .string(download.id), "label": .string(download.label.description),
+                        "status": JSONRender.status(await context.session.status(of: download.request)),
+                    ])
+                )
+                continue
+            }
             if state.state == .failed { failures += 1 }
             results.append(
                 .object([
