@@ -201,6 +201,8 @@ struct ListeningProcessTests {
             let setUp = try await scene.run("subscribe \(scene.feed); get 3; wait; mark played 3")
             #expect(setUp.status == 0, "\(setUp.standardError)")
             let file = try #require(scene.files().values.first)
+            let listed = try await scene.run("podcast 1; episodes")
+            #expect(listed.standardOutput.contains("downloaded, played  Tone 3: 4 seconds"), "\(listed.standardOutput)")
             let deleted = try await scene.run("podcast 1; delete 3; delete 3")
             #expect(deleted.status == 0, "\(deleted.standardError)")
             #expect(deleted.standardOutput.contains("deleted 3: Tone 3: 4 seconds (\(file.path))"))

@@ -61,10 +61,13 @@ enum Render {
         return Table(columns: columns, rows: body).render(width: width, bold: color)
     }
 
-    /// A download's status when it has one, else the library's `new` or `played`.
+    /// A download's status when it has one, else the library's `new`, `played` or
+    /// `at 12:34`; a downloaded file says both (`downloaded, played`).
     static func statusText(_ status: EpisodeStatus?, _ marks: EpisodeMarks?) -> String {
         let download = status?.text ?? ""
-        return download.isEmpty ? marks?.text ?? "" : download
+        let listening = marks?.text ?? ""
+        if case .downloaded? = status, !listening.isEmpty { return download + ", " + listening }
+        return download.isEmpty ? listening : download
     }
 
     /// The widest the status column grows: `100% downloading` fits, a failure's
