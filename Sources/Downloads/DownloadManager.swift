@@ -38,6 +38,10 @@ public actor DownloadManager {
 
     public nonisolated let events: AsyncStream<DownloadEvent>
     private nonisolated let continuation: AsyncStream<DownloadEvent>.Continuation
+    /// How many events were put on ``events``: a reader that has handled as many
+    /// has reported everything so far.
+    private nonisolated let yielded = EventCounter()
+    public nonisolated var eventsYielded: Int { yielded.value }
     private let transport: any DownloadTransport
     private let policy: RetryPolicy
     public private(set) var maxConcurrent: Int
@@ -104,7 +108,7 @@ public actor DownloadManager {
             if entries[request.id] == nil { order.append(request.id) }
             entries[request.id] = Entry(request: request, state: .queued)
             queue.append(request.id)
-            continuation.yield(.queued(id: request.id))
+            yield(.queued(id: request.id))
             schedule()
             results.append(entries[request.id]?.state == .queued ? .queued : .started)
         }
@@ -125,7 +129,7 @@ public actor DownloadManager {
             let bytes = fileSize(entry.request.file.part.path)
             entry.state = .paused(bytes: bytes, total: Sidecar.load(from: entry.request.file.sidecar)?.expectedLength)
             entries[id] = entry
-            continuation.yield(.paused(id: id, bytes: bytes, total: nil))
+            yield(.paused(id: id, bytes: bytes, total: nil))
             notifyChange()
             return entry.state
         }
@@ -158,7 +162,7 @@ public actor DownloadManager {
                 _ = try? removePartial(entry.request)
                 entry.state = .cancelled
                 entries[id] = entry
-                continuation.yield(.cancelled(id: id))
+                yield(.cancelled(id: id))
                 results[id] = true
             case .running:
                 entry.stopIntent = .cancel
@@ -237,6 +241,11 @@ public actor DownloadManager {
         schedule()
     }
 
+    private nonisolated func yield(_ event: DownloadEvent) {
+        yielded.increment()
+        continuation.yield(event)
+    }
+
     private func schedule() {
         while running < maxConcurrent, starting.load(ordering: .sequentiallyConsistent), let id = queue.popFirst() {
             guard var entry = entries[id], entry.state == .queued else { continue }
@@ -244,7 +253,8 @@ public actor DownloadManager {
                 request: entry.request,
                 transport: transport,
                 policy: policy,
-                emit: { [weak self, continuation] event in
+                emit: { [weak self, continuation, yielded] event in
+                    yielded.increment()
                     continuation.yield(event)
                     if case .progress(let id, let progress) = event, let self {
                         Task { await self.record(progress, for: id) }
@@ -281,20 +291,20 @@ public actor DownloadManager {
         switch outcome {
         case .success(let bytes):
             entry.state = .completed(bytes: bytes)
-            continuation.yield(.completed(id: id, bytes: bytes, file: request.file.final))
+            yield(.completed(id: id, bytes: bytes, file: request.file.final))
         case .failure(let error as DownloadError):
             entry.state = .failed(error)
-            continuation.yield(.failed(id: id, error))
+            yield(.failed(id: id, error))
         case .failure:
             if entry.stopIntent == .cancel {
                 _ = try? removePartial(request)
                 entry.state = .cancelled
-                continuation.yield(.cancelled(id: id))
+                yield(.cancelled(id: id))
             } else {
                 let sidecar = Sidecar.load(from: request.file.sidecar)
                 let bytes = sidecar?.confirmedBytes ?? 0
                 entry.state = .paused(bytes: bytes, total: sidecar?.expectedLength)
-                continuation.yield(.paused(id: id, bytes: bytes, total: sidecar?.expectedLength))
+                yield(.paused(id: id, bytes: bytes, total: sidecar?.expectedLength))
             }
         }
         entry.stopIntent = nil
@@ -322,4 +332,17 @@ public actor DownloadManager {
         changeWaiters.removeAll()
         for waiter in waiters { waiter.resume() }
     }
+}
+
+/// A count that several threads add to: events put on a stream, or handled.
+public final class EventCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    public init() {}
+
+    public func increment() {
+        count.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    }
+
+    public var value: Int { count.load(ordering: .sequentiallyConsistent) }
 }

@@ -23,6 +23,8 @@ public actor Session {
     let images: ImageCache
     /// The engine; its events are printed by the shell.
     public nonisolated let downloads: DownloadManager
+    /// How many of the engine's events the shell has reported.
+    nonisolated let reportedEvents = EventCounter()
     /// The podcast from the last successful `lookup`.
     public private(set) var podcast: Podcast?
     /// The results of the last `search`, for `open N`.
@@ -235,6 +237,17 @@ public actor Session {
         return numbers.map { number in
             let request = downloadRequest(number: number, of: podcast)
             return DownloadTarget(label: label(for: request.id), request: request)
+        }
+    }
+
+    /// Waits (at most a second) until the shell has reported every event the engine
+    /// has put out so far: `wait` then ends after the news of what it waited for,
+    /// never before it.
+    func reportsCaughtUp() async {
+        let target = downloads.eventsYielded
+        let deadline = ContinuousClock.now + .seconds(1)
+        while reportedEvents.value < target, ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 

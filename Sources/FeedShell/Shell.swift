@@ -35,6 +35,7 @@ public final class Shell: Sendable {
                     reporter.report(event, label: label)
                 }
                 Self.announce(deletions, console: console, terminal: terminal)
+                session.reportedEvents.increment()
             }
         }
     }
@@ -157,6 +158,7 @@ public final class Shell: Sendable {
         if active > 0 {
             console.printError("waiting for \(active) \(active == 1 ? "download" : "downloads") to finish")
             await session.downloads.waitUntilIdle()
+            await session.reportsCaughtUp()
         }
         let failed = await session.downloads.all().filter {
             if case .failed = $0.state { true } else { false }

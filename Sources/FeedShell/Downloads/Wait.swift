@@ -34,6 +34,7 @@ extension Command {
         }
         context.showProgress?(true)
         await engine.waitUntilIdle(ids.map(Array.init))
+        await context.session.reportsCaughtUp()
         // Then what the background feedsh runs (those selected, or all of them).
         var inBackground: [ControlDownload] = []
         for download in await context.session.backgroundDownloads() where ids?.contains(download.id) ?? true {
