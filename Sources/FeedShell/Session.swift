@@ -184,8 +184,7 @@ public actor Session {
     /// has taken it over.
     func engineState(of id: String) async -> DownloadManager.State? {
         let local = await downloads.state(of: id)
-        if local?.isActive == true { return local }
-        return backgroundStateNow(of: id)?.engineState ?? local
+        return heldInBackground(id, local: local)?.engineState ?? local
     }
 
     /// `3 Title`, for messages about a download.

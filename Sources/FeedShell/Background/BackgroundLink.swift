@@ -157,9 +157,15 @@ extension Session {
         return link
     }
 
-    /// The background process's state of a download, when it runs it.
-    func backgroundState(of id: String) -> ControlDownload? {
-        backgroundStateNow(of: id)
+    /// The background process's state of a download it holds, unless this
+    /// session's engine is running that download itself.
+    func heldInBackground(_ id: String) async -> ControlDownload? {
+        heldInBackground(id, local: await downloads.state(of: id))
+    }
+
+    /// The same, given this session's engine's state of it.
+    nonisolated func heldInBackground(_ id: String, local: DownloadManager.State?) -> ControlDownload? {
+        local?.isActive == true ? nil : backgroundStateNow(of: id)
     }
 
     /// Remembers how to name a download the background process reported.

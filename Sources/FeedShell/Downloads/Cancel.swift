@@ -19,9 +19,8 @@ extension Command {
         var targets: [DownloadTarget] = []
         var remote: [DownloadTarget] = []
         for target in allTargets {
-            if let held = await context.session.backgroundState(of: target.request.id),
-                held.state != .completed && held.state != .cancelled,
-                await engine.state(of: target.request.id)?.isActive != true
+            if let held = await context.session.heldInBackground(target.request.id),
+                held.state != .completed && held.state != .cancelled
             {
                 remote.append(target)
             } else {

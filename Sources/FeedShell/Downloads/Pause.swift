@@ -5,7 +5,7 @@ extension Command {
     /// Pauses a download the background feedsh runs; nil when it runs none such.
     static func pauseInBackground(_ target: DownloadTarget, _ context: CommandContext) async -> Outcome? {
         let session = context.session
-        guard await session.backgroundState(of: target.request.id)?.isActive == true,
+        guard await session.heldInBackground(target.request.id)?.isActive == true,
             let after = await session.backgroundRequest(.pause, [target.request.id])?.first
         else { return nil }
         let number = target.label.number

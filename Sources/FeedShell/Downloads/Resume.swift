@@ -12,9 +12,8 @@ extension Command {
         await startAll(targets, context) { target in
             let number = target.label.number
             // One the background feedsh holds continues there.
-            if let held = await context.session.backgroundState(of: target.request.id),
+            if let held = await context.session.heldInBackground(target.request.id),
                 held.state == .paused || held.state == .failed,
-                await context.session.downloads.state(of: target.request.id)?.isActive != true,
                 await context.session.backgroundRequest(.resume, [target.request.id]) != nil
             {
                 let at =

@@ -83,11 +83,7 @@ extension Command {
         if counts.gone > 0 { summary += ", \(counts.gone) gone" }
         lines.append(summary)
         lines += await autodownload(chosen, context)
-        let deletions = await context.session.cleanUp(chosen.compactMap(\.id))
-        if context.console.json {
-            for deletion in deletions { context.console.emit(deletion.json) }
-        }
-        lines += deletions.map(\.message)
+        lines += context.said(await context.session.cleanUp(chosen.compactMap(\.id)))
         context.output(
             lines.joined(separator: "\n"),
             json: .array(

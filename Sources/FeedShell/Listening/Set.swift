@@ -180,11 +180,7 @@ extension Command {
             text +=
                 keep.map { "keeping the newest \($0) downloaded files; played ones beyond them are deleted" }
                 ?? "keeping every file"
-            let deletions = await context.session.cleanUp([id])
-            if context.console.json {
-                for deletion in deletions { context.console.emit(deletion.json) }
-            }
-            text += deletions.map { "\n" + $0.message }.joined()
+            text += context.said(await context.session.cleanUp([id])).map { "\n" + $0 }.joined()
             context.output(text, json: .object(["number": .int(number), "keep": keep.map { .int($0) }]))
         }
     }
