@@ -15,6 +15,8 @@ public final class Shell: Sendable {
     let terminal = TerminalState()
     /// Prints what background downloads report until the engine shuts down.
     private let printer: Task<Void, Never>
+    /// Download news in scripts, from this session's engine and the background feedsh.
+    private let reporter: SharedReporter
 
     public init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard) {
         let session = Session(configuration: configuration)
@@ -22,21 +24,34 @@ public final class Shell: Sendable {
         self.session = session
         self.console = console
         self.registry = registry
+        let reporter = SharedReporter(console: console)
+        self.reporter = reporter
         printer = Task {
-            var reporter = DownloadReporter(console: console)
             for await event in session.downloads.events {
                 let label = await session.label(for: event.id)
                 var deletions: [CleanupDeletion] = []
                 if case .completed(let id, _, _) = event { deletions = await session.downloadCompleted(id) }
-                if DownloadReporter.message(for: event, label: label) != nil { console.activity.stop() }
-                if let editor = terminal.editor {
-                    await terminal.report(event, label: label, to: editor, session: session)
-                } else {
-                    reporter.report(event, label: label)
-                }
+                await Self.show(event, label: label, session: session, terminal: terminal, reporter: reporter)
                 Self.announce(deletions, console: console, terminal: terminal)
                 session.reportedEvents.increment()
             }
+        }
+    }
+
+    /// Says what a download event means: above the prompt and in its status area,
+    /// or (in scripts) through `reporter`.
+    private static func show(
+        _ event: DownloadEvent,
+        label: DownloadLabel,
+        session: Session,
+        terminal: TerminalState,
+        reporter: SharedReporter
+    ) async {
+        if DownloadReporter.message(for: event, label: label) != nil { reporter.console.activity.stop() }
+        if let editor = terminal.editor {
+            await terminal.report(event, label: label, to: editor, session: session)
+        } else {
+            reporter.report(event, label: label)
         }
     }
 
@@ -44,18 +59,16 @@ public final class Shell: Sendable {
     /// downloads then show here, with their progress) and says what finished or
     /// failed in the background since the last session.
     public func start() async {
-        let reporter = SharedReporter(console: console)
-        let (session, terminal, console) = (session, terminal, console)
+        let (session, terminal, reporter) = (session, terminal, reporter)
         await session.onBackgroundEvent { download in
             await session.remember(download)
-            let event = download.event
-            let label = download.label
-            if DownloadReporter.message(for: event, label: label) != nil { console.activity.stop() }
-            if let editor = terminal.editor {
-                await terminal.report(event, label: label, to: editor, session: session)
-            } else {
-                reporter.report(event, label: label)
-            }
+            await Self.show(
+                download.event,
+                label: download.label,
+                session: session,
+                terminal: terminal,
+                reporter: reporter
+            )
         }
         await session.connectBackground()
         await reportAway()

@@ -78,9 +78,11 @@ struct DownloadReporter {
 
 /// A ``DownloadReporter`` that several tasks may use.
 final class SharedReporter: Sendable {
+    let console: Console
     private let reporter: Mutex<DownloadReporter>
 
     init(console: Console) {
+        self.console = console
         reporter = Mutex(DownloadReporter(console: console))
     }
 
