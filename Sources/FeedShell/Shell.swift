@@ -77,8 +77,7 @@ public final class Shell: Sendable {
     /// "while you were away: 2 downloaded, 1 failed (...)", once per event, from the
     /// library (never created for it).
     func reportAway() async {
-        guard FileManager.default.fileExists(atPath: session.configuration.libraryFile.path),
-            let library = try? await session.library(),
+        guard let library = await session.existingLibrary(),
             let events = try? await library.takeAwayEvents(), !events.isEmpty
         else { return }
         let done = events.filter { !$0.failed }

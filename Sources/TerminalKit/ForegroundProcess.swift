@@ -35,17 +35,14 @@ public struct ForegroundProcess: Sendable {
     /// `output` (file descriptors of this process; nil keeps feedsh's own). Nil when
     /// it could not be started.
     public static func start(_ command: String, input: Int32? = nil, output: Int32? = nil) -> ForegroundProcess? {
-        guard case .success(let pid) = spawn(["/bin/sh", "-c", command], input: input, output: output) else {
-            return nil
-        }
-        return ForegroundProcess(pid: pid)
+        try? spawn(["/bin/sh", "-c", command], input: input, output: output).get()
     }
 
     /// Starts `arguments` (the program's path first) with the standard streams
     /// given (file descriptors of this process; nil keeps feedsh's own) and no other
     /// of feedsh's files, sockets or pipes; in a session of its own when
-    /// `newSession` (setsid: no terminal, no SIGHUP from this one). Its pid, or the
-    /// error posix_spawn gave.
+    /// `newSession` (setsid: no terminal, no SIGHUP from this one). The process, or
+    /// the error posix_spawn gave.
     ///
     /// The program starts with no signal blocked and every signal at its default:
     /// a thread of Swift's pool blocks signals, and feedsh ignores some (it watches
@@ -56,7 +53,7 @@ public struct ForegroundProcess: Sendable {
         output: Int32? = nil,
         error: Int32? = nil,
         newSession: Bool = false
-    ) -> Result<pid_t, POSIXError> {
+    ) -> Result<ForegroundProcess, POSIXError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -82,7 +79,7 @@ public struct ForegroundProcess: Sendable {
         defer { for pointer in argv { free(pointer) } }
         let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
         guard result == 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)) }
-        return .success(pid)
+        return .success(ForegroundProcess(pid: pid))
     }
 
     /// Waits for the process to end. Blocks the calling thread: call it off Swift's

@@ -255,16 +255,12 @@ enum BackgroundLauncher {
         }
         guard output >= 0, input >= 0 else { throw .background("cannot open \(log)") }
         // A session of its own (setsid): no terminal, and no SIGHUP or ^C from this one.
-        let pid: pid_t
         switch ForegroundProcess.spawn(arguments, input: input, output: output, error: output, newSession: true) {
-        case .success(let started): pid = started
-        case .failure(let error): throw .background("cannot start \(executable): \(error.localizedDescription)")
-        }
-        // Reaped when it ends while this process still runs (else init reaps it).
-        let child = pid
-        Thread.detachNewThread {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        case .success(let process):
+            // Reaped when it ends while this process still runs (else init reaps it).
+            Task { _ = await process.exit() }
+        case .failure(let error):
+            throw .background("cannot start \(executable): \(error.localizedDescription)")
         }
     }
 }

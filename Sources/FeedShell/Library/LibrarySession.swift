@@ -86,6 +86,16 @@ extension Session {
         }
     }
 
+    /// The library when there is one (opened if needed); nil, without making one,
+    /// when its file does not exist: for what only reads it (settings, the away
+    /// report).
+    func existingLibrary() -> Library? {
+        guard openedLibrary != nil || FileManager.default.fileExists(atPath: configuration.libraryFile.path) else {
+            return nil
+        }
+        return try? library()
+    }
+
     /// Makes subscription `podcast` the loaded podcast, with its whole history.
     @discardableResult
     func loadSubscription(_ podcast: StoredPodcast) async throws(ShellError) -> Podcast {

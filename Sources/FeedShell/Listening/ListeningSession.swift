@@ -42,9 +42,7 @@ extension Session {
     /// settings never creates one).
     func settings() async -> Settings {
         if let cachedSettings { return cachedSettings }
-        guard openedLibrary != nil || FileManager.default.fileExists(atPath: configuration.libraryFile.path),
-            let library = try? library(), let settings = try? await library.settings()
-        else { return Settings() }
+        guard let library = existingLibrary(), let settings = try? await library.settings() else { return Settings() }
         cachedSettings = settings
         return settings
     }
