@@ -152,7 +152,9 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
-        .testTarget(name: "BackgroundTests", dependencies: ["Background"]),
+        // Unix-socket helpers the control and end-to-end tests share.
+        .target(name: "SocketTestSupport", path: "Tests/SocketTestSupport"),
+        .testTarget(name: "BackgroundTests", dependencies: ["Background", "SocketTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TerminalKit", "FixtureServer"]),
         .testTarget(
             name: "FixtureServerTests",
@@ -162,7 +164,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServer", "FixtureData"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServer", "FixtureData", "SocketTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Background
 import Foundation
+import SocketTestSupport
 import Testing
 
 /// A private directory for a test's socket (short: a socket path fits 108 bytes).
@@ -9,60 +10,11 @@ private func socketDirectory() throws -> String {
     return String(cString: made)
 }
 
-/// Sends raw bytes on a new connection to `path` and reads one line back, on a
-/// thread of its own: blocking a thread of Swift's pool could starve the server
-/// under test, which answers on that pool.
-private func rawExchange(_ path: String, _ bytes: String) async throws -> String {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try blockingExchange(path, bytes) })
-        }
-    }
-}
-
-private func blockingExchange(_ path: String, _ bytes: String) throws -> String {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    // All of it, however many writes that takes.
-    let all = Array(bytes.utf8)
-    var sent = 0
-    while sent < all.count {
-        let wrote = all[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if wrote < 0 && errno == EINTR { continue }
-        guard wrote > 0 else { break }
-        sent += wrote
-    }
-    var line: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(fd, &byte, 1) == 1, byte != 10 { line.append(byte) }
-    return String(decoding: line, as: UTF8.self)
-}
-
 /// Binds a socket at `path` and closes it without removing the file, as a process
 /// killed with SIGKILL leaves it.
 private func leaveStaleSocket(at path: String) {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-    }
-    _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    _ = withSocketAddress(unixSocketAddress(path)) { bind(fd, $0, $1) }
     close(fd)
 }
 
@@ -105,10 +57,13 @@ struct ControlSocketTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/control.sock"
         let server = try await Self.server(at: path)
-        let garbage = try await rawExchange(path, "\u{1}\u{2}not json at all\n")
+        let garbage = try await unixSocketExchange(path, "\u{1}\u{2}not json at all\n")
         #expect(garbage.contains(#""code":"bad-request""#))
         #expect(garbage.contains(#""ok":false"#))
-        let oversized = try await rawExchange(path, String(repeating: "x", count: ControlProtocol.maximumLine + 10))
+        let oversized = try await unixSocketExchange(
+            path,
+            String(repeating: "x", count: ControlProtocol.maximumLine + 10)
+        )
         // A line over the limit closes that connection, without an answer.
         #expect(oversized.isEmpty)
         // Still serving, to a proper client too.

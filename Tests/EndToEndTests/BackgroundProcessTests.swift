@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import SocketTestSupport
 import Testing
 
 /// Downloads that outlive the shell: a background feedsh started by `--detach`,

@@ -113,48 +113,6 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-/// Sends `text` on a new connection to the Unix socket at `path` and returns the
-/// first line back (empty when the peer closes first; at most 10 s), on a thread of
-/// its own rather than one of Swift's pool.
-func unixSocketExchange(_ path: String, _ text: String) async throws -> String {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try blockingUnixSocketExchange(path, text) })
-        }
-    }
-}
-
-private func blockingUnixSocketExchange(_ path: String, _ text: String) throws -> String {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    // All of it, however many writes that takes.
-    let all = Array(text.utf8)
-    var sent = 0
-    while sent < all.count {
-        let wrote = all[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if wrote < 0 && errno == EINTR { continue }
-        guard wrote > 0 else { break }
-        sent += wrote
-    }
-    var line: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(fd, &byte, 1) == 1, byte != 10 { line.append(byte) }
-    return String(decoding: line, as: UTF8.self)
-}
-
 /// A fixture server and a new folder for the length of `body`; the server stops and
 /// the folder goes afterwards, whether `body` throws or not.
 func withServerAndFolder(

@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import SocketTestSupport
 import Synchronization
 import Testing
 
