@@ -87,6 +87,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // To recognise a gzip bomb: AsyncHTTPClient decompresses with it.
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
         .target(
@@ -142,6 +144,8 @@ let package = Package(
                 "FixtureData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // NIO's HTTP/1 parts, for responses framed by the connection's close.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),

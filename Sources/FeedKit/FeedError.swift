@@ -15,6 +15,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidJSON(URL, detail: String, byteCount: Int)
         case decoding(URL?, keyPath: String, detail: String)
         case bodyTooLarge(URL, limit: Int)
+        case decompressedTooLarge(URL, limit: Int)
+        case truncated(URL, received: Int, expected: Int?)
         case connectionFailed(host: String, port: Int, reason: String)
         case timedOut(URL, after: Duration)
         case transport(URL, detail: String)
@@ -33,6 +35,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidJSON = Code("invalid-json")
         public static let decoding = Code("decoding")
         public static let bodyTooLarge = Code("body-too-large")
+        public static let decompressedTooLarge = Code("decompressed-too-large")
+        public static let truncated = Code("truncated-body")
         public static let connectionFailed = Code("connection-failed")
         public static let timedOut = Code("timed-out")
         public static let transport = Code("transport")
@@ -60,6 +64,15 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     /// The body was larger than a JSON answer can reasonably be.
     public static func bodyTooLarge(url: URL, limit: Int) -> FeedError { .init(.bodyTooLarge(url, limit: limit)) }
+    /// A compressed body grew past `limit` bytes as it was decompressed (a gzip bomb).
+    public static func decompressedTooLarge(url: URL, limit: Int) -> FeedError {
+        .init(.decompressedTooLarge(url, limit: limit))
+    }
+    /// The body broke off after `received` bytes, of `expected` when the server
+    /// said how many.
+    public static func truncated(url: URL, received: Int, expected: Int?) -> FeedError {
+        .init(.truncated(url, received: received, expected: expected))
+    }
     /// No connection could be made (refused, unknown host, unreachable).
     public static func connectionFailed(host: String, port: Int, reason: String) -> FeedError {
         .init(.connectionFailed(host: host, port: port, reason: reason))
@@ -87,6 +100,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidJSON: .invalidJSON
         case .decoding: .decoding
         case .bodyTooLarge: .bodyTooLarge
+        case .decompressedTooLarge: .decompressedTooLarge
+        case .truncated: .truncated
         case .connectionFailed: .connectionFailed
         case .timedOut: .timedOut
         case .transport: .transport
@@ -100,7 +115,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: URL? {
         switch kind {
         case .httpStatus(_, let url), .notJSON(let url, _, _), .invalidJSON(let url, _, _),
-            .bodyTooLarge(let url, _), .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _):
+            .bodyTooLarge(let url, _), .decompressedTooLarge(let url, _), .truncated(let url, _, _),
+            .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _):
             url
         case .decoding(let url, _, _): url
         case .connectionFailed, .notFound, .invalidURL: nil
@@ -130,7 +146,12 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoding(let url, let keyPath, let detail):
             "unexpected JSON at \(keyPath)\(url.map { " from \($0.absoluteString)" } ?? ""): \(detail)"
         case .bodyTooLarge(let url, let limit):
-            "response from \(url.absoluteString) is larger than \(ByteCountText.format(limit))"
+            "response from \(url.absoluteString) is larger than \(Self.limit(limit))"
+        case .decompressedTooLarge(let url, let limit):
+            "response from \(url.absoluteString) decompresses past \(Self.limit(limit))"
+        case .truncated(let url, let received, let expected):
+            "the body from \(url.absoluteString) ended after \(ByteCountText.format(received))"
+                + (expected.map { " of \(ByteCountText.format($0))" } ?? " (the connection broke off)")
         case .connectionFailed(let host, let port, let reason):
             "cannot connect to \(host):\(port): \(reason)"
         case .timedOut(let url, let after):
@@ -148,6 +169,11 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension FeedError {
+    /// A limit as it was set: `64 MiB` (a whole number of mebibytes), else in bytes.
+    fileprivate static func limit(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : ByteCountText.format(bytes)
+    }
+
     fileprivate static func seconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let value = Double(seconds) + Double(attoseconds) / 1e18

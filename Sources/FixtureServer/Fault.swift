@@ -27,6 +27,17 @@
 /// - `redirect=N`: N redirects (302) before the resource; `redirect=loop` redirects
 ///   to itself for ever.
 /// - `nolimit`: a lookup sends every episode it has, whatever `limit` asked for.
+/// - `nolength`: no `Content-Length` and no chunked encoding: the body ends when the
+///   connection closes (HTTP/1.0 framing), so a cut-off body looks whole. With
+///   `drop=N` it closes after N bytes.
+/// - `endless`: after the resource, zeros without end (and without a length) until
+///   the client goes away.
+/// - `empty`: a 200 with no body bytes (with `nolength`: a close right after the
+///   headers).
+/// - `echo-ifrange`: the `ETag` is whatever `If-Range` the request sent (a server
+///   that echoes validators instead of checking them).
+/// - `elsewhere`: a request with `Range` that was not sent to `localhost` is
+///   redirected (302) to the same URL there: another host answers the resume.
 public struct Fault: Sendable, Equatable {
     public var status: Int?
     public var retryAfter: Int?
@@ -47,6 +58,11 @@ public struct Fault: Sendable, Equatable {
     /// Redirects still to send; -1 for a loop.
     public var redirects = 0
     public var ignoreLimit = false
+    public var noLength = false
+    public var endless = false
+    public var empty = false
+    public var echoIfRange = false
+    public var elsewhere = false
 
     public init() {}
 
@@ -88,6 +104,11 @@ public struct Fault: Sendable, Equatable {
             case "novalidators": omitValidators = true
             case "gzip": gzip = true
             case "nolimit": ignoreLimit = true
+            case "nolength": noLength = true
+            case "endless": endless = true
+            case "empty": empty = true
+            case "echo-ifrange": echoIfRange = true
+            case "elsewhere": elsewhere = true
             case "redirect": redirects = parts.count > 1 && parts[1] == "loop" ? -1 : try number()
             default: throw FaultSpecError(item: String(item))
             }

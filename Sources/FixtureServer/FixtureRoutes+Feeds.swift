@@ -15,6 +15,12 @@ import NIOCore
 ///   `/media/tone/{seconds}.wav`) for playback; version V adds V bonus episodes.
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`.
 /// - `/feeds/moved.xml`: 301 to `/feeds/1386867488.xml`; `/feeds/gone.xml`: 410.
+/// - `/feeds/huge.xml?mb=N`: a valid feed of one item padded to N MiB (default 65)
+///   with a comment, streamed (never held whole).
+/// - `/feeds/bomb.xml?mb=N`: a gzip bomb: about N/150 MiB that decompresses to a
+///   feed of N MiB (default 1024).
+/// - The body faults (`short`, `drop`, `nolength`, `empty`, `rate`) apply to every
+///   feed.
 /// - The `gzip` fault sends any of them gzip-encoded.
 /// - `/feeds/file/{name}`: a file of `Fixtures/feeds/`; `/opml/{name}` of
 ///   `Fixtures/opml/` (with the `.invalid` hosts pointing here).
@@ -43,6 +49,33 @@ extension FixtureRoutes {
                 version: fault.version,
                 fault: fault
             )
+        case "huge.xml":
+            let megabytes = min(max(query.get("mb").flatMap { Int($0) } ?? 65, 1), 4096)
+            let (prefix, suffix) = Self.paddedFeed(base: base)
+            let units = (megabytes << 20 - prefix.count - suffix.count) / Self.paddingUnit.count
+            let length = prefix.count + units * Self.paddingUnit.count + suffix.count
+            return Self.body(
+                status: .ok,
+                headers: [.contentType: "application/rss+xml; charset=utf-8"],
+                range: 0..<length,
+                fault: fault,
+                rate: fault.rate
+            ) { range, buffer in
+                Self.fillPadded(range, into: buffer, prefix: prefix, units: units, suffix: suffix)
+            }
+        case "bomb.xml":
+            let megabytes = min(max(query.get("mb").flatMap { Int($0) } ?? 1024, 1), 4096)
+            let (prefix, suffix) = Self.paddedFeed(base: base)
+            let bomb = Gzip.bomb(prefix: prefix, padding: megabytes << 20, suffix: suffix)
+            return Self.body(
+                status: .ok,
+                headers: [.contentType: "application/rss+xml; charset=utf-8", .contentEncoding: "gzip"],
+                range: 0..<bomb.count,
+                fault: fault,
+                rate: fault.rate
+            ) { range, buffer in
+                bomb.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[range])) }
+            }
         case "paged.xml":
             let page = min(max(query.get("page").flatMap { Int($0) } ?? 1, 1), 3)
             return conditional(request, body: Self.pagedFeed(page: page, base: base), version: page, fault: fault)
@@ -97,15 +130,64 @@ extension FixtureRoutes {
         var headers: HTTPFields = [
             .contentType: "application/rss+xml; charset=utf-8", .eTag: etag, .lastModified: lastModified,
         ]
-        guard fault.gzip else {
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        if fault.gzip { headers[.contentEncoding] = "gzip" }
+        let bytes = fault.gzip ? Gzip.stored([UInt8](body)) : [UInt8](body)
+        return Self.body(status: .ok, headers: headers, range: 0..<bytes.count, fault: fault, rate: fault.rate) {
+            range,
+            buffer in
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
-        headers[.contentEncoding] = "gzip"
-        return Response(
-            status: .ok,
-            headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: Gzip.stored(Array(body))))
+    }
+
+    /// The start and end of `/feeds/huge.xml` and `/feeds/bomb.xml`: a channel and
+    /// one item, and the padding goes between them (white space in the bomb, which
+    /// is never read whole; ``paddingUnit``s in the huge feed).
+    static func paddedFeed(base: String) -> (prefix: [UInt8], suffix: [UInt8]) {
+        let item = item(
+            title: "The one item",
+            guid: "padded-1",
+            url: "\(base)/media/padded/1.mp3",
+            date: Date(timeIntervalSince1970: 1_790_000_000),
+            seconds: 60,
+            description: "An item after a great deal of padding."
         )
+        let whole = String(decoding: channel("Padded Feed", author: "feedsh fixtures", items: item), as: UTF8.self)
+        let cut = whole.range(of: "  </channel>")!.lowerBound
+        return (Array(whole[..<cut].utf8), Array(whole[cut...].utf8))
+    }
+
+    /// A kilobyte comment: libxml2 refuses a single comment or text node of 10 MB
+    /// and more, so a large feed is made of many small ones.
+    static let paddingUnit = Array(("<!--" + String(repeating: " ", count: 1017) + "-->\n").utf8)
+
+    /// Copies `range` of `prefix`, `units` ``paddingUnit``s and `suffix` into
+    /// `buffer`.
+    static func fillPadded(
+        _ range: Range<Int>,
+        into buffer: UnsafeMutableRawBufferPointer,
+        prefix: [UInt8],
+        units: Int,
+        suffix: [UInt8]
+    ) {
+        let unit = paddingUnit
+        let paddingEnd = prefix.count + units * unit.count
+        var position = range.lowerBound
+        var index = 0
+        while position < range.upperBound {
+            // The piece `position` is in, and where in it: copied up to its end.
+            let (piece, offset): ([UInt8], Int) =
+                position < prefix.count
+                ? (prefix, position)
+                : position < paddingEnd
+                    ? (unit, (position - prefix.count) % unit.count) : (suffix, position - paddingEnd)
+            let count = min(piece.count - offset, range.upperBound - position)
+            piece.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: buffer[index..<index + count])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+            }
+            position += count
+            index += count
+        }
     }
 
     private static func escape(_ text: String) -> String {

