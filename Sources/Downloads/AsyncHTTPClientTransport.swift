@@ -57,7 +57,12 @@ public final class AsyncHTTPClientTransport: DownloadTransport {
         for header in response.headers {
             headers[header.name.lowercased()] = header.value
         }
-        return TransportResponse(status: Int(response.status.code), headers: headers, body: response.body)
+        return TransportResponse(
+            status: Int(response.status.code),
+            headers: headers,
+            body: response.body,
+            url: response.url ?? request.url
+        )
     }
 
     public func shutdown() async {

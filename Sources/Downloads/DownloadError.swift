@@ -15,6 +15,9 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case disk(operation: String, path: String, errno: Int32)
         case gaveUp(attempts: Int, last: RetryReason)
         case lengthMismatch(expected: Int64, received: Int64)
+        case tooLarge(limit: Int64, URL)
+        case emptyBody(URL)
+        case truncated(received: Int64, declared: Int64, URL)
         case locked(path: String, pid: Int32?)
         case unsafePath(path: String)
         case background(code: String, message: String)
@@ -53,6 +56,15 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public static func lengthMismatch(expected: Int64, received: Int64) -> DownloadError {
         .init(.lengthMismatch(expected: expected, received: received))
     }
+    /// The file grew (or was announced) past the size limit; nothing is kept.
+    public static func tooLarge(limit: Int64, url: URL) -> DownloadError { .init(.tooLarge(limit: limit, url)) }
+    /// The server sent no bytes: an empty file is never a finished download.
+    public static func emptyBody(url: URL) -> DownloadError { .init(.emptyBody(url)) }
+    /// A body without a length ended far short of the length the feed declared,
+    /// from a server that cannot say whether more follows; the `.part` is kept.
+    public static func truncated(received: Int64, declared: Int64, url: URL) -> DownloadError {
+        .init(.truncated(received: received, declared: declared, url))
+    }
     /// Another process owns this download (its pid when it could be learnt).
     public static func locked(path: String, pid: Int32?) -> DownloadError { .init(.locked(path: path, pid: pid)) }
     /// A symbolic link (or another non-file) stands where a download file goes.
@@ -77,6 +89,9 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         public static let disk = Code("disk")
         public static let gaveUp = Code("gave-up")
         public static let lengthMismatch = Code("length-mismatch")
+        public static let tooLarge = Code("too-large")
+        public static let emptyBody = Code("empty-body")
+        public static let truncated = Code("truncated")
         public static let locked = Code("locked")
         public static let unsafePath = Code("unsafe-path")
 
@@ -95,6 +110,9 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .disk: .disk
         case .gaveUp: .gaveUp
         case .lengthMismatch: .lengthMismatch
+        case .tooLarge: .tooLarge
+        case .emptyBody: .emptyBody
+        case .truncated: .truncated
         case .locked: .locked
         case .unsafePath: .unsafePath
         case .background(let code, _): .reported(code)
@@ -136,6 +154,14 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
             "gave up after \(attempts) attempts: \(last)"
         case .lengthMismatch(let expected, let received):
             "received \(received) bytes where \(expected) were promised"
+        case .tooLarge(let limit, let url):
+            "\(url.absoluteString) is larger than \(Self.size(limit)), the most a download may be "
+                + "(--max-filesize or 'set max-size'); nothing was kept"
+        case .emptyBody(let url):
+            "\(url.absoluteString) sent an empty file"
+        case .truncated(let received, let declared, let url):
+            "\(url.absoluteString) ended after \(received) of the \(declared) bytes its feed declares, "
+                + "and the server cannot resume; kept as a partial file"
         case .locked(_, let pid):
             "being downloaded by feedsh (\(pid.map { "pid \($0)" } ?? "another process"))"
         case .unsafePath(let path):
@@ -143,6 +169,16 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .background(_, let message):
             message
         }
+    }
+}
+
+extension DownloadError {
+    /// A limit as it was set: `4 GiB`, `400 KiB`, else in bytes.
+    fileprivate static func size(_ bytes: Int64) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift {
+            if bytes % (1 << shift) == 0 { return "\(bytes >> shift) \(unit)" }
+        }
+        return "\(bytes) bytes"
     }
 }
 

@@ -20,19 +20,24 @@ public struct DownloadRequest: Sendable, Equatable {
     /// The media type the body must have, such as `image/`: any other type fails the
     /// download and leaves nothing. Nil accepts anything but a web page.
     public var requiredType: String?
+    /// The length the feed declares (an enclosure's `length`): it caps the size
+    /// (four times it) and judges a body whose server cannot say where it ends.
+    public var declaredLength: Int64?
 
     public init(
         id: String,
         url: URL,
         file: DownloadLayout.File,
         cached: Validators? = nil,
-        requiredType: String? = nil
+        requiredType: String? = nil,
+        declaredLength: Int64? = nil
     ) {
         self.id = id
         self.url = url
         self.file = file
         self.cached = cached
         self.requiredType = requiredType
+        self.declaredLength = declaredLength
     }
 }
 
@@ -78,6 +83,8 @@ struct DownloadJob: Sendable {
     let request: DownloadRequest
     let transport: any DownloadTransport
     let policy: RetryPolicy
+    /// The largest file this job writes (a declared length may lower it).
+    var maxFileSize: Int64 = DownloadPlanner.defaultMaxFileSize
     let emit: @Sendable (DownloadEvent) -> Void
 
     private var id: String { request.id }
@@ -101,7 +108,8 @@ struct DownloadJob: Sendable {
             saved: Sidecar.load(from: file.sidecar),
             partLength: part.length,
             finalExists: isRegularFile(file.final.path),
-            policy: policy
+            policy: policy,
+            maxFileSize: maxFileSize
         )
         while true {
             try Task.checkCancellation()
@@ -109,7 +117,7 @@ struct DownloadJob: Sendable {
             var action: DownloadPlanner.Action
             do {
                 let response = try await transport.send(TransportRequest(url: request.url, headers: headers))
-                action = planner.received(status: response.status, headers: response.headers)
+                action = planner.received(status: response.status, headers: response.headers, finalURL: response.url)
                 if case .receive(let reception) = action {
                     action = try await take(response.body, reception, into: &part, planner: &planner)
                 }
@@ -140,7 +148,13 @@ struct DownloadJob: Sendable {
                 let delay = policy.delay(afterAttempt: retry.attempt - 1, retryAfter: retry.retryAfter)
                 emit(.retrying(id: id, attempt: retry.attempt, delay: delay, reason: retry.reason))
                 try await Task.sleep(for: delay)
+            case .verify:
+                continue
             case .fail(let error):
+                throw error
+            case .abandon(let error):
+                try part.truncate(to: 0)
+                unlink(file.sidecar.path)
                 throw error
             }
         }
@@ -194,6 +208,7 @@ struct DownloadJob: Sendable {
                     }
                     try part.append(chunk)
                 }
+                if part.length > reception.limit { break }
                 let now = clock.now
                 if part.length >= nextConfirm || now >= confirmDue, confirming?.isFinished ?? true {
                     try await confirming?.wait()

@@ -44,6 +44,9 @@ public actor DownloadManager {
     public nonisolated var eventsYielded: Int { yielded.value }
     private let transport: any DownloadTransport
     private let policy: RetryPolicy
+    /// The largest file a download may write (`--max-filesize`, `set max-size`);
+    /// past it the download fails and its `.part` is removed.
+    public nonisolated let maxFileSize: Int64
     public private(set) var maxConcurrent: Int
     private var entries: [String: Entry] = [:]
     /// Ids waiting to start, oldest first. An id whose entry is no longer queued
@@ -60,13 +63,22 @@ public actor DownloadManager {
     private var changeWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
 
-    public init(transport: any DownloadTransport, maxConcurrent: Int = 3, policy: RetryPolicy = .init()) {
+    public init(
+        transport: any DownloadTransport,
+        maxConcurrent: Int = 3,
+        policy: RetryPolicy = .init(),
+        maxFileSize: Int64 = DownloadManager.defaultMaxFileSize
+    ) {
         precondition(maxConcurrent > 0, "maxConcurrent must be positive")
         self.transport = transport
+        self.maxFileSize = maxFileSize
         self.maxConcurrent = maxConcurrent
         self.policy = policy
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
+
+    /// The largest file downloaded unless configured otherwise: 4 GiB.
+    public static let defaultMaxFileSize: Int64 = DownloadPlanner.defaultMaxFileSize
 
     /// What `start` did.
     public enum StartResult: Sendable, Equatable {
@@ -86,7 +98,13 @@ public actor DownloadManager {
         _ request: DownloadRequest,
         progress: @escaping @Sendable (DownloadEvent) -> Void
     ) async throws -> DownloadOutcome {
-        try await DownloadJob(request: request, transport: transport, policy: policy, emit: progress).run()
+        try await DownloadJob(
+            request: request,
+            transport: transport,
+            policy: policy,
+            maxFileSize: maxFileSize,
+            emit: progress
+        ).run()
     }
 
     /// Starts (or queues) a download, continuing any `.part` on disk.
@@ -253,6 +271,7 @@ public actor DownloadManager {
                 request: entry.request,
                 transport: transport,
                 policy: policy,
+                maxFileSize: maxFileSize,
                 emit: { [weak self, continuation, yielded] event in
                     yielded.increment()
                     continuation.yield(event)

@@ -9,18 +9,29 @@ import HTTPSupport
 /// planner is tested exhaustively without either (`DownloadPlannerTests`).
 ///
 /// The rules:
-/// - Bytes on disk are continued with `Range` and `If-Range` (a strong ETag, else
-///   Last-Modified). A 206 is appended only when it starts at the byte asked for,
-///   carries the same validator and the same total; anything else starts over.
-/// - Without a validator, the last ``overlap`` bytes are asked for again and must
-///   equal the bytes on disk (``overlapMismatched()`` otherwise).
+/// - Bytes on disk are continued with `Range` (from ``overlap`` bytes before the
+///   offset) and `If-Range` (a strong ETag, else Last-Modified). A 206 is appended
+///   only when it starts at the byte asked for, carries no other validator than the
+///   one sent, has the same total, and its first bytes equal the last bytes on disk
+///   (``overlapMismatched()`` otherwise); anything else starts over. The overlap is
+///   checked even when the validator matches: a 206 without validators, one from
+///   another host after a redirect, or one that merely echoes `If-Range` proves
+///   nothing by its headers.
+/// - A body without a length is not complete because the connection closed: its
+///   end is asked for (`Range: bytes=N-`). A 416 proves it complete; a 206 with the
+///   validator continues it; one without goes on as a resume (with the overlap); a
+///   server that does not serve ranges is judged by the length the feed declared.
+/// - An empty body is never a complete file, and a file larger than ``sizeLimit``
+///   fails and is removed.
 /// - Media is asked for with `Accept-Encoding: identity`; an encoded body fails.
 /// - Every failure, restarts included, counts against the retry budget. Bytes
 ///   beyond the most the file ever held reset the count of failures, unless the
 ///   attempt was a stall (a trickle is not progress); restarts are never forgiven.
 struct DownloadPlanner: Sendable {
-    /// How many bytes before the offset a resume without validators asks for again.
+    /// How many bytes before the offset a resume asks for again, to compare.
     static let overlap: Int64 = 64 << 10
+    /// The largest file downloaded unless configured otherwise (4 GiB).
+    static let defaultMaxFileSize: Int64 = 4 << 30
 
     /// A request to send.
     struct Request: Equatable {
@@ -47,6 +58,8 @@ struct DownloadPlanner: Sendable {
         var expected: Int64?
         /// The sidecar to save before writing.
         var record: Sidecar
+        /// More bytes than this in the `.part` end the download (``tooLarge()``).
+        var limit: Int64
         /// Why the bytes on disk are discarded (the body starts the file anew).
         var restarted: RestartReason?
     }
@@ -70,7 +83,12 @@ struct DownloadPlanner: Sendable {
         /// 304: the cached final file stands.
         case notModified(Validators)
         case retry(Retry)
+        /// Send the next request at once: not a failure (the end of a body without
+        /// a length is being checked).
+        case verify
         case fail(DownloadError)
+        /// Fail and remove `.part` and sidecar: the bytes are worth nothing.
+        case abandon(DownloadError)
     }
 
     /// Why a body stopped early.
@@ -79,10 +97,19 @@ struct DownloadPlanner: Sendable {
         case tooSlow(bytesPerSecond: Int)
     }
 
+    /// Declared lengths below this are placeholders (`length="0"`, `"1"`, made-up
+    /// small numbers are common in feeds): they neither cap nor judge a download.
+    static let smallestDeclaredLength: Int64 = 64 << 10
+    /// The most a download may be: the configured maximum, and never more than four
+    /// times a declared length.
+    let sizeLimit: Int64
+
     let url: URL
     let cached: Validators?
     let requiredType: String?
     let policy: RetryPolicy
+    /// What the feed said the file's length is (a hint: feeds are often wrong).
+    let declaredLength: Int64?
     private var attempts: Int { max(1, policy.attempts) }
 
     /// What the sidecar on disk says of the bytes in `.part`; nil when they cannot be
@@ -104,11 +131,25 @@ struct DownloadPlanner: Sendable {
     private var resuming = false
     /// The validator sent in `If-Range`, and whether it was the ETag.
     private var sentValidator: (value: String, isETag: Bool)?
+    /// The bytes on disk are a body that ended without a length: the next request
+    /// asks whether there is more after them.
+    private var probingEnd = false
+    /// Whether the last request was that question.
+    private var probing = false
 
-    init(request: DownloadRequest, saved: Sidecar?, partLength: Int64, finalExists: Bool, policy: RetryPolicy) {
+    init(
+        request: DownloadRequest,
+        saved: Sidecar?,
+        partLength: Int64,
+        finalExists: Bool,
+        policy: RetryPolicy,
+        maxFileSize: Int64 = DownloadPlanner.defaultMaxFileSize
+    ) {
         url = request.url
         cached = request.cached
         requiredType = request.requiredType
+        declaredLength = request.declaredLength.flatMap { $0 >= Self.smallestDeclaredLength ? $0 : nil }
+        sizeLimit = min(maxFileSize, declaredLength.map { $0.multipliedReportingOverflow(by: 4).partialValue } ?? .max)
         self.policy = policy
         self.finalExists = finalExists
         let usable = saved.flatMap { $0.url == request.url.absoluteString ? $0 : nil }
@@ -122,16 +163,17 @@ struct DownloadPlanner: Sendable {
         var headers = [Header("Accept-Encoding", "identity")]
         requestedStart = 0
         sentValidator = nil
-        resuming = offset > 0 && saved != nil
-        if offset > 0, let saved {
+        probing = probingEnd && offset > 0 && saved != nil
+        probingEnd = false
+        // A `.part` no longer than the overlap is not worth a resume: it is
+        // downloaded again whole.
+        resuming = saved != nil && (probing || offset > Self.overlap)
+        if resuming, let saved {
+            requestedStart = probing ? offset : offset - min(Self.overlap, offset)
+            headers.append(Header("Range", "bytes=\(requestedStart)-"))
             if let validator = saved.ifRangeValidator {
-                requestedStart = offset
                 sentValidator = (validator, validator == saved.etag)
-                headers.append(Header("Range", "bytes=\(offset)-"))
                 headers.append(Header("If-Range", validator))
-            } else {
-                requestedStart = offset - min(Self.overlap, offset)
-                headers.append(Header("Range", "bytes=\(requestedStart)-"))
             }
         } else if let cached, finalExists {
             if let etag = cached.etag { headers.append(Header("If-None-Match", etag)) }
@@ -140,8 +182,16 @@ struct DownloadPlanner: Sendable {
         return Request(headers: headers)
     }
 
-    /// What a response head means. `headers` are keyed by lower-cased name.
-    mutating func received(status: Int, headers: [String: String]) -> Action {
+    /// What a response head means. `headers` are keyed by lower-cased name;
+    /// `finalURL` is where redirects led (a validator from another host than the
+    /// one asked is not taken as the same file's).
+    mutating func received(status: Int, headers: [String: String], finalURL: URL? = nil) -> Action {
+        var headers = headers
+        if let finalURL, finalURL.host?.lowercased() != url.host?.lowercased() || finalURL.port != url.port {
+            headers["etag"] = nil
+            headers["last-modified"] = nil
+        }
+        if probing, let answer = probeAnswered(status: status, headers: headers) { return answer }
         switch status {
         case 200, 206:
             break
@@ -179,6 +229,9 @@ struct DownloadPlanner: Sendable {
 
         var start: Int64 = 0
         var expected = headers["content-length"].flatMap(Int64.init)
+        if let expected, expected > sizeLimit, status == 200 {
+            return .abandon(.tooLarge(limit: sizeLimit, url: url))
+        }
         var restarted: RestartReason?
         if status == 206 {
             guard let range = ContentRange(headers["content-range"]), range.start == requestedStart else {
@@ -194,6 +247,9 @@ struct DownloadPlanner: Sendable {
             let total = range.total ?? expected.map { $0 + range.start }
             if let was = saved?.expectedLength, let total, was != total {
                 return restart(.lengthChanged(was: was, now: total))
+            }
+            if let total, total > sizeLimit {
+                return .abandon(.tooLarge(limit: sizeLimit, url: url))
             }
             start = range.start
             expected = total
@@ -222,9 +278,47 @@ struct DownloadPlanner: Sendable {
                 verify: continuing ? offset - start : 0,
                 expected: expected,
                 record: record,
+                limit: sizeLimit,
                 restarted: restarted
             )
         )
+    }
+
+    /// What the answer to "is there more after the bytes on disk?" means; nil for an
+    /// answer the usual rules take (a 206 with the validator sent: the rest of the
+    /// file, appended at the offset; an error status).
+    private mutating func probeAnswered(status: Int, headers: [String: String]) -> Action? {
+        switch status {
+        case 416:
+            // Nothing after the last byte: the file is complete, unless the server
+            // says its length is another.
+            let total = headers["content-range"].flatMap { header -> Int64? in
+                guard header.hasPrefix("bytes */") else { return nil }
+                return Int64(header.dropFirst("bytes */".count))
+            }
+            if let total, total != offset { return restart(.lengthChanged(was: offset, now: total)) }
+            return .finish(length: offset)
+        case 206:
+            let answered = sentValidator.flatMap { headers[$0.isETag ? "etag" : "last-modified"] }
+            if let sent = sentValidator, answered == sent.value { return nil }
+            // More is there, but nothing proves it continues these bytes: ask again
+            // with the overlap to compare.
+            return .verify
+        case 200:
+            if let etag = headers["etag"], let was = saved?.etag, etag != was {
+                return nil  // another file: the usual rules start over with it
+            }
+            if let length = headers["content-length"].flatMap(Int64.init) {
+                return length == offset ? .finish(length: offset) : nil
+            }
+            // No ranges and no length: only the feed's word is left.
+            if let declared = declaredLength, offset < declared * 3 / 4 {
+                return .fail(.truncated(received: offset, declared: declared, url: url))
+            }
+            return .finish(length: offset)
+        default:
+            return nil
+        }
     }
 
     /// The overlap asked for without validators differs from the bytes on disk.
@@ -251,6 +345,9 @@ struct DownloadPlanner: Sendable {
         if let expected, partLength > expected {
             return .fail(.lengthMismatch(expected: expected, received: partLength))
         }
+        if partLength > sizeLimit {
+            return .abandon(.tooLarge(limit: sizeLimit, url: url))
+        }
         switch interruption {
         case .network(let failure):
             guard failure.isTransient else { return .fail(.network(failure)) }
@@ -260,6 +357,12 @@ struct DownloadPlanner: Sendable {
         case nil:
             if let expected, partLength < expected {
                 return retry(.shortBody(received: partLength, expected: expected), retryAfter: nil)
+            }
+            if partLength == 0 { return .abandon(.emptyBody(url: url)) }
+            if expected == nil {
+                // The connection closed: that proves nothing. Ask for what follows.
+                probingEnd = true
+                return .verify
             }
             return .finish(length: partLength)
         }

@@ -20,11 +20,19 @@ public struct TransportResponse: Sendable {
     /// Header values by lower-cased name.
     public let headers: [String: String]
     public let body: any AsyncSequence<ByteBuffer, any Error> & Sendable
+    /// Where the response came from after redirects, when the transport knows.
+    public let url: URL?
 
-    public init(status: Int, headers: [String: String], body: any AsyncSequence<ByteBuffer, any Error> & Sendable) {
+    public init(
+        status: Int,
+        headers: [String: String],
+        body: any AsyncSequence<ByteBuffer, any Error> & Sendable,
+        url: URL? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.url = url
     }
 
     public func header(_ name: String) -> String? {

@@ -85,7 +85,7 @@ public final class URLSessionTransport: DownloadTransport {
                 return next.body
             }
         )
-        return TransportResponse(status: partial ? 206 : 200, headers: headers, body: windows)
+        return TransportResponse(status: partial ? 206 : 200, headers: headers, body: windows, url: head.url)
     }
 
     private func fetchWindow(
@@ -228,7 +228,12 @@ final class TaskState: Sendable {
         for (name, value) in http?.allHeaderFields ?? [:] {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
-        let head = TransportResponse(status: http?.statusCode ?? 0, headers: headers, body: Body(state: self))
+        let head = TransportResponse(
+            status: http?.statusCode ?? 0,
+            headers: headers,
+            body: Body(state: self),
+            url: response.url ?? url
+        )
         guarded.withLock { state in
             let continuation = state.head
             state.head = nil

@@ -266,7 +266,7 @@ final class FixtureRoutes: Sendable {
         }
         var status = HTTPResponse.Status.ok
         var range = 0..<media.size
-        if !fault.ignoreRange {
+        if !fault.ignoreRange, !fault.empty {
             headers[.acceptRanges] = "bytes"
             let validator = request.headers[.ifRange]
             let rangeHeader =

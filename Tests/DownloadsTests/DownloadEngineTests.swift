@@ -36,11 +36,17 @@ struct EngineHarness {
         _ engine: Engine,
         maxConcurrent: Int = 3,
         policy: RetryPolicy = fastRetries,
+        maxFileSize: Int64 = DownloadManager.defaultMaxFileSize,
         _ body: (EngineHarness) async throws -> Void
     ) async throws {
         let server = try await FixtureServer.start()
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-dl-\(UUID().uuidString)")
-        let manager = DownloadManager(transport: engine.makeTransport(), maxConcurrent: maxConcurrent, policy: policy)
+        let manager = DownloadManager(
+            transport: engine.makeTransport(),
+            maxConcurrent: maxConcurrent,
+            policy: policy,
+            maxFileSize: maxFileSize
+        )
         let events = EventLog(manager.events)
         let harness = EngineHarness(
             server: server,
@@ -61,12 +67,19 @@ struct EngineHarness {
     }
 
     /// A request for synthetic media `name` of `size` bytes behind `fault`.
-    func request(_ name: String, size: Int, fault: String? = nil, id: String? = nil) -> DownloadRequest {
+    func request(
+        _ name: String,
+        size: Int,
+        fault: String? = nil,
+        id: String? = nil,
+        declared: Int64? = nil
+    ) -> DownloadRequest {
         let prefix = fault.map { "/fault/\($0)" } ?? ""
         return DownloadRequest(
             id: id ?? name,
             url: server.url("\(prefix)/media/t/\(name).mp3?size=\(size)"),
-            file: layout.file(podcastID: 1, episodeID: Int64(abs(name.hashValue % 1_000_000)), extension: "mp3")
+            file: layout.file(podcastID: 1, episodeID: Int64(abs(name.hashValue % 1_000_000)), extension: "mp3"),
+            declaredLength: declared
         )
     }
 
@@ -253,9 +266,10 @@ struct DownloadEngineTests {
             try handle.close()
             #expect(await h.download(request) == .completed(bytes: 300_000))
             #expect(fileData(request.file.final) == bytes)
-            // requests[0] is the probe for the ETag; the download follows.
+            // requests[0] is the probe for the ETag; the download follows, from the
+            // overlap before the confirmed bytes.
             let download = h.server.requests.dropFirst().first
-            #expect(rangeStart(download?.range) == 100_000)
+            #expect(rangeStart(download?.range) == 100_000 - 65_536)
             #expect(download?.ifRange == probe)
             #expect(h.server.requests.count == 2)
         }
@@ -298,7 +312,7 @@ struct DownloadEngineTests {
     }
 
     @Test(arguments: Engine.allCases)
-    func rangeNotSatisfiableOnACompletePartCompletesIt(engine: Engine) async throws {
+    func aCompletePartIsCompletedByItsOverlap(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
             let request = h.request("whole", size: 80_000)
             let probe = try await fetchHead(request.url)
@@ -306,9 +320,10 @@ struct DownloadEngineTests {
             try h.leavePartial(request, bytes: bytes, etag: probe, expected: 80_000)
             #expect(await h.download(request) == .completed(bytes: 80_000))
             #expect(fileData(request.file.final) == bytes)
-            // requests[0] is the probe; the resume asks past the end and gets 416.
+            // requests[0] is the probe; the resume asks for the overlap, which is
+            // all there is left: it matches, and the file is complete.
             #expect(h.server.requests.count == 2)
-            #expect(rangeStart(h.server.requests.last?.range) == 80_000)
+            #expect(rangeStart(h.server.requests.last?.range) == 80_000 - 65_536)
         }
     }
 
