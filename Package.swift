@@ -31,6 +31,7 @@ let package = Package(
                 "CFileIO",
                 "FeedShell",
                 "FixtureServer",
+                "HTTPSupport",
                 "ShellKit",
                 "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,7 +94,7 @@ let package = Package(
         ),
         .target(
             name: "Library",
-            dependencies: ["FeedKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FeedKit", "HTTPSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "CFileIO"),
         .target(
@@ -136,6 +137,10 @@ let package = Package(
                 .embedInCode("opml/gpodder.opml"),
                 .embedInCode("opml/antennapod.opml"),
                 .embedInCode("opml/apple.opml"),
+                .embedInCode("opml/control.opml"),
+                .embedInCode("feeds/world.rss"),
+                .embedInCode("feeds/world.atom"),
+                .embedInCode("itunes/lookup-1000000005.json"),
             ]
         ),
         .target(

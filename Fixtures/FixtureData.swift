@@ -29,5 +29,9 @@ public enum FixtureFiles {
         "opml/gpodder.opml": PackageResources.gpodder_opml,
         "opml/antennapod.opml": PackageResources.antennapod_opml,
         "opml/apple.opml": PackageResources.apple_opml,
+        "opml/control.opml": PackageResources.control_opml,
+        "feeds/world.rss": PackageResources.world_rss,
+        "feeds/world.atom": PackageResources.world_atom,
+        "itunes/lookup-1000000005.json": PackageResources.lookup_1000000005_json,
     ]
 }

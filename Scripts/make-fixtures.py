@@ -452,6 +452,20 @@ def encoded_feeds():
         f.write(bomb)
 
 
+def hostile_links():
+    """Episode URLs no player or download may open: a local file and a script."""
+    pid = 1000000005
+    name = "Hostile Links"
+    results = [podcast(pid, name, "feedsh fixtures", 3, ["Technology"])]
+    d = lambda day: datetime(2026, 11, day, 9, tzinfo=timezone.utc)
+    local = episode(pid, name, 1000500000001, "A local file", d(5), 60_000, "Opens /etc/passwd.")
+    local["episodeUrl"] = "file:///etc/passwd"
+    script = episode(pid, name, 1000500000002, "A script", d(4), 60_000, "Runs a script.")
+    script["episodeUrl"] = "javascript:alert(1)"
+    results += [local, script, episode(pid, name, 1000500000003, "An honest episode", d(3), 60_000, "Fine.")]
+    write("Fixtures/itunes/lookup-1000000005.json", results)
+
+
 if __name__ == "__main__":
     music_search()
     met_objects()
@@ -461,6 +475,7 @@ if __name__ == "__main__":
     quirks_lookup()
     malformed_podcast()
     hostile_numbers()
+    hostile_links()
     podcast_search()
     posts()
     encoded_feeds()

@@ -60,6 +60,8 @@ public struct HandedDownload: Codable, Sendable, Equatable {
     /// The library episode and podcast, when it is one.
     public var episodeID: Int64?
     public var podcastID: Int64?
+    /// The length the feed declares, which caps and judges the download.
+    public var declaredLength: Int64?
 
     public init(
         id: String,
@@ -68,8 +70,10 @@ public struct HandedDownload: Codable, Sendable, Equatable {
         number: String,
         title: String,
         episodeID: Int64? = nil,
-        podcastID: Int64? = nil
+        podcastID: Int64? = nil,
+        declaredLength: Int64? = nil
     ) {
+        self.declaredLength = declaredLength
         self.id = id
         self.url = url
         self.path = path

@@ -94,7 +94,16 @@ struct DownloadJob: Sendable {
     /// `CancellationError` after leaving `.part` and sidecar consistent for a later
     /// resume.
     func run() async throws -> DownloadOutcome {
-        try makeDirectories(file.final.deletingLastPathComponent().path)
+        guard NetworkFailure.isFetchable(request.url) else {
+            throw DownloadError.network(
+                NetworkFailure(.unsupportedScheme(request.url.scheme ?? "none"), url: request.url)
+            )
+        }
+        let folder = file.final.deletingLastPathComponent().path
+        try makeDirectories(folder)
+        // The podcast's folder itself must be a folder: a link planted there would
+        // send the download somewhere else (like a link at `.part`).
+        guard !isSymbolicLink(folder) else { throw DownloadError.unsafePath(folder) }
         var part = try PartFile(path: file.part.path)
         // A `.part` that never received a byte is nothing to resume (after a 304 or
         // a failure at the first response); a renamed one is left alone.
@@ -357,6 +366,12 @@ struct RateMeter {
 
 func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
+}
+
+/// A symbolic link at `path` itself.
+func isSymbolicLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
 }
 
 /// A regular file at `path` itself (a symbolic link there does not count).

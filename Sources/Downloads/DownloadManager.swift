@@ -45,8 +45,13 @@ public actor DownloadManager {
     private let transport: any DownloadTransport
     private let policy: RetryPolicy
     /// The largest file a download may write (`--max-filesize`, `set max-size`);
-    /// past it the download fails and its `.part` is removed.
-    public nonisolated let maxFileSize: Int64
+    /// past it the download fails and its `.part` is removed. A change applies to
+    /// downloads that start after it.
+    public nonisolated var maxFileSize: Int64 {
+        get { maxFileSizeValue.load(ordering: .relaxed) }
+        set { maxFileSizeValue.store(newValue, ordering: .relaxed) }
+    }
+    private nonisolated let maxFileSizeValue: Atomic<Int64>
     public private(set) var maxConcurrent: Int
     private var entries: [String: Entry] = [:]
     /// Ids waiting to start, oldest first. An id whose entry is no longer queued
@@ -71,7 +76,7 @@ public actor DownloadManager {
     ) {
         precondition(maxConcurrent > 0, "maxConcurrent must be positive")
         self.transport = transport
-        self.maxFileSize = maxFileSize
+        maxFileSizeValue = Atomic(maxFileSize)
         self.maxConcurrent = maxConcurrent
         self.policy = policy
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)

@@ -209,6 +209,15 @@ struct DownloadPlanner: Sendable {
             return restart(.rangeRefused)
         case 408, 429, 500...599:
             return retry(.status(status), retryAfter: policy.retryAfter(headers["retry-after"]))
+        case 300..<400:
+            // A redirect the transport did not follow: one to `file:` and the like.
+            if let location = headers["location"], let target = URL(string: location, relativeTo: finalURL ?? url),
+                !NetworkFailure.isFetchable(target.absoluteURL)
+            {
+                let scheme = target.absoluteURL.scheme ?? "none"
+                return .fail(.network(NetworkFailure(.redirectedToUnsupportedScheme(scheme), url: finalURL ?? url)))
+            }
+            return .fail(.httpStatus(status, url: url))
         default:
             return .fail(.httpStatus(status, url: url))
         }

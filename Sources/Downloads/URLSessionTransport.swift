@@ -290,6 +290,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
     }
 
+    /// Redirects are followed to http and https only. FoundationNetworking reads a
+    /// `Location` of `file:///etc/passwd` as a path on the same server (seen: it
+    /// asked for `/etc/passwd` there), so the header itself is judged. Refused,
+    /// the 3xx itself is the response, and the engine says where it pointed.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let location = response.allHeaderFields.first { ($0.key as? String)?.lowercased() == "location" }?.value
+        let target = (location as? String).flatMap { URL(string: $0, relativeTo: response.url) }?.absoluteURL
+        completionHandler(target.map(NetworkFailure.isFetchable) == false ? nil : request)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         state(dataTask)?.received(data)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPSupport
 
 /// One podcast episode from an iTunes lookup.
 public struct Episode: Sendable, Hashable, Identifiable {
@@ -15,6 +16,9 @@ public struct Episode: Sendable, Hashable, Identifiable {
     /// The GUID of the episode in its feed (`episodeGuid`), which matches library
     /// episodes to Apple's track IDs.
     public let guid: String?
+    /// The file's length as the feed declares it (an enclosure's `length`), when
+    /// it does.
+    public let declaredLength: Int64?
 
     public init(
         id: Int64,
@@ -25,7 +29,8 @@ public struct Episode: Sendable, Hashable, Identifiable {
         audioURL: URL,
         description: String? = nil,
         artworkURL: URL? = nil,
-        guid: String? = nil
+        guid: String? = nil,
+        declaredLength: Int64? = nil
     ) {
         self.id = id
         self.podcastID = podcastID
@@ -36,6 +41,7 @@ public struct Episode: Sendable, Hashable, Identifiable {
         self.description = description
         self.artworkURL = artworkURL
         self.guid = guid
+        self.declaredLength = declaredLength
     }
 
     /// The same episode with another description.
@@ -49,7 +55,8 @@ public struct Episode: Sendable, Hashable, Identifiable {
             audioURL: audioURL,
             description: description,
             artworkURL: artworkURL,
-            guid: guid
+            guid: guid,
+            declaredLength: declaredLength
         )
     }
 
@@ -73,6 +80,15 @@ extension Episode: Decodable {
         podcastID = try record.decode(Int64.self, forKey: .collectionId)
         title = try record.decode(String.self, forKey: .trackName)
         audioURL = try record.decodeURL(forKey: .episodeUrl)
+        // A `file:` or `javascript:` URL would be opened by the player or retried by
+        // `get`: such an episode is left out (and said, as any undecodable one).
+        guard NetworkFailure.isFetchable(audioURL) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .episodeUrl,
+                in: record,
+                debugDescription: "'\(audioURL.absoluteString)' is not an http or https URL"
+            )
+        }
         releaseDate = try record.decodeISO8601IfPresent(forKey: .releaseDate)
         duration = try record.decodeIfPresent(Double.self, forKey: .trackTimeMillis).flatMap(Duration.plausible)
         description = try record.decodeIfPresent(String.self, forKey: .description)
@@ -80,5 +96,6 @@ extension Episode: Decodable {
             try record.decodeURLIfPresent(forKey: .artworkUrl600)
             ?? record.decodeURLIfPresent(forKey: .artworkUrl160)
         guid = try? record.decodeIfPresent(String.self, forKey: .episodeGuid)
+        declaredLength = nil
     }
 }

@@ -105,7 +105,11 @@ public actor Session {
             case .ahc: AsyncHTTPClientTransport(client: client, userAgent: configuration.http.userAgent)
             case .urlsession: URLSessionTransport(userAgent: configuration.http.userAgent)
             }
-        downloads = DownloadManager(transport: transport, maxConcurrent: configuration.maxConcurrent)
+        downloads = DownloadManager(
+            transport: transport,
+            maxConcurrent: configuration.maxConcurrent,
+            maxFileSize: configuration.maxFileSize ?? DownloadManager.defaultMaxFileSize
+        )
         feeds = FeedClient(settings: configuration.http)
     }
 
@@ -152,7 +156,12 @@ public actor Session {
         if let libraryID = subscription?.marks[episode.id]?.libraryID, let podcastID = subscription?.podcast.id {
             libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: podcastID)
         }
-        return DownloadRequest(id: id, url: episode.audioURL, file: file(of: episode, in: podcast))
+        return DownloadRequest(
+            id: id,
+            url: episode.audioURL,
+            file: file(of: episode, in: podcast),
+            declaredLength: episode.declaredLength
+        )
     }
 
     /// Where an episode's file goes.

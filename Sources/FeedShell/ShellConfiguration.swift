@@ -25,6 +25,9 @@ public struct ShellConfiguration: Sendable {
     /// `maxConcurrent` was given (`--max-concurrent`); otherwise the library's
     /// `max-concurrent` setting applies when there is one.
     public var maxConcurrentGiven: Bool
+    /// The largest file a download may be (`--max-filesize`); nil: the `max-size`
+    /// setting, else 4 GiB.
+    public var maxFileSize: Int64?
     /// The player from `FEEDSH_PLAYER`, which wins over the `player` setting.
     public var player: String?
     /// At the end of a script, hand running downloads to the background feedsh
@@ -45,6 +48,7 @@ public struct ShellConfiguration: Sendable {
         engine: DownloadEngine = .ahc,
         maxConcurrent: Int = 3,
         maxConcurrentGiven: Bool = true,
+        maxFileSize: Int64? = nil,
         player: String? = nil,
         detach: Bool = false,
         pager: String? = nil
@@ -63,6 +67,7 @@ public struct ShellConfiguration: Sendable {
         self.engine = engine
         self.maxConcurrent = maxConcurrent
         self.maxConcurrentGiven = maxConcurrentGiven
+        self.maxFileSize = maxFileSize
         self.player = player
         self.detach = detach
         self.pager = pager

@@ -36,6 +36,7 @@
 ///   headers).
 /// - `echo-ifrange`: the `ETag` is whatever `If-Range` the request sent (a server
 ///   that echoes validators instead of checking them).
+/// - `redirect-file`: a 302 to `file:///etc/passwd`.
 /// - `elsewhere`: a request with `Range` that was not sent to `localhost` is
 ///   redirected (302) to the same URL there: another host answers the resume.
 public struct Fault: Sendable, Equatable {
@@ -63,6 +64,7 @@ public struct Fault: Sendable, Equatable {
     public var empty = false
     public var echoIfRange = false
     public var elsewhere = false
+    public var redirectToFile = false
 
     public init() {}
 
@@ -109,6 +111,7 @@ public struct Fault: Sendable, Equatable {
             case "empty": empty = true
             case "echo-ifrange": echoIfRange = true
             case "elsewhere": elsewhere = true
+            case "redirect-file": redirectToFile = true
             case "redirect": redirects = parts.count > 1 && parts[1] == "loop" ? -1 : try number()
             default: throw FaultSpecError(item: String(item))
             }

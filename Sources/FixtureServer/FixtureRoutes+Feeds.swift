@@ -13,7 +13,8 @@ import NIOCore
 /// - `/feeds/generate?n=N`: a feed of N items (about 2 kB each).
 /// - `/feeds/listening.xml`: episodes that are real audio (``ToneMedia``, at
 ///   `/media/tone/{seconds}.wav`) for playback; version V adds V bonus episodes.
-/// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`.
+/// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`;
+///   with `&broken=K`, page K answers 500.
 /// - `/feeds/moved.xml`: 301 to `/feeds/1386867488.xml`; `/feeds/gone.xml`: 410.
 /// - `/feeds/huge.xml?mb=N`: a valid feed of one item padded to N MiB (default 65)
 ///   with a comment, streamed (never held whole).
@@ -66,7 +67,7 @@ extension FixtureRoutes {
         case "bomb.xml":
             let megabytes = min(max(query.get("mb").flatMap { Int($0) } ?? 1024, 1), 4096)
             let (prefix, suffix) = Self.paddedFeed(base: base)
-            let bomb = Gzip.bomb(prefix: prefix, padding: megabytes << 20, suffix: suffix)
+            let bomb = GzipBomb(prefix: prefix, padding: megabytes << 20, suffix: suffix)
             return Self.body(
                 status: .ok,
                 headers: [.contentType: "application/rss+xml; charset=utf-8", .contentEncoding: "gzip"],
@@ -74,11 +75,20 @@ extension FixtureRoutes {
                 fault: fault,
                 rate: fault.rate
             ) { range, buffer in
-                bomb.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[range])) }
+                bomb.copy(range, into: buffer)
             }
         case "paged.xml":
             let page = min(max(query.get("page").flatMap { Int($0) } ?? 1, 1), 3)
-            return conditional(request, body: Self.pagedFeed(page: page, base: base), version: page, fault: fault)
+            let broken = query.get("broken").flatMap { Int($0) }
+            if page == broken {
+                return .json(status: .internalServerError, ["errorMessage": "page \(page) is broken"])
+            }
+            return conditional(
+                request,
+                body: Self.pagedFeed(page: page, base: base, broken: broken),
+                version: page,
+                fault: fault
+            )
         default:
             break
         }
@@ -309,7 +319,7 @@ extension FixtureRoutes {
         return channel("Tones for Listening", author: "feedsh fixtures", items: items)
     }
 
-    static func pagedFeed(page: Int, base: String) -> Data {
+    static func pagedFeed(page: Int, base: String, broken: Int? = nil) -> Data {
         var items = ""
         for index in [page * 2 - 1, page * 2] {
             items += item(
@@ -321,7 +331,8 @@ extension FixtureRoutes {
                 description: "Item \(index) of a paged feed."
             )
         }
-        let next = page < 3 ? "    <atom:link rel=\"next\" href=\"\(base)/feeds/paged.xml?page=\(page + 1)\"/>" : ""
+        let query = "page=\(page + 1)" + (broken.map { "&amp;broken=\($0)" } ?? "")
+        let next = page < 3 ? "    <atom:link rel=\"next\" href=\"\(base)/feeds/paged.xml?\(query)\"/>" : ""
         return channel("Paged Feed", author: "feedsh fixtures", items: items, extra: next)
     }
 }

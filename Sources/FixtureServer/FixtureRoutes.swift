@@ -42,6 +42,9 @@ final class FixtureRoutes: Sendable {
             }
             if let times = fault.times, count > times { fault = Fault() }
             if let after = fault.changesAfter, count > after { fault.version += 1 }
+            if fault.redirectToFile {
+                return Response(status: .found, headers: [.location: "file:///etc/passwd"])
+            }
             if fault.elsewhere, request.headers[.range] != nil,
                 let authority = request.head.authority, !authority.hasPrefix("localhost:")
             {

@@ -18,7 +18,7 @@ enum Gzip {
         return out
     }
 
-    private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
         (0..<T.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 
@@ -35,41 +35,91 @@ enum Gzip {
     }
 }
 
-extension Gzip {
-    /// A gzip bomb: `prefix`, then `padding` spaces, then `suffix`, in one deflate
-    /// block of fixed Huffman codes where the spaces are back-references of 258
-    /// bytes (13 bits each): a GiB of padding compresses to under 7 MB. The trailer's
-    /// CRC is not computed (a client must stop long before it would check it); its
-    /// length is the document's, modulo 2^32.
-    static func bomb(prefix: [UInt8], padding: Int, suffix: [UInt8]) -> [UInt8] {
-        var bits = BitWriter()
+/// A gzip bomb: `prefix`, then `padding` spaces, then `suffix`, in one deflate
+/// block of fixed Huffman codes where the spaces are back-references of 258 bytes
+/// (13 bits each): a GiB of padding compresses to under 7 MB.
+///
+/// Never held whole: eight back-references are 104 bits, 13 bytes, so after the
+/// first eight the stream repeats a 13-byte pattern, and any range of it is made
+/// from the head, the pattern and the tail (``copy(_:into:)``). The trailer's CRC
+/// is computed for documents up to ``checkedSize`` (a small one is real gzip that
+/// any decoder reads whole); past that it is 0, for a client must stop long before
+/// it would check it. Its length is the document's, modulo 2^32.
+struct GzipBomb: Sendable {
+    private let head: [UInt8]
+    private let pattern: [UInt8]
+    private let repeats: Int
+    private let tail: [UInt8]
+
+    var count: Int { head.count + pattern.count * repeats + tail.count }
+    static let checkedSize = 8 << 20
+
+    init(prefix: [UInt8], padding: Int, suffix: [UInt8]) {
+        var bits = Gzip.BitWriter()
         bits.out = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 255]
-        bits.out.reserveCapacity(padding / 258 * 13 / 8 + prefix.count + suffix.count + 64)
         bits.write(1, count: 1)  // the last block
         bits.write(1, count: 2)  // fixed Huffman codes
         for byte in prefix { bits.literal(byte) }
+        var references = 0
+        var spaces = 0
         if padding > 0 {
             bits.literal(0x20)
-            var left = padding - 1
-            while left >= 258 {
-                bits.write(reversed(0xC5, count: 8), count: 8)  // length 258: code 285
-                bits.write(0, count: 5)  // distance 1: code 0
-                left -= 258
-            }
-            for _ in 0..<left { bits.literal(0x20) }
+            references = (padding - 1) / 258
+            spaces = (padding - 1) % 258
         }
+        // The first eight references end the head; the next eight are the pattern,
+        // which the writer's leftover bits then repeat exactly.
+        let periods = references / 8
+        var left = references
+        var start: [UInt8] = []
+        if periods >= 2 {
+            bits.reference(count: 8)
+            let headCount = bits.out.count
+            bits.reference(count: 8)
+            start = Array(bits.out[..<headCount])
+            pattern = Array(bits.out[headCount...])
+            repeats = periods - 1
+            bits.out = []
+            left -= periods * 8
+        } else {
+            pattern = []
+            repeats = 0
+        }
+        bits.reference(count: left)
+        for _ in 0..<spaces { bits.literal(0x20) }
         for byte in suffix { bits.literal(byte) }
         bits.write(0, count: 7)  // end of block: code 256
         bits.flush()
-        var out = bits.out
-        out.append(contentsOf: littleEndian(UInt32(0)))
-        out.append(contentsOf: littleEndian(UInt32(truncatingIfNeeded: prefix.count + padding + suffix.count)))
-        return out
+        let size = prefix.count + padding + suffix.count
+        let crc = size <= Self.checkedSize ? Gzip.crc32(prefix + Array(repeating: 0x20, count: padding) + suffix) : 0
+        bits.out.append(contentsOf: Gzip.littleEndian(crc))
+        bits.out.append(contentsOf: Gzip.littleEndian(UInt32(truncatingIfNeeded: size)))
+        if start.isEmpty {
+            head = bits.out
+            tail = []
+        } else {
+            head = start
+            tail = bits.out
+        }
     }
 
+    /// Copies bytes `range` of the stream into `buffer`.
+    func copy(_ range: Range<Int>, into buffer: UnsafeMutableRawBufferPointer) {
+        let patternEnd = head.count + pattern.count * repeats
+        for (index, position) in range.enumerated() {
+            buffer[index] =
+                position < head.count
+                ? head[position]
+                : position < patternEnd
+                    ? pattern[(position - head.count) % pattern.count] : tail[position - patternEnd]
+        }
+    }
+}
+
+extension Gzip {
     /// Deflate's bit order: values least significant bit first, Huffman codes most
     /// significant bit first (so they are written reversed).
-    private struct BitWriter {
+    struct BitWriter {
         var out: [UInt8] = []
         private var buffer: UInt64 = 0
         private var used = 0
@@ -94,6 +144,15 @@ extension Gzip {
             }
         }
 
+        /// `count` back-references of 258 bytes at distance 1: code 285, then
+        /// distance code 0.
+        mutating func reference(count: Int) {
+            for _ in 0..<count {
+                write(Gzip.reversed(0xC5, count: 8), count: 8)
+                write(0, count: 5)
+            }
+        }
+
         mutating func flush() {
             if used > 0 { out.append(UInt8(truncatingIfNeeded: buffer)) }
             buffer = 0
@@ -101,7 +160,7 @@ extension Gzip {
         }
     }
 
-    private static func reversed(_ code: UInt32, count: Int) -> UInt32 {
+    static func reversed(_ code: UInt32, count: Int) -> UInt32 {
         var result: UInt32 = 0
         for bit in 0..<count where code & (1 << UInt32(bit)) != 0 { result |= 1 << UInt32(count - 1 - bit) }
         return result

@@ -26,6 +26,10 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
         case tls(String)
         case redirectLoop
         case tooManyRedirects
+        /// A URL whose scheme is not http or https (`file`, `javascript`).
+        case unsupportedScheme(String)
+        /// A redirect to such a URL.
+        case redirectedToUnsupportedScheme(String)
         /// Anything else, in the library's own words.
         case other(String)
     }
@@ -51,7 +55,9 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
     public var isTransient: Bool {
         switch reason {
         case .connectTimeout, .connectionDropped, .stalled, .other: true
-        case .connectionRefused, .unknownHost, .unreachable, .tls, .redirectLoop, .tooManyRedirects: false
+        case .connectionRefused, .unknownHost, .unreachable, .tls, .redirectLoop, .tooManyRedirects,
+            .unsupportedScheme, .redirectedToUnsupportedScheme:
+            false
         }
     }
 
@@ -74,6 +80,8 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
         case .tls(let detail): "TLS error with \(host):\(port): \(detail)"
         case .redirectLoop: "\(host) redirects in a loop"
         case .tooManyRedirects: "too many redirects from \(host)"
+        case .unsupportedScheme(let scheme): "unsupported URL scheme (\(scheme):): only http and https are fetched"
+        case .redirectedToUnsupportedScheme(let scheme): "redirected to an unsupported URL scheme (\(scheme):) by \(host)"
         case .other(let detail): "request to \(host):\(port) failed: \(detail)"
         case .connectionRefused, .unknownHost, .unreachable, .connectTimeout: ""
         }
@@ -89,6 +97,19 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
         self.init(Self.reason(for: error), url: url)
     }
 
+    /// Whether `url` is one feedsh fetches: http or https with a host.
+    public static func isFetchable(_ url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased() ?? "") && !(url.host ?? "").isEmpty
+    }
+
+    /// The scheme of AsyncHTTPClient's `unsupportedScheme` error (its cases are not
+    /// public; its description names it).
+    private static func unsupportedScheme(_ error: HTTPClientError) -> String? {
+        let text = String(describing: error)
+        guard text.hasPrefix("HTTPClientError.unsupportedScheme(") else { return nil }
+        return text.dropFirst("HTTPClientError.unsupportedScheme(".count).trimmingCharacters(in: .init(charactersIn: "\")"))
+    }
+
     private static func reason(for error: any Error) -> Reason {
         switch error {
         case let error as HTTPClientError:
@@ -99,7 +120,9 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
             case .redirectCycleDetected: return .redirectLoop
             case .redirectLimitReached: return .tooManyRedirects
             case .tlsHandshakeTimeout: return .tls("the handshake timed out")
-            default: return .other(String(describing: error))
+            default:
+                if let scheme = unsupportedScheme(error) { return .unsupportedScheme(scheme) }
+                return .other(String(describing: error))
             }
         case let error as NIOConnectionError:
             if let first = error.connectionErrors.first?.error { return reason(for: first) }

@@ -111,8 +111,8 @@ public struct FeedUpdater: Sendable {
                 return result
             }
             switch outcome {
-            case .notModified:
-                try? await library.storeUnchanged(id)
+            case .notModified(let movedTo):
+                try? await library.storeUnchanged(id, movedTo: movedTo)
             case .gone:
                 result.status = .gone
                 try? await library.storeFailure(id, "the feed is gone (HTTP 410)", gone: true)

@@ -28,6 +28,7 @@ public final class Library: Sendable {
     /// Opens (creating it and its folder when missing) and migrates the library.
     public init(path: String) throws(LibraryError) {
         self.path = path
+        try Self.refuseNewer(path)
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent,
@@ -44,9 +45,52 @@ public final class Library: Sendable {
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            try pool.write { db in
+                if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.schemaVersion {
+                    try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
+                }
+            }
+        } catch let error as LibraryError {
+            throw error
         } catch {
             throw LibraryError("open", path: path, error)
         }
+    }
+
+    /// The schema this feedsh writes: the number of its migrations, kept in
+    /// SQLite's `user_version` so that an older feedsh can tell.
+    public static let schemaVersion = 3
+
+    /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
+    /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
+    /// by migrations this feedsh does not know.
+    static func refuseNewer(_ path: String) throws(LibraryError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+            header.starts(with: Array("SQLite format 3\u{0}".utf8))
+        else { return }
+        let version = header[60..<64].reduce(0) { $0 << 8 | Int($1) }
+        if version > schemaVersion { throw newer(path, schema: version) }
+        // Migrations this feedsh does not know: read by one connection that writes
+        // nothing (and, as the last one to close, takes its WAL files away again).
+        let applied: Set<String>
+        do {
+            let queue = try DatabaseQueue(path: path)
+            applied = try queue.read { try migrator.appliedIdentifiers($0) }
+            try queue.close()
+        } catch {
+            throw LibraryError("open", path: path, error)
+        }
+        let known = Set(migrator.migrations)
+        if !applied.isSubset(of: known) { throw newer(path, schema: max(applied.count, schemaVersion + 1)) }
+    }
+
+    static func newer(_ path: String, schema: Int) -> LibraryError {
+        LibraryError(
+            "this library was written by a newer feedsh (schema v\(schema)): \(path) is left as it is; "
+                + "use that feedsh, or another library (--library)"
+        )
     }
 
     /// The schema, one migration a version; never edited once released.
@@ -348,12 +392,21 @@ public final class Library: Sendable {
     }
 
     /// A 304: nothing changed but the time of the update.
-    public func storeUnchanged(_ podcastID: Int64, at now: Date = Date()) async throws(LibraryError) {
+    public func storeUnchanged(_ podcastID: Int64, movedTo: URL? = nil, at now: Date = Date()) async throws(LibraryError)
+    {
         _ = try await write("write to") { db in
             try db.execute(
                 sql: "UPDATE podcast SET updated = ?, updateCount = updateCount + 1, lastError = NULL WHERE id = ?",
                 arguments: [now, podcastID]
             )
+            // A feed that moved is kept at its new address whatever that answered
+            // (a 304 there still says the move was permanent).
+            if let movedTo, try StoredPodcast.filter(Column("feedURL") == movedTo.absoluteString).fetchCount(db) == 0 {
+                try db.execute(
+                    sql: "UPDATE podcast SET feedURL = ? WHERE id = ?",
+                    arguments: [movedTo.absoluteString, podcastID]
+                )
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HTTPSupport
 
 /// A setting kept in the library (`set NAME VALUE`).
 public enum Setting: String, CaseIterable, Sendable {
@@ -14,6 +15,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case maxConcurrent = "max-concurrent"
     /// Whether cleanup deletes the played files beyond a podcast's `keep`.
     case cleanup
+    /// The largest file a download may be, when `--max-filesize` is not given.
+    case maxSize = "max-size"
 
     public var name: String { rawValue }
 
@@ -24,6 +27,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .player, .pager: "COMMAND"
         case .maxConcurrent: "N"
         case .cleanup: "on|off"
+        case .maxSize: "SIZE"
         }
     }
 
@@ -35,6 +39,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .pager: "the pager for long results, or none ($PAGER when unset)"
         case .maxConcurrent: "downloads at once when --max-concurrent is not given, 1 to 64"
         case .cleanup: "delete played files beyond a podcast's keep after downloads and updates"
+        case .maxSize: "the largest file a download may be (k, M, G: 500M, 4G) when --max-filesize is not given"
         }
     }
 
@@ -46,6 +51,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .pager: "$PAGER, else less -FRX"
         case .maxConcurrent: "3"
         case .cleanup: "on"
+        case .maxSize: "4G"
         }
     }
 
@@ -70,6 +76,11 @@ public enum Setting: String, CaseIterable, Sendable {
             return String(count)
         case .cleanup:
             return try Self.onOff(trimmed, for: self) ? "on" : "off"
+        case .maxSize:
+            guard let bytes = ByteSize.parse(trimmed), bytes >= 1 << 10 else {
+                throw SettingError(self, text, expected: "a size of at least 1k, such as 500M or 4G")
+            }
+            return ByteSize.format(bytes)
         }
     }
 
@@ -114,6 +125,8 @@ public struct Settings: Sendable, Equatable {
     public var pager: String? { values[.pager].map { $0 == "none" ? "" : $0 } }
     public var maxConcurrent: Int? { values[.maxConcurrent].flatMap { Int($0) } }
     public var cleanup: Bool { values[.cleanup] != "off" }
+    /// The largest file a download may be, when set.
+    public var maxSize: Int64? { values[.maxSize].flatMap(ByteSize.parse) }
 }
 
 extension Library {

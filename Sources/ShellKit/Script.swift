@@ -106,7 +106,13 @@ public struct ScriptInput: IteratorProtocol, Sendable {
     public static let maxLineLength = 64 << 10
     private static let chunk = 64 << 10
 
+    /// How much of a refused line is skipped looking for its end before the input
+    /// counts as over (a line that never ends must not be read for ever).
+    static let maxSkipped = 16 << 20
+
     private let fd: Int32
+    /// Bytes of a refused line skipped so far; nil outside one.
+    private var skipped: Int?
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
@@ -117,27 +123,41 @@ public struct ScriptInput: IteratorProtocol, Sendable {
     }
 
     public mutating func next() -> Result<String, ScriptInputProblem>? {
-        var skipping = false
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[start..<newline]
                 start = newline + 1
                 compact()
-                if skipping { return .failure(.lineTooLong(limit: Self.maxLineLength)) }
+                if skipped != nil {
+                    // The end of a line already refused: the next one follows.
+                    skipped = nil
+                    continue
+                }
                 return Self.decode(line)
             }
-            if buffer.count - start > Self.maxLineLength {
-                // Refuse at once; drop what was read and skip to the next newline.
-                skipping = true
+            if let count = skipped {
+                // Still inside a refused line: drop what came, up to a point.
+                skipped = count + buffer.count - start
                 buffer.removeAll(keepingCapacity: true)
                 start = 0
+                if skipped! > Self.maxSkipped {
+                    atEnd = true
+                    return nil
+                }
+            } else if buffer.count - start > Self.maxLineLength {
+                // Refused at once, even when the line never ends (`-f /dev/zero`);
+                // the rest of it is skipped on the next call.
+                skipped = buffer.count - start
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+                return .failure(.lineTooLong(limit: Self.maxLineLength))
             }
             if atEnd {
-                guard start < buffer.count || skipping else { return nil }
+                guard start < buffer.count, skipped == nil else { return nil }
                 let line = buffer[start...]
                 buffer.removeAll()
                 start = 0
-                return skipping ? .failure(.lineTooLong(limit: Self.maxLineLength)) : Self.decode(line)
+                return Self.decode(line)
             }
             if let problem = fill() { return .failure(problem) }
         }

@@ -3,6 +3,7 @@ import FeedKit
 import FeedShell
 import FixtureServer
 import Foundation
+import HTTPSupport
 import LineEditor
 import ShellKit
 import TerminalKit
@@ -89,6 +90,15 @@ struct Feedsh: AsyncParsableCommand {
     )
     var maxConcurrent: Int?
 
+    @Option(
+        name: .customLong("max-filesize"),
+        help: ArgumentHelp(
+            "The largest file a download may be, as curl writes it: 500M, 4G (default: the max-size setting, else 4G).",
+            valueName: "size"
+        )
+    )
+    var maxFileSize: FileSize?
+
     @Flag(help: "Write every result, event and error as one JSON object a line on standard output.")
     var json = false
 
@@ -159,6 +169,7 @@ struct Feedsh: AsyncParsableCommand {
             engine: engine,
             maxConcurrent: maxConcurrent ?? 3,
             maxConcurrentGiven: maxConcurrent != nil,
+            maxFileSize: maxFileSize?.bytes,
             player: setting("FEEDSH_PLAYER"),
             detach: detach,
             pager: noPager ? nil : Pager.command(environment: environment)
@@ -256,6 +267,18 @@ struct ServeFixtures: AsyncParsableCommand {
 }
 
 extension DownloadEngine: ExpressibleByArgument {}
+
+/// A size as curl's `--max-filesize` takes it: bytes, or k, M, G (1024-based).
+struct FileSize: ExpressibleByArgument {
+    let bytes: Int64
+
+    init?(argument: String) {
+        guard let bytes = ByteSize.parse(argument), bytes >= 1 << 10 else { return nil }
+        self.bytes = bytes
+    }
+
+    static var defaultCompletionKind: ArgumentParser.CompletionKind { .list(["500M", "1G", "4G"]) }
+}
 
 /// The XDG base directories feedsh uses.
 struct XDGPaths {

@@ -147,3 +147,52 @@ struct BrokenServerTests {
         }
     }
 }
+
+/// Places and addresses a download must never use.
+@Suite("Downloads that refuse")
+struct RefusedDownloadTests {
+    /// A podcast folder that is a link to elsewhere is not written through.
+    @Test func aSymlinkedPodcastFolderIsRefused() async throws {
+        try await EngineHarness.run(.ahc) { h in
+            let request = h.request("linked", size: 10_000)
+            let folder = request.file.final.deletingLastPathComponent()
+            let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-elsewhere-\(UUID())")
+            try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: elsewhere) }
+            try FileManager.default.createDirectory(
+                at: folder.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+            #expect(await h.failure(request)?.code == .unsafePath)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+            #expect(h.server.requests.isEmpty)
+        }
+    }
+
+    /// `file:` and `javascript:` fail at once, without a request or a retry.
+    @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)"])
+    func anUnsupportedSchemeFailsAtOnce(url: String) async throws {
+        try await EngineHarness.run(.ahc) { h in
+            var request = h.request("scheme", size: 10_000)
+            request = DownloadRequest(id: "scheme", url: URL(string: url)!, file: request.file)
+            let error = await h.failure(request)
+            #expect(error?.description.contains("unsupported URL scheme") == true)
+            #expect(h.events.all.allSatisfy { if case .retrying = $0 { false } else { true } })
+        }
+    }
+
+    /// A redirect to `file:` names the host that sent it, on both transports.
+    @Test(arguments: Engine.allCases)
+    func aRedirectToAFileIsRefused(engine: Engine) async throws {
+        try await EngineHarness.run(engine) { h in
+            let request = h.request("tofile", size: 10_000, fault: "redirect-file")
+            let error = await h.failure(request)
+            #expect(
+                error?.description.contains("redirected to an unsupported URL scheme (file:) by 127.0.0.1") == true,
+                "\(String(describing: error))"
+            )
+            #expect(!BrokenServerTests.exists(request.file.final))
+        }
+    }
+}

@@ -184,3 +184,70 @@ struct FeedUpdaterTests {
         await server.stop()
     }
 }
+
+@Suite("A library and updates a broken server cannot break")
+struct BrokenUpdateTests {
+    /// Six feeds, the fourth cut off mid-body: the others are stored, the fourth
+    /// gets its error recorded, and the next update runs again.
+    @Test func oneTruncatedFeedDoesNotStopTheUpdate() async throws {
+        let server = try await FixtureServer.start(.init())
+        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let library = try Library(path: temporaryLibraryPath())
+        let base = server.baseURL.absoluteString
+        var podcasts: [StoredPodcast] = []
+        for path in [
+            "/feeds/1386867488.xml", "/feeds/1000000001.xml", "/feeds/1000000002.xml",
+            "/fault/drop=1500/feeds/1000000004.xml", "/feeds/paged.xml", "/feeds/listening.xml",
+        ] {
+            podcasts.append(try await library.subscribe(feedURL: URL(string: base + path)!, title: path).podcast)
+        }
+        let updater = FeedUpdater(library: library, client: client)
+        for _ in 0..<2 {
+            let results = await updater.update(podcasts)
+            #expect(results.count == 6)
+            #expect(results.enumerated().allSatisfy { index, result in
+                if case .failed(let message) = result.status {
+                    return index == 3 && message.contains("ended after") && message.contains("1000000004.xml")
+                }
+                return index != 3
+            })
+        }
+        let stored = try await library.podcasts()
+        #expect(stored.filter { $0.podcast.lastError != nil }.map(\.podcast.feedURL) == [base + podcasts[3].feedURL.dropFirst(base.count)])
+        try await client.shutdown()
+        await server.stop()
+    }
+
+    /// A library a newer feedsh wrote is refused and left byte for byte as it was.
+    @Test(arguments: ["user_version", "migration"])
+    func aNewerLibraryIsRefusedUntouched(how: String) async throws {
+        let path = temporaryLibraryPath()
+        do {
+            _ = try Library(path: path)
+        }
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            if how == "user_version" {
+                try db.execute(sql: "PRAGMA user_version = 9")
+            } else {
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')")
+            }
+        }
+        try queue.close()
+        let files = ["", "-wal", "-shm"].map { path + $0 }
+        let before = files.map { FileManager.default.contents(atPath: $0) }
+        #expect {
+            _ = try Library(path: path)
+        } throws: { error in
+            String(describing: error).contains("this library was written by a newer feedsh (schema v")
+        }
+        #expect(files.map { FileManager.default.contents(atPath: $0) } == before)
+    }
+
+    @Test func aMoveAnsweredWith304IsStored() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        let (podcast, _) = try await library.subscribe(feedURL: URL(string: "https://old.example/feed")!, title: "M")
+        try await library.storeUnchanged(podcast.id!, movedTo: URL(string: "https://new.example/feed")!)
+        #expect(try await library.podcasts().first?.podcast.feedURL == "https://new.example/feed")
+    }
+}

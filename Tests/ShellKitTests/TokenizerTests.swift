@@ -105,3 +105,18 @@ struct ScriptLinesTests {
         #expect(read[2].location == "s:3")
     }
 }
+
+@Suite("Script input that never ends")
+struct EndlessScriptInputTests {
+    /// `feedsh -f /dev/zero`: the line limit holds for a line without an end, said
+    /// at once instead of after reading for ever.
+    @Test func aLineThatNeverEndsIsRefusedAtOnce() throws {
+        let fd = open("/dev/zero", O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var input = ScriptInput(fd: fd)
+        #expect(input.next() == .failure(.lineTooLong(limit: ScriptInput.maxLineLength)))
+        // Skipping the rest of it stops after a bounded amount: the input ends.
+        #expect(input.next() == nil)
+    }
+}

@@ -43,8 +43,9 @@ public final class FeedClient: Sendable {
 
     /// What a fetch found.
     public enum Outcome: Sendable {
-        /// 304: nothing changed since the validators were given.
-        case notModified
+        /// 304: nothing changed since the validators were given; the feed may have
+        /// moved permanently (301/308 on every hop) to the URL that said so.
+        case notModified(movedTo: URL?)
         /// The feed, its validators, and the URL it permanently moved to (301/308 on
         /// every hop, or `itunes:new-feed-url`), if it did.
         case fetched(Feed, etag: String?, lastModified: String?, movedTo: URL?)
@@ -63,25 +64,38 @@ public final class FeedClient: Sendable {
         sink: FeedItemSink? = nil
     ) async throws(FeedError) -> Outcome {
         let first = try await get(url, etag: etag, lastModified: lastModified, sink: sink)
+        let movedHere = first.movedPermanently ? first.finalURL : nil
         switch first.status {
-        case 304: return .notModified
+        case 304: return .notModified(movedTo: movedHere)
         case 410: return .gone
         default: break
         }
-        guard var feed = first.feed else { return .notModified }
+        guard var feed = first.feed else { return .notModified(movedTo: movedHere) }
         // RFC 5005: follow `next` pages, up to a cap and without loops.
         var seen: Set<URL> = [first.finalURL]
         var next = feed.nextPage
         var pages = 1
         while let page = next, pages < Self.pageLimit, seen.insert(page).inserted {
-            let response = try await get(page, etag: nil, lastModified: nil, sink: sink)
-            guard response.status == 200, let more = response.feed else { break }
+            // A page that fails ends the paging: what was read stands, and the
+            // failure is noted on the feed.
+            let response: Response
+            do {
+                response = try await get(page, etag: nil, lastModified: nil, sink: sink)
+            } catch {
+                feed.warnings.append("page \(pages + 1) of the feed could not be read: \(error.description)")
+                break
+            }
+            guard response.status == 200, let more = response.feed else {
+                feed.warnings.append("page \(pages + 1) of the feed could not be read: HTTP \(response.status)")
+                break
+            }
+            feed.warnings += more.warnings
             let known = Set(feed.items.map(\.guid))
             feed.items += more.items.filter { !known.contains($0.guid) }
             next = more.nextPage
             pages += 1
         }
-        let moved = feed.newFeedURL.flatMap { $0 == url ? nil : $0 } ?? (first.movedPermanently ? first.finalURL : nil)
+        let moved = feed.newFeedURL.flatMap { $0 == url ? nil : $0 } ?? movedHere
         return .fetched(feed, etag: first.etag, lastModified: first.lastModified, movedTo: moved)
     }
 
@@ -218,6 +232,10 @@ public final class FeedClient: Sendable {
                 guard let location = response.headers.first(name: "Location"),
                     let next = URL(string: location, relativeTo: url)?.absoluteURL
                 else { throw FeedError.httpStatus(status, url: url) }
+                guard NetworkFailure.isFetchable(next) else {
+                    let failure = NetworkFailure(.redirectedToUnsupportedScheme(next.scheme ?? "none"), url: url)
+                    throw FeedError.transport(url: url, detail: failure.description)
+                }
                 hops += 1
                 guard hops <= 5, visited.insert(url).inserted, !visited.contains(next) else {
                     throw FeedError.transport(url: start, detail: "too many redirects, or a redirect loop")

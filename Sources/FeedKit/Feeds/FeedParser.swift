@@ -93,9 +93,12 @@ enum FeedNamespace {
     static let media = "http://search.yahoo.com/mrss/"
     static let atom = "http://www.w3.org/2005/Atom"
     static let content = "http://purl.org/rss/1.0/modules/content/"
+    static let dublinCore = "http://purl.org/dc/elements/1.1/"
 
     /// Prefixes assumed when a feed uses one without declaring it.
-    static let assumed = ["itunes": itunes, "podcast": podcast, "media": media, "atom": atom, "content": content]
+    static let assumed = [
+        "itunes": itunes, "podcast": podcast, "media": media, "atom": atom, "content": content, "dc": dublinCore,
+    ]
 
     /// Other spellings seen in the wild for the same namespaces.
     static func normalized(_ uri: String) -> String {
@@ -120,7 +123,14 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
         var text = ""
         var base: URL
         var prefixes: [String: String]
+        /// Inside an Atom text construct of `type="xhtml"`: the text of child
+        /// elements (the markup's) belongs to the construct.
+        var xhtml = false
     }
+
+    /// The most text kept of one element: a title or show notes are far shorter,
+    /// and a hostile feed cannot grow one string to the size limit.
+    static let textLimit = 4 << 20
 
     /// What an item collects before it becomes a ``FeedItem``.
     struct PendingItem {
@@ -214,7 +224,8 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
             name: name,
             attributes: attributes,
             base: elementBase,
-            prefixes: prefixes
+            prefixes: prefixes,
+            xhtml: stack.last?.xhtml == true || (isAtom && attributes["type"] == "xhtml")
         )
         stack.append(element)
         if isItemElement(element) {
@@ -226,13 +237,22 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
+        append(string)
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+        append(String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    /// Text of the innermost element; not of the containers (the channel, the
+    /// feed, an item), whose text is only the white space between their children.
+    private func append(_ string: String) {
+        guard let top = stack.last, !isContainer(top), top.text.utf8.count < Self.textLimit else { return }
+        stack[stack.count - 1].text += string
+    }
+
+    private func isContainer(_ element: Element) -> Bool {
+        stack.count == 1 || isItemElement(element) || (element.name == "channel" && isPlain(element))
     }
 
     func parser(
@@ -243,6 +263,11 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     ) {
         guard let element = stack.popLast() else { return }
         if stack.isEmpty { finishedRoot = sawRoot }
+        if element.xhtml, stack.last?.xhtml == true {
+            // Markup inside an xhtml title or summary: its text is the parent's.
+            stack[stack.count - 1].text += element.text
+            return
+        }
         if isItemElement(element) {
             finishItem()
             if feed.items.count >= Self.batchSize { flush(parser) }
@@ -328,19 +353,30 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     }
 
     private func ended(_ element: Element) {
-        let text = trimmed(element.text)
+        var text = trimmed(element.text)
+        if isAtom, element.attributes["type"] == "html" || element.attributes["type"] == "xhtml" {
+            text = FeedText.plain(text)
+        }
         let inItem = item != nil
         let depth = stack.count  // the element itself is already popped
+        // A child of the item itself, or of the channel or feed itself: not of an
+        // `<image>` or an Atom `<source>` inside them.
+        let ofItem = inItem && stack.last.map(isItemElement) == true
+        let ofFeed = !inItem && (depth == 1 || (depth == 2 && stack.last?.name == "channel"))
         switch (element.namespace, element.name) {
         case (let ns, "title") where isPlain(element) || ns == FeedNamespace.atom:
-            if inItem {
-                item?.title = text
-            } else if depth <= 2 {
-                // The channel's (or feed's) own title, not its image's.
+            if ofItem {
+                if !text.isEmpty || item?.title == nil { item?.title = text }
+            } else if ofFeed {
                 if feed.title.isEmpty { feed.title = text }
             }
-        case (FeedNamespace.itunes, "title") where inItem:
-            if item?.title == nil { item?.title = text }
+        case (FeedNamespace.itunes, "title") where ofItem,
+            (FeedNamespace.dublinCore, "title") where ofItem,
+            (FeedNamespace.media, "title") where inItem:
+            // Stand-ins when the item has no title of its own.
+            if item?.title?.isEmpty ?? true { item?.title = text }
+        case (FeedNamespace.dublinCore, "title") where ofFeed:
+            if feed.title.isEmpty { feed.title = text }
         case (_, "guid") where isPlain(element) && inItem:
             item?.guid = text.isEmpty ? nil : text
         case (let ns, "id") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && inItem:
@@ -361,12 +397,12 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
             item?.contentEncoded = text
         case (let ns, "subtitle") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && !inItem:
             feed.description = feed.description ?? FeedText.plain(text)
-        case (_, "pubDate") where inItem, (_, "date") where inItem:
-            item?.published = FeedDates.parse(text)
-        case (let ns, "published") where inItem && (ns.isEmpty || ns == FeedNamespace.atom):
-            item?.published = FeedDates.parse(text)
-        case (let ns, "updated") where inItem && (ns.isEmpty || ns == FeedNamespace.atom):
-            item?.updated = FeedDates.parse(text)
+        case (_, "pubDate") where ofItem, (_, "date") where ofItem:
+            item?.published = date(text)
+        case (let ns, "published") where ofItem && (ns.isEmpty || ns == FeedNamespace.atom):
+            item?.published = date(text)
+        case (let ns, "updated") where ofItem && (ns.isEmpty || ns == FeedNamespace.atom):
+            item?.updated = date(text)
         case (FeedNamespace.itunes, "duration") where inItem:
             item?.duration = FeedDurations.parse(text)
         case (_, "link") where isPlain(element) && !isAtom:
@@ -408,6 +444,16 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
         default:
             break
         }
+    }
+
+    /// A date, with a warning on the feed when its zone was not known (and so
+    /// taken as UTC).
+    private func date(_ text: String) -> Date? {
+        let reading = FeedDates.read(text)
+        if let zone = reading.unknownZone {
+            feed.warnings.append("item \(itemIndex): unknown time zone '\(FeedText.line(zone))' in '\(FeedText.line(text))', taken as UTC")
+        }
+        return reading.date
     }
 
     private func finishItem() {

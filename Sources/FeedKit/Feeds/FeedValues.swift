@@ -6,34 +6,113 @@ public enum FeedDates {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     /// Zone names seen in feeds, as offsets in minutes.
     private static let zones: [String: Int] = [
-        "GMT": 0, "UT": 0, "UTC": 0, "Z": 0, "EST": -300, "EDT": -240, "CST": -360, "CDT": -300, "MST": -420,
-        "MDT": -360, "PST": -480, "PDT": -420, "BST": 60, "CET": 60, "CEST": 120, "IST": 330, "JST": 540,
-        "AEST": 600, "AEDT": 660,
+        "GMT": 0, "UT": 0, "UTC": 0, "Z": 0, "WET": 0, "WEST": 60, "BST": 60, "IST": 330, "CET": 60, "CEST": 120,
+        "MET": 60, "MEST": 120, "MEZ": 60, "MESZ": 120, "EET": 120, "EEST": 180, "MSK": 180, "EST": -300,
+        "EDT": -240, "CST": -360, "CDT": -300, "MST": -420, "MDT": -360, "PST": -480, "PDT": -420, "AKST": -540,
+        "AKDT": -480, "HST": -600, "AST": -240, "ADT": -180, "NST": -210, "NDT": -150, "SGT": 480, "HKT": 480,
+        "JST": 540, "KST": 540, "AWST": 480, "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660, "NZST": 720,
+        "NZDT": 780,
     ]
 
-    /// `Mon, 02 Nov 2026 10:00:00 +0000` and its variants (no weekday, a full or
-    /// wrong weekday, one-digit days, full month names, two-digit years, no seconds,
-    /// zone names or `+05:30`, extra commas and spaces), or ISO 8601; nil otherwise.
-    public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        if let first = trimmed.first, first.isNumber, trimmed.contains("-"), let date = ISO8601.parse(trimmed) {
-            return date
-        }
-        return rfc822(trimmed) ?? ISO8601.parse(trimmed)
+    /// A date read from a feed, and the zone it named that is not known (the date
+    /// is then taken as UTC, which the reader should say).
+    public struct Reading: Sendable, Equatable {
+        public var date: Date?
+        public var unknownZone: String?
     }
 
-    private static func rfc822(_ text: String) -> Date? {
+    /// `Mon, 02 Nov 2026 10:00:00 +0000` and its variants (no weekday, a full or
+    /// wrong weekday, one-digit days, full month names, two-digit years, no seconds
+    /// or no time at all, zone names, `+05:30` or `GMT-01:01`, extra commas and
+    /// spaces), or W3C-DTF / ISO 8601 (`2003-12-31T10:14:55Z`, reduced to
+    /// `2003-12-31`, `2003-12` or `2003`, or with a space for the `T`); nil
+    /// otherwise.
+    public static func parse(_ text: String) -> Date? {
+        read(text).date
+    }
+
+    /// ``parse(_:)``, saying which zone name it did not know.
+    public static func read(_ text: String) -> Reading {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return Reading() }
+        if trimmed.prefix(4).allSatisfy(\.isNumber), trimmed.count == 4 || trimmed.dropFirst(4).first == "-" {
+            return Reading(date: w3c(trimmed) ?? ISO8601.parse(trimmed))
+        }
+        return rfc822(trimmed)
+    }
+
+    /// W3C-DTF (the ISO 8601 profile feeds use): `YYYY[-MM[-DD[(T| )hh:mm[:ss[.f]][zone]]]]`,
+    /// the zone `Z`, `±hh:mm` or `±hhmm`, UTC when absent.
+    private static func w3c(_ text: String) -> Date? {
+        var rest = Substring(text)
+        func number(_ digits: Int) -> Int? {
+            let prefix = rest.prefix(digits)
+            guard prefix.count == digits, prefix.allSatisfy(\.isASCII), prefix.allSatisfy(\.isNumber) else {
+                return nil
+            }
+            rest = rest.dropFirst(digits)
+            return Int(prefix)
+        }
+        func take(_ character: Character) -> Bool {
+            guard rest.first == character else { return false }
+            rest = rest.dropFirst()
+            return true
+        }
+        guard let year = number(4) else { return nil }
+        var month = 1
+        var day = 1
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var offset = 0
+        var fraction = 0.0
+        if take("-") {
+            guard let value = number(2) else { return nil }
+            month = value
+            if take("-") {
+                guard let value = number(2) else { return nil }
+                day = value
+                if take("T") || take("t") || take(" ") {
+                    guard let h = number(2), take(":"), let m = number(2) else { return nil }
+                    (hour, minute) = (h, m)
+                    if take(":") {
+                        guard let value = number(2) else { return nil }
+                        second = value
+                        if take(".") || take(",") {
+                            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+                            fraction = Double("0." + digits) ?? 0
+                            rest = rest.dropFirst(digits.count)
+                        }
+                    }
+                    rest = rest.drop { $0 == " " }
+                    if take("Z") || take("z") {
+                    } else if let sign = rest.first, sign == "+" || sign == "-" {
+                        rest = rest.dropFirst()
+                        guard let h = number(2) else { return nil }
+                        _ = take(":")
+                        let m = number(2) ?? 0
+                        offset = (sign == "-" ? -1 : 1) * (h * 60 + m)
+                    }
+                }
+            }
+        }
+        guard rest.isEmpty else { return nil }
+        return date(year: year, month: month, day: day, time: (hour, minute, second), offset: offset)?
+            .addingTimeInterval(fraction)
+    }
+
+    private static func rfc822(_ text: String) -> Reading {
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
         var day: Int?
         var month: Int?
         var year: Int?
         var time: (Int, Int, Int)?
         var offset: Int?
+        var unknownZone: String?
         for token in tokens {
-            if time == nil, token.contains(":") {
+            if time == nil, token.contains(":"), token.first?.isNumber == true {
                 let parts = token.split(separator: ":").map { Int($0) }
-                guard parts.count >= 2, parts.allSatisfy({ $0 != nil }) else { return nil }
+                guard parts.count >= 2, parts.allSatisfy({ $0 != nil }) else { return Reading() }
                 time = (parts[0]!, parts[1]!, parts.count > 2 ? parts[2]! : 0)
             } else if let number = Int(token), !token.hasPrefix("+"), !token.hasPrefix("-") {
                 if day == nil, month == nil || token.count <= 2, number >= 1, number <= 31, year == nil,
@@ -47,20 +126,50 @@ public enum FeedDates {
                 token.count >= 3, token.allSatisfy(\.isLetter)
             {
                 month = index + 1
-            } else if (token.hasPrefix("+") || token.hasPrefix("-")), time != nil {
-                let digits = token.dropFirst().filter(\.isNumber)
-                guard digits.count == 4, let value = Int(digits) else { continue }
-                let minutes = value / 100 * 60 + value % 100
-                offset = token.hasPrefix("-") ? -minutes : minutes
-            } else if time != nil, offset == nil, let minutes = zones[token.uppercased()] {
+            } else if offset == nil, year != nil, let minutes = numericOffset(token) {
                 offset = minutes
+            } else if offset == nil, year != nil, let minutes = zones[token.uppercased()] {
+                offset = minutes
+            } else if offset == nil, year != nil, token.allSatisfy(\.isLetter), token.count <= 5 {
+                unknownZone = token
             }
         }
-        guard let day, let month, let year, let time, (0...23).contains(time.0), (0...59).contains(time.1),
-            (0...60).contains(time.2)
-        else { return nil }
+        guard let day, let month, let year else { return Reading() }
+        let clock = time ?? (0, 0, 0)
+        guard (0...23).contains(clock.0), (0...59).contains(clock.1), (0...60).contains(clock.2) else {
+            return Reading()
+        }
+        let date = date(year: year, month: month, day: day, time: clock, offset: offset ?? 0)
+        return Reading(date: date, unknownZone: date != nil && offset == nil ? unknownZone : nil)
+    }
+
+    /// `+0100`, `-05:30`, `GMT+2`, `UTC-01:01`, `GMT+0100`: minutes east of UTC.
+    private static func numericOffset(_ token: String) -> Int? {
+        var rest = Substring(token)
+        for name in ["GMT", "UTC", "UT"] where rest.uppercased().hasPrefix(name) {
+            rest = rest.dropFirst(name.count)
+            break
+        }
+        guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+        let body = rest.dropFirst()
+        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+        let hours: Int
+        let minutes: Int
+        if parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) {
+            (hours, minutes) = (h, m)
+        } else if parts.count == 1, body.allSatisfy(\.isNumber), let value = Int(body) {
+            (hours, minutes) = body.count <= 2 ? (value, 0) : (value / 100, value % 100)
+        } else {
+            return nil
+        }
+        guard hours <= 14, minutes < 60 else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 60 + minutes)
+    }
+
+    private static func date(year: Int, month: Int, day: Int, time: (Int, Int, Int), offset: Int) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: (offset ?? 0) * 60) ?? TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone(secondsFromGMT: offset * 60) ?? TimeZone(identifier: "UTC")!
         let components = DateComponents(
             year: year,
             month: month,
@@ -69,9 +178,9 @@ public enum FeedDates {
             minute: time.1,
             second: min(time.2, 59)
         )
-        guard let date = calendar.date(from: components),
-            calendar.component(.day, from: date) == day
-        else { return nil }
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else {
+            return nil
+        }
         return date
     }
 }

@@ -30,7 +30,10 @@ public enum OPML {
     /// deeply nested in folders.
     public static func parse(_ data: Data) throws(FeedParseError) -> Document {
         let handler = OPMLHandler()
-        let parser = XMLParser(data: data)
+        // Through a channel, as feeds are read: the control characters XML forbids
+        // (a raw one in a title stopped libxml2, and the outline was lost) are
+        // dropped on the way in.
+        let parser = XMLParser(stream: ChannelStream(ByteChannel(contents: data)))
         parser.shouldResolveExternalEntities = false
         parser.delegate = handler
         guard parser.parse(), handler.sawOPML else {

@@ -193,7 +193,8 @@ extension Session {
                     number: label.number,
                     title: label.title,
                     episodeID: reference?.episode,
-                    podcastID: reference?.podcast
+                    podcastID: reference?.podcast,
+                    declaredLength: request.declaredLength
                 )
             )
         }
@@ -217,7 +218,11 @@ extension Session {
         } catch {
             throw .background(error.description)
         }
-        try BackgroundLauncher.launch(configuration: configuration, maxConcurrent: await downloads.maxConcurrent)
+        try BackgroundLauncher.launch(
+            configuration: configuration,
+            maxConcurrent: await downloads.maxConcurrent,
+            maxFileSize: downloads.maxFileSize
+        )
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if let link = await connectBackground() { return link }
@@ -235,12 +240,13 @@ enum BackgroundLauncher {
         ControlPaths.stateDirectory() + "/background.log"
     }
 
-    static func launch(configuration: ShellConfiguration, maxConcurrent: Int) throws(ShellError) {
+    static func launch(configuration: ShellConfiguration, maxConcurrent: Int, maxFileSize: Int64) throws(ShellError) {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let arguments = [
             executable, "--background", "--library", configuration.libraryFile.path, "--download-dir",
             configuration.downloadDirectory.path, "--cache-dir", configuration.cacheDirectory.path,
             "--max-concurrent", String(maxConcurrent), "--engine", configuration.engine.rawValue,
+            "--max-filesize", String(maxFileSize),
         ]
         let log = logPath()
         try? FileManager.default.createDirectory(

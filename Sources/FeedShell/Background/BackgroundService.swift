@@ -167,7 +167,8 @@ actor ServiceState {
         DownloadRequest(
             id: download.id,
             url: download.url,
-            file: DownloadLayout.File(final: URL(fileURLWithPath: download.path))
+            file: DownloadLayout.File(final: URL(fileURLWithPath: download.path)),
+            declaredLength: download.declaredLength
         )
     }
 

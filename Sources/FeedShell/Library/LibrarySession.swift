@@ -68,7 +68,8 @@ extension StoredEpisode {
             duration: seconds.map { .seconds($0) },
             audioURL: url,
             description: summary,
-            guid: guid
+            guid: guid,
+            declaredLength: audioLength
         )
     }
 }

@@ -55,9 +55,12 @@ extension Session {
         await applySettings()
     }
 
-    /// Applies the settings that change how the session runs: `max-concurrent`,
-    /// unless `--max-concurrent` was given.
+    /// Applies the settings that change how the session runs: `max-concurrent`
+    /// and `max-size`, unless `--max-concurrent` and `--max-filesize` were given.
     func applySettings() async {
+        if configuration.maxFileSize == nil {
+            downloads.maxFileSize = await settings().maxSize ?? DownloadManager.defaultMaxFileSize
+        }
         guard !configuration.maxConcurrentGiven else { return }
         let count = await settings().maxConcurrent ?? configuration.maxConcurrent
         if await downloads.maxConcurrent != count { await downloads.setMaxConcurrent(count) }

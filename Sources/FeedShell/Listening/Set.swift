@@ -1,3 +1,4 @@
+import HTTPSupport
 import Library
 import ShellKit
 import TerminalKit
@@ -95,6 +96,10 @@ extension Command {
             if setting == .maxConcurrent, session.configuration.maxConcurrentGiven {
                 value = String(session.configuration.maxConcurrent)
                 source = "--max-concurrent"
+            }
+            if setting == .maxSize, let bytes = session.configuration.maxFileSize {
+                value = ByteSize.format(bytes)
+                source = "--max-filesize"
             }
             if setting == .pager, session.configuration.pager == nil {
                 value = "none"

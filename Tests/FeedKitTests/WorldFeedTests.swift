@@ -1,0 +1,131 @@
+import FixtureServer
+import Foundation
+import HTTPSupport
+import Testing
+
+@testable import FeedKit
+
+/// Feeds as the world writes them (`Fixtures/feeds/world.*`), where a widely used
+/// parser and feedsh disagreed and feedsh was wrong.
+@Suite("Feeds as the world writes them")
+struct WorldFeedTests {
+    static let base = URL(string: "https://world.invalid/feed")!
+
+    static func date(_ text: String) -> Date? {
+        try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: text.contains(".")))
+    }
+
+    /// Titles: xhtml and html Atom titles as plain text; an `<image>` or `<source>`
+    /// title does not win over the feed's or entry's own; `media:title` and
+    /// `dc:title` stand in when an item has no title.
+    @Test func titles() throws {
+        let atom = try FeedParser.parse(try fixture("feeds/world.atom"), url: Self.base)
+        #expect(atom.title == "The World as Written")
+        #expect(atom.items.map(\.title) == ["Bold & bright", "An xhtml title", "Only a media title"])
+        let rss = try FeedParser.parse(try fixture("feeds/world.rss"), url: Self.base)
+        #expect(rss.title == "Dates as the World Writes Them")
+        #expect(rss.items.first?.title == "Only a Dublin Core title")
+    }
+
+    /// Dates: without a time, a space for the `T`, reduced W3C-DTF forms, named
+    /// zones, `GMT-01:01`; an unknown zone is UTC with a warning.
+    @Test func dates() throws {
+        let atom = try FeedParser.parse(try fixture("feeds/world.atom"), url: Self.base)
+        #expect(
+            atom.items.map(\.published) == [
+                Self.date("2004-07-08T23:56:58Z"), Self.date("2003-12-01T00:00:00Z"), Self.date("2003-01-01T00:00:00Z"),
+            ]
+        )
+        let rss = try FeedParser.parse(try fixture("feeds/world.rss"), url: Self.base)
+        #expect(
+            rss.items.map(\.published) == [
+                Self.date("2004-01-01T00:00:00Z"), Self.date("2004-07-08T21:56:58Z"),
+                Self.date("2004-07-08T23:56:58.500Z"), Self.date("2004-07-08T22:56:58Z"),
+                Self.date("2004-07-08T21:56:58Z"), Self.date("2004-07-09T00:57:58Z"),
+                Self.date("2004-07-08T23:56:58Z"),
+            ]
+        )
+        #expect(rss.warnings == ["item 7: unknown time zone 'XYZT' in 'Thu, 08 Jul 2004 23:56:58 XYZT', taken as UTC"])
+    }
+
+    @Test(arguments: [
+        ("2003-12-31", "2003-12-31T00:00:00Z"), ("2003-12", "2003-12-01T00:00:00Z"), ("2003", "2003-01-01T00:00:00Z"),
+        ("2004-07-08 23:56:58", "2004-07-08T23:56:58Z"), ("2004-07-08 23:56:58Z", "2004-07-08T23:56:58Z"),
+        ("2004-07-08 23:56:58 -0500", "2004-07-09T04:56:58Z"), ("Thu, 01 Jan 2004", "2004-01-01T00:00:00Z"),
+        ("Thu, 08 Jul 2004 23:56:58 MEST", "2004-07-08T21:56:58Z"), ("8 Jul 2004 23:56 GMT+2", "2004-07-08T21:56:00Z"),
+    ])
+    func oneDate(text: String, expected: String) {
+        #expect(FeedDates.parse(text) == Self.date(expected))
+    }
+
+    @Test func aKnownZoneIsNoWarning() {
+        #expect(FeedDates.read("Thu, 08 Jul 2004 23:56:58 MET").unknownZone == nil)
+        #expect(FeedDates.read("Thu, 08 Jul 2004 23:56:58 QQQ").unknownZone == "QQQ")
+    }
+
+    /// One failing next page (RFC 5005): what was read stands, the failure is noted.
+    @Test func aFailingNextPageKeepsWhatWasRead() async throws {
+        let server = try await FixtureServer.start()
+        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let outcome = try await client.fetch(server.url("/feeds/paged.xml?page=1&broken=3"))
+        try await client.shutdown()
+        await server.stop()
+        guard case .fetched(let feed, _, _, _) = outcome else {
+            Issue.record("expected a feed, got \(outcome)")
+            return
+        }
+        #expect(feed.items.map(\.guid) == ["paged-1", "paged-2", "paged-3", "paged-4"])
+        #expect(feed.warnings.count == 1)
+        #expect(feed.warnings.first?.contains("page 3 of the feed could not be read: HTTP 500") == true)
+    }
+
+    /// A move (301) to a URL that answers 304 is still a move.
+    @Test func aMoveToANotModifiedFeedIsKept() async throws {
+        let server = try await FixtureServer.start()
+        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let target = server.url("/feeds/1386867488.xml")
+        guard case .fetched(_, let etag, _, _) = try await client.fetch(target) else {
+            Issue.record("the target feed did not load")
+            return
+        }
+        let outcome = try await client.fetch(server.url("/feeds/moved.xml"), etag: etag)
+        try await client.shutdown()
+        await server.stop()
+        guard case .notModified(let movedTo) = outcome else {
+            Issue.record("expected 304, got \(outcome)")
+            return
+        }
+        #expect(movedTo == target)
+    }
+
+    /// A redirect to `file:` says so, naming the host that sent it.
+    @Test func aRedirectToAFileIsRefused() async throws {
+        let server = try await FixtureServer.start()
+        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let error = await #expect(throws: FeedError.self) {
+            try await client.fetch(server.url("/fault/redirect-file/feeds/1386867488.xml"))
+        }
+        try await client.shutdown()
+        await server.stop()
+        #expect(error?.description.contains("redirected to an unsupported URL scheme (file:) by 127.0.0.1") == true)
+    }
+
+    /// A raw control character in an outline's title is dropped, not the outline.
+    @Test func anOPMLTitleWithAControlCharacterIsImported() throws {
+        let document = try OPML.parse(try fixture("opml/control.opml"))
+        #expect(document.entries.map(\.title) == ["Ring ring"])
+        #expect(document.problems.isEmpty)
+    }
+
+    /// `file:` and `javascript:` episode URLs are left out of a lookup, and said.
+    @Test func aLookupDropsEpisodesThatAreNotHTTP() async throws {
+        let server = try await FixtureServer.start()
+        let http = HTTPFetcher(settings: .init())
+        let podcast = try await ITunesClient(baseURL: server.baseURL, http: http).lookup(id: 1_000_000_005, limit: 5)
+        try await http.shutdown()
+        await server.stop()
+        #expect(podcast.episodes.map(\.title) == ["An honest episode"])
+        #expect(podcast.warnings.count == 2)
+        #expect(podcast.warnings.allSatisfy { $0.description.contains("is not an http or https URL") })
+    }
+}
