@@ -165,7 +165,7 @@ _feedsh() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--demo --keep-going --json --no-color --no-pager --detach --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(-f -c --itunes-url --posts-url --met-url --download-dir --cache-dir --library --engine --max-concurrent)
+    local -a non_repeating_options=(-f -c --itunes-url --posts-url --met-url --download-dir --cache-dir --library --engine --max-concurrent --max-filesize)
     __feedsh_offer_flags_options 0
 
     # Offer option value completions
@@ -203,6 +203,10 @@ _feedsh() {
         return
         ;;
     '--max-concurrent')
+        return
+        ;;
+    '--max-filesize')
+        __feedsh_add_completions -W '500M'$'\n''1G'$'\n''4G'
         return
         ;;
     esac

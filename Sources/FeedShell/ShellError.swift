@@ -33,7 +33,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case background(String)
         /// A podcast whose directory entry names no feed.
         case noFeed(podcast: String)
-        case subscribeFailed(url: String, reason: String)
+        case subscribeFailed(url: String, reason: String, code: String?)
         case noSubscriptions
         case noSubscriptionLoaded
         case cancelled(what: String, note: String?)
@@ -115,8 +115,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     static func setting(_ error: SettingError) -> ShellError { ShellError(kind: .setting(error)) }
     static func background(_ message: String) -> ShellError { ShellError(kind: .background(message)) }
     static func noFeed(podcast: String) -> ShellError { ShellError(kind: .noFeed(podcast: TerminalText.line(podcast))) }
-    static func subscribeFailed(url: String, reason: String) -> ShellError {
-        ShellError(kind: .subscribeFailed(url: TerminalText.line(url), reason: TerminalText.line(reason)))
+    /// `code`: the feed's own error code, which `--json` gives instead of
+    /// `subscribe-failed` when there is one.
+    static func subscribeFailed(url: String, reason: String, code: String? = nil) -> ShellError {
+        ShellError(kind: .subscribeFailed(url: TerminalText.line(url), reason: TerminalText.line(reason), code: code))
     }
     static let noSubscriptions = ShellError(kind: .noSubscriptions)
     static let noSubscriptionLoaded = ShellError(kind: .noSubscriptionLoaded)
@@ -160,7 +162,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .setting: Code.setting.description
         case .background: Code.background.description
         case .noFeed: Code.noFeed.description
-        case .subscribeFailed: Code.subscribeFailed.description
+        case .subscribeFailed(_, _, let code): code ?? Code.subscribeFailed.description
         case .noSubscriptions: Code.noSubscriptions.description
         case .noSubscriptionLoaded: Code.noSubscriptionLoaded.description
         case .cancelled: Code.cancelled.description
@@ -196,7 +198,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .setting(let error): error.description
         case .background(let message): message
         case .noFeed(let podcast): "\(podcast) has no feed URL in Apple's directory"
-        case .subscribeFailed(let url, let reason): "cannot subscribe to \(url): \(reason)"
+        case .subscribeFailed(let url, let reason, _): "cannot subscribe to \(url): \(reason)"
         case .noSubscriptions: "no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some"
         case .noSubscriptionLoaded: "no subscription loaded: run 'podcast N' (see 'podcasts') or 'subscribe' first"
         case .cancelled(let what, let note): "\(what) cancelled" + (note.map { "; \($0)" } ?? "")

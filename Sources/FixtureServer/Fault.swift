@@ -9,6 +9,8 @@
 /// - `retry-after=S`: add `Retry-After: S` (with `status`).
 /// - `times=K`: apply the fault only to the first K requests with this prefix and
 ///   path; later ones are served normally (a server that recovers).
+/// - `after=K`: apply the fault only after the first K requests with this prefix
+///   and path (a server that breaks later).
 /// - `drop=N`: send N body bytes, then close the connection.
 /// - `short=N`: promise N bytes more in Content-Length than are sent, then close.
 /// - `norange`: ignore `Range` and `If-Range` and always answer 200 with everything.
@@ -43,6 +45,7 @@ public struct Fault: Sendable, Equatable {
     public var status: Int?
     public var retryAfter: Int?
     public var times: Int?
+    public var after: Int?
     public var dropAfter: Int?
     public var shortBy: Int?
     public var ignoreRange = false
@@ -92,6 +95,7 @@ public struct Fault: Sendable, Equatable {
             case "status": status = try number()
             case "retry-after": retryAfter = try number()
             case "times": times = try number()
+            case "after": after = try number()
             case "drop": dropAfter = try number()
             case "short": shortBy = try number()
             case "norange": ignoreRange = true

@@ -41,6 +41,7 @@ final class FixtureRoutes: Sendable {
                 return counts[key]!
             }
             if let times = fault.times, count > times { fault = Fault() }
+            if let after = fault.after, count <= after { fault = Fault() }
             if let after = fault.changesAfter, count > after { fault.version += 1 }
             if fault.redirectToFile {
                 return Response(status: .found, headers: [.location: "file:///etc/passwd"])

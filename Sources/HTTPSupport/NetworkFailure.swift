@@ -81,7 +81,8 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
         case .redirectLoop: "\(host) redirects in a loop"
         case .tooManyRedirects: "too many redirects from \(host)"
         case .unsupportedScheme(let scheme): "unsupported URL scheme (\(scheme):): only http and https are fetched"
-        case .redirectedToUnsupportedScheme(let scheme): "redirected to an unsupported URL scheme (\(scheme):) by \(host)"
+        case .redirectedToUnsupportedScheme(let scheme):
+            "redirected to an unsupported URL scheme (\(scheme):) by \(host)"
         case .other(let detail): "request to \(host):\(port) failed: \(detail)"
         case .connectionRefused, .unknownHost, .unreachable, .connectTimeout: ""
         }
@@ -107,7 +108,9 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
     private static func unsupportedScheme(_ error: HTTPClientError) -> String? {
         let text = String(describing: error)
         guard text.hasPrefix("HTTPClientError.unsupportedScheme(") else { return nil }
-        return text.dropFirst("HTTPClientError.unsupportedScheme(".count).trimmingCharacters(in: .init(charactersIn: "\")"))
+        return text.dropFirst("HTTPClientError.unsupportedScheme(".count).trimmingCharacters(
+            in: .init(charactersIn: "\")")
+        )
     }
 
     private static func reason(for error: any Error) -> Reason {

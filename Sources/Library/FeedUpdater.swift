@@ -17,6 +17,9 @@ public struct UpdateResult: Sendable, Equatable {
     public var podcastID: Int64
     public var title: String
     public var status: Status
+    /// For a failure of the feed itself: its error's stable code
+    /// (``FeedKit/FeedError/Code``), such as `truncated-body`.
+    public var failureCode: String?
 }
 
 /// Refreshes many subscriptions at once: `concurrency` feeds in flight, at most
@@ -134,6 +137,7 @@ public struct FeedUpdater: Sendable {
         } catch {
             let message = batches.failure.withLock { $0 }?.description ?? error.description
             result.status = .failed(message)
+            result.failureCode = error.code.description
             try? await library.storeFailure(id, message)
         }
         return result

@@ -392,7 +392,8 @@ public final class Library: Sendable {
     }
 
     /// A 304: nothing changed but the time of the update.
-    public func storeUnchanged(_ podcastID: Int64, movedTo: URL? = nil, at now: Date = Date()) async throws(LibraryError)
+    public func storeUnchanged(_ podcastID: Int64, movedTo: URL? = nil, at now: Date = Date())
+        async throws(LibraryError)
     {
         _ = try await write("write to") { db in
             try db.execute(

@@ -94,7 +94,9 @@ struct FeedParserTests {
         #expect(FeedDates.parse(text) == expectedDate)
     }
 
-    @Test(arguments: ["", "yesterday", "32 Nov 2026 10:00:00 GMT", "Mon, 02 Nov", "99:99", "2003-13", "2004-07-08 25:00"])
+    @Test(arguments: [
+        "", "yesterday", "32 Nov 2026 10:00:00 GMT", "Mon, 02 Nov", "99:99", "2003-13", "2004-07-08 25:00",
+    ])
     func badDatesAreUnknown(text: String) {
         #expect(FeedDates.parse(text) == nil)
     }

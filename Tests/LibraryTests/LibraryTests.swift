@@ -205,15 +205,21 @@ struct BrokenUpdateTests {
         for _ in 0..<2 {
             let results = await updater.update(podcasts)
             #expect(results.count == 6)
-            #expect(results.enumerated().allSatisfy { index, result in
-                if case .failed(let message) = result.status {
-                    return index == 3 && message.contains("ended after") && message.contains("1000000004.xml")
+            #expect(
+                results.enumerated().allSatisfy { index, result in
+                    if case .failed(let message) = result.status {
+                        return index == 3 && message.contains("ended after") && message.contains("1000000004.xml")
+                    }
+                    return index != 3
                 }
-                return index != 3
-            })
+            )
         }
         let stored = try await library.podcasts()
-        #expect(stored.filter { $0.podcast.lastError != nil }.map(\.podcast.feedURL) == [base + podcasts[3].feedURL.dropFirst(base.count)])
+        #expect(
+            stored.filter { $0.podcast.lastError != nil }.map(\.podcast.feedURL) == [
+                base + podcasts[3].feedURL.dropFirst(base.count)
+            ]
+        )
         try await client.shutdown()
         await server.stop()
     }

@@ -3,8 +3,8 @@ import Foundation
 import HTTPSupport
 import NIOCore
 import NIOFoundationCompat
-import NIOHTTPCompression
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// Fetches feeds: conditional requests, gzip and deflate, redirects followed by
 /// hand (so that a permanent move is seen), retries for 5xx and 429 with backoff and

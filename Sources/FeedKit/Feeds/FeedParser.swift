@@ -451,7 +451,9 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     private func date(_ text: String) -> Date? {
         let reading = FeedDates.read(text)
         if let zone = reading.unknownZone {
-            feed.warnings.append("item \(itemIndex): unknown time zone '\(FeedText.line(zone))' in '\(FeedText.line(text))', taken as UTC")
+            feed.warnings.append(
+                "item \(itemIndex): unknown time zone '\(FeedText.line(zone))' in '\(FeedText.line(text))', taken as UTC"
+            )
         }
         return reading.date
     }

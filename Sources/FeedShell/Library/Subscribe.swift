@@ -77,7 +77,7 @@ extension Command {
         if case .failed(let reason) = result.status, created {
             // A feed that cannot be read is not kept as a subscription.
             try? await library.unsubscribe(stored.id ?? -1)
-            throw .subscribeFailed(url: feedURL.absoluteString, reason: reason)
+            throw .subscribeFailed(url: feedURL.absoluteString, reason: reason, code: result.failureCode)
         }
         let fresh =
             try await libraryCall { () async throws(LibraryError) in try await library.podcast(stored.id ?? -1) }

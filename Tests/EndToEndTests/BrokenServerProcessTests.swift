@@ -1,0 +1,101 @@
+import FixtureServer
+import Foundation
+import Testing
+
+/// A broken or hostile server against the binary (`make test` runs these on the
+/// release build too): never a crash, each failure that feed's or that download's.
+@Suite("A broken server and the binary", .serialized)
+struct BrokenServerProcessTests {
+    typealias Scene = LibraryProcessTests.Scene
+
+    /// A body cut short, over the limit with and without a length, a gzip bomb, a
+    /// reset mid-body: `subscribe` exits 1 with the reason, never a crash; with
+    /// `--json` the error is a JSON line.
+    @Test(arguments: [
+        ("/fault/short=120000/feeds/1386867488.xml", "truncated-body", "ended after"),
+        ("/fault/drop=1500/feeds/1386867488.xml", "truncated-body", "ended after"),
+        ("/feeds/huge.xml?mb=65", "body-too-large", "larger than 64 MiB"),
+        ("/fault/nolength/feeds/huge.xml?mb=65", "body-too-large", "larger than 64 MiB"),
+        ("/feeds/bomb.xml", "decompressed-too-large", "decompresses past 64 MiB"),
+    ])
+    func aBrokenFeedIsAnErrorNotACrash(path: String, code: String, words: String) async throws {
+        try await Scene.with { scene in
+            let plain = try await scene.run("subscribe \(scene.base)\(path)")
+            #expect(!plain.signalled && plain.status == 1, "\(plain.status) \(plain.standardError)")
+            #expect(plain.standardError.contains(words), "\(plain.standardError)")
+            #expect(!plain.standardError.contains("crashed"))
+            let json = try await scene.run("subscribe \(scene.base)\(path)", json: true)
+            #expect(json.status == 1)
+            let line = try #require(json.standardOutput.split(separator: "\n").last)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let error = object?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == code, "\(line)")
+        }
+    }
+
+    /// Six feeds, the fourth cut off: the others are updated, the fourth's error is
+    /// in the summary, the JSON and `podcasts`, and the next `update` runs again.
+    @Test func oneBrokenFeedDoesNotStopAnUpdate() async throws {
+        try await Scene.with { scene in
+            let paths = [
+                "/feeds/1386867488.xml", "/feeds/1000000001.xml", "/feeds/1000000002.xml",
+                "/fault/after=1,changes=1,drop=1500/feeds/1000000004.xml", "/feeds/paged.xml", "/feeds/listening.xml",
+            ]
+            for path in paths {
+                _ = try await scene.run("subscribe \(scene.base)\(path)")
+            }
+            for _ in 0..<2 {
+                let update = try await scene.run("update", json: true)
+                #expect(!update.signalled, "\(update.standardError)")
+                let lines = update.standardOutput.split(separator: "\n")
+                let results = try lines.compactMap { line -> [[String: Any]]? in
+                    let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                    return object?["result"] as? [[String: Any]]
+                }.last
+                let statuses = try #require(results).map { $0["status"] as? String }
+                #expect(statuses.count == 6)
+                #expect(statuses.filter { $0 == "failed" }.count == 1, "\(update.standardOutput)")
+                let failed = try #require(results?.first { $0["status"] as? String == "failed" })
+                #expect((failed["error"] as? String)?.contains("ended after") == true)
+            }
+            let podcasts = try await scene.run("podcasts")
+            #expect(podcasts.standardOutput.contains("ended after"))
+        }
+    }
+
+    /// A library a newer feedsh wrote: refused with exit 1, left as it was.
+    @Test func aNewerLibraryIsRefused() async throws {
+        try await Scene.with { scene in
+            _ = try await scene.run("subscribe \(scene.base)/feeds/1386867488.xml")
+            let path = scene.root.appendingPathComponent("library.sqlite").path
+            // user_version lives in bytes 60-63 of the header.
+            let handle = try #require(FileHandle(forUpdatingAtPath: path))
+            try handle.seek(toOffset: 60)
+            handle.write(Data([0, 0, 0, 9]))
+            try handle.close()
+            let before = FileManager.default.contents(atPath: path)
+            let result = try await scene.run("podcasts")
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("this library was written by a newer feedsh (schema v9)"))
+            #expect(FileManager.default.contents(atPath: path) == before)
+        }
+    }
+
+    /// A line that never ends is refused at once.
+    @Test func aScriptOfEndlessZerosEnds() async throws {
+        let result = try await runFeedsh(["-f", "/dev/zero"], timeout: .seconds(30))
+        #expect(!result.signalled && result.status != 0)
+        #expect(result.standardError.contains("longer than"), "\(result.standardError)")
+    }
+
+    /// `file:` and `javascript:` episode URLs never reach `get` or the player.
+    @Test func hostileEpisodeLinksAreLeftOut() async throws {
+        try await Scene.with { scene in
+            let result = try await scene.run("lookup 1000000005; episodes")
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("An honest episode"))
+            #expect(!result.standardOutput.contains("A local file"))
+            #expect(result.standardError.contains("is not an http or https URL"), "\(result.standardError)")
+        }
+    }
+}
