@@ -10,7 +10,9 @@ import NIOCore
 ///   of it (the fault `etag=V` or `changes=K`) adds V bonus episodes on top: a feed
 ///   that gained episodes. ETag and Last-Modified are sent, and a matching
 ///   `If-None-Match` or `If-Modified-Since` gets a 304.
-/// - `/feeds/generate?n=N`: a feed of N items (about 2 kB each).
+/// - `/feeds/generate?n=N[&words=W]`: a feed of N items (at most 200 000) with
+///   W sentences of show notes each (default 40: about 2 kB an item; 0: about
+///   300 bytes).
 /// - `/feeds/listening.xml`: episodes that are real audio (``ToneMedia``, at
 ///   `/media/tone/{seconds}.wav`) for playback; version V adds V bonus episodes.
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`;
@@ -36,10 +38,11 @@ extension FixtureRoutes {
         case "gone.xml":
             return .json(status: .gone, ["errorMessage": "this feed is gone"])
         case "generate":
-            let count = min(max(query.get("n").flatMap { Int($0) } ?? 10, 0), 100_000)
+            let count = min(max(query.get("n").flatMap { Int($0) } ?? 10, 0), 200_000)
+            let words = min(max(query.get("words").flatMap { Int($0) } ?? 40, 0), 400)
             return conditional(
                 request,
-                body: Self.generatedFeed(count: count, base: base),
+                body: Self.generatedFeed(count: count, base: base, words: words),
                 version: count,
                 fault: fault
             )
@@ -272,8 +275,8 @@ extension FixtureRoutes {
         )
     }
 
-    static func generatedFeed(count: Int, base: String) -> Data {
-        let filler = String(repeating: "Words to make an item the size of a real one. ", count: 40)
+    static func generatedFeed(count: Int, base: String, words: Int = 40) -> Data {
+        let filler = String(repeating: "Words to make an item the size of a real one. ", count: words)
         var items = ""
         items.reserveCapacity(count * 2200)
         for index in stride(from: count, through: 1, by: -1) {
