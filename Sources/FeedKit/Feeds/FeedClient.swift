@@ -10,13 +10,15 @@ import NIOHTTPCompression
 /// hand (so that a permanent move is seen), retries for 5xx and 429 with backoff and
 /// `Retry-After`, a size limit, and RFC 5005 paging.
 public final class FeedClient: Sendable {
-    /// Feeds larger than this are refused.
-    public static let sizeLimit = 64 << 20
+    /// Feeds larger than this are refused, as sent or as decompressed.
+    public static let defaultSizeLimit = 64 << 20
     /// Pages of a paged feed followed at most.
     public static let pageLimit = 20
 
     let client: HTTPClient
     let settings: HTTPSettings
+    /// The most a feed may be (``defaultSizeLimit`` but in tests).
+    let sizeLimit: Int
     /// Tries of one request (the first and the retries).
     let tries: Int
     /// The delay before the first retry; it doubles each time (at most 5 s, or what
@@ -25,12 +27,18 @@ public final class FeedClient: Sendable {
 
     /// A client of its own (redirects are not followed for it, bodies are
     /// decompressed); call ``shutdown()`` when done.
-    public init(settings: HTTPSettings = .init(), tries: Int = 3, backoff: Duration = .milliseconds(500)) {
+    public init(
+        settings: HTTPSettings = .init(),
+        tries: Int = 3,
+        backoff: Duration = .milliseconds(500),
+        sizeLimit: Int = FeedClient.defaultSizeLimit
+    ) {
+        self.sizeLimit = sizeLimit
         client = HTTPClientSetup.makeClient(
             connectTimeout: settings.connectTimeout,
             readTimeout: settings.readTimeout,
             followRedirects: false,
-            decompressUpTo: Self.sizeLimit
+            decompressUpTo: sizeLimit
         )
         self.settings = settings
         self.tries = tries
@@ -144,8 +152,8 @@ public final class FeedClient: Sendable {
         // Content-Length counts the bytes as sent: it says what to expect only of a
         // body that is not decompressed on the way.
         let declared = encoded ? nil : response.headers.first(name: "Content-Length").flatMap { Int($0) }
-        if let declared, declared > Self.sizeLimit {
-            throw FeedError.bodyTooLarge(url: url, limit: Self.sizeLimit)
+        if let declared, declared > sizeLimit {
+            throw FeedError.bodyTooLarge(url: url, limit: sizeLimit)
         }
         let channel = ByteChannel()
         async let parsed = FeedParser.parse(channel, url: url, sink: sink)
@@ -155,11 +163,11 @@ public final class FeedClient: Sendable {
         do {
             for try await chunk in response.body {
                 total += chunk.readableBytes
-                if total > Self.sizeLimit {
+                if total > sizeLimit {
                     failure =
                         encoded
-                        ? .decompressedTooLarge(url: url, limit: Self.sizeLimit)
-                        : .bodyTooLarge(url: url, limit: Self.sizeLimit)
+                        ? .decompressedTooLarge(url: url, limit: sizeLimit)
+                        : .bodyTooLarge(url: url, limit: sizeLimit)
                     break
                 }
                 guard await channel.write(Array(chunk.readableBytesView)) else { break }
@@ -167,7 +175,7 @@ public final class FeedClient: Sendable {
         } catch let error as NIOHTTPDecompression.DecompressionError {
             failure =
                 error == .limit
-                ? .decompressedTooLarge(url: url, limit: Self.sizeLimit)
+                ? .decompressedTooLarge(url: url, limit: sizeLimit)
                 : .invalidFeed(url: url, detail: "its compressed body is broken (\(error))")
         } catch {
             let network = HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout)
