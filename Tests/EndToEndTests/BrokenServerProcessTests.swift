@@ -98,4 +98,30 @@ struct BrokenServerProcessTests {
             #expect(result.standardError.contains("is not an http or https URL"), "\(result.standardError)")
         }
     }
+
+    /// `--max-filesize`: a larger download fails, says why and leaves nothing; the
+    /// `max-size` setting does the same when no flag is given, and `set` says which
+    /// applies.
+    @Test func aDownloadPastTheMaximumSizeLeavesNothing() async throws {
+        try await Scene.with { scene in
+            let flag = try await runFeedsh(
+                ["--max-filesize", "100k", "-c", "lookup; get 1; wait"],
+                environment: scene.environment
+            )
+            #expect(flag.status == 1)
+            #expect(flag.standardError.contains("is larger than 100 KiB"), "\(flag.standardError)")
+            let shown = try await runFeedsh(["--max-filesize", "100k", "-c", "set"], environment: scene.environment)
+            #expect(shown.standardOutput.contains("100k"), "\(shown.standardOutput)")
+            #expect(shown.standardOutput.contains("--max-filesize"))
+            let setting = try await scene.run("set max-size 200k; lookup; get 2; wait")
+            #expect(setting.status == 1)
+            #expect(setting.standardError.contains("is larger than 200 KiB"), "\(setting.standardError)")
+            let leftovers =
+                FileManager.default.enumerator(at: scene.downloads, includingPropertiesForKeys: nil)?
+                .allObjects as? [URL] ?? []
+            #expect(leftovers.filter { !$0.hasDirectoryPath }.isEmpty, "\(leftovers)")
+            let bad = try await runFeedsh(["--max-filesize", "huge", "-c", "set"], environment: scene.environment)
+            #expect(bad.status == 2)
+        }
+    }
 }

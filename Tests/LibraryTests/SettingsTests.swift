@@ -41,6 +41,17 @@ struct SettingsTests {
         #expect(try Setting.maxConcurrent.normalize("5") == "5")
     }
 
+    /// `max-size` as curl writes sizes: suffixes k, M, G, 1024-based.
+    @Test func maxSizeTakesCurlsSizes() throws {
+        #expect(try Setting.maxSize.normalize("500M") == "500M")
+        #expect(try Setting.maxSize.normalize(" 4g ") == "4G")
+        #expect(try Setting.maxSize.normalize("1048576") == "1M")
+        #expect(try Setting.maxSize.normalize("1.5G") == "1536M")
+        #expect(throws: SettingError.self) { try Setting.maxSize.normalize("big") }
+        #expect(throws: SettingError.self) { try Setting.maxSize.normalize("100") }
+        #expect(throws: SettingError.self) { try Setting.maxSize.normalize("-5M") }
+    }
+
     @Test func positionsPlayedStateAndPodcastRules() async throws {
         let library = try library()
         let (podcast, _) = try await library.subscribe(feedURL: URL(string: "https://feeds.example/a.xml")!, title: "A")
