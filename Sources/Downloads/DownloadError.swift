@@ -193,6 +193,9 @@ public enum RetryReason: Sendable, Equatable, CustomStringConvertible {
     case tooSlow(bytesPerSecond: Int)
     /// The bytes on disk could not be continued (counted like any other failure).
     case restarted(RestartReason)
+    /// A body without a length ended here, and the server said more follows but
+    /// sent none.
+    case endUnconfirmed(at: Int64)
 
     public var description: String {
         switch self {
@@ -201,6 +204,7 @@ public enum RetryReason: Sendable, Equatable, CustomStringConvertible {
         case .shortBody(let received, let expected): "the body ended after \(received) of \(expected) bytes"
         case .tooSlow(let rate): "slower than \(rate) bytes a second"
         case .restarted(let reason): reason.description
+        case .endUnconfirmed(let bytes): "the server says more follows byte \(bytes) but sends none"
         }
     }
 }

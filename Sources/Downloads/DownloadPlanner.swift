@@ -136,6 +136,8 @@ struct DownloadPlanner: Sendable {
     private var probingEnd = false
     /// Whether the last request was that question.
     private var probing = false
+    /// The length the end was last asked about.
+    private var probedAt: Int64?
 
     init(
         request: DownloadRequest,
@@ -183,11 +185,14 @@ struct DownloadPlanner: Sendable {
     }
 
     /// What a response head means. `headers` are keyed by lower-cased name;
-    /// `finalURL` is where redirects led (a validator from another host than the
-    /// one asked is not taken as the same file's).
+    /// `finalURL` is where redirects led: answering a resume from another host
+    /// than the one asked, a validator proves nothing (a fresh download keeps the
+    /// CDN's validators, as they are what the next request will meet).
     mutating func received(status: Int, headers: [String: String], finalURL: URL? = nil) -> Action {
         var headers = headers
-        if let finalURL, finalURL.host?.lowercased() != url.host?.lowercased() || finalURL.port != url.port {
+        if resuming, let finalURL,
+            finalURL.host?.lowercased() != url.host?.lowercased() || finalURL.port != url.port
+        {
             headers["etag"] = nil
             headers["last-modified"] = nil
         }
@@ -369,7 +374,13 @@ struct DownloadPlanner: Sendable {
             }
             if partLength == 0 { return .abandon(.emptyBody(url: url)) }
             if expected == nil {
-                // The connection closed: that proves nothing. Ask for what follows.
+                // The connection closed: that proves nothing. Ask for what follows,
+                // once for each length: a server that said more follows and then
+                // sent none counts as a failure, so that it cannot keep us asking.
+                if probedAt == partLength {
+                    return retry(.endUnconfirmed(at: partLength), retryAfter: nil)
+                }
+                probedAt = partLength
                 probingEnd = true
                 return .verify
             }

@@ -173,6 +173,15 @@ struct DownloadPlannerTests {
         )
         let reception = try #require(Self.receptionOf(action))
         #expect(reception.verify == DownloadPlanner.overlap && reception.record.etag == Self.etag)
+        // A fresh download behind a redirect keeps the validators it was given.
+        var fresh = Self.planner()
+        _ = fresh.nextRequest()
+        let first = fresh.received(
+            status: 200,
+            headers: ["etag": Self.etag],
+            finalURL: URL(string: "http://cdn.example/a.mp3")!
+        )
+        #expect(Self.receptionOf(first)?.record.etag == Self.etag)
     }
 
     @Test func a206OfAnotherVersionRestarts() throws {
@@ -323,6 +332,23 @@ struct DownloadPlannerTests {
             Self.receptionOf(proven.received(status: 206, headers: more.merging(["etag": Self.etag]) { $1 }))
         )
         #expect(reception.offset == Self.at && reception.verify == 0 && reception.expected == Self.total)
+    }
+
+    /// A server that says more follows and then sends none cannot keep the
+    /// download asking: the second time at one length is a failure.
+    @Test func anEndThatNeverComesCountsAsAFailure() {
+        var planner = Self.planner(attempts: 2)
+        _ = planner.nextRequest()
+        _ = planner.received(status: 200, headers: [:])
+        #expect(planner.bodyEnded(partLength: Self.at, expected: nil, interruption: nil) == .verify)
+        _ = planner.nextRequest()
+        #expect(planner.received(status: 206, headers: ["content-range": "bytes \(Self.at)-*/*"]) == .verify)
+        _ = planner.nextRequest()
+        _ = planner.received(status: 206, headers: ["content-range": "bytes \(Self.asked)-\(Self.at - 1)/*"])
+        #expect(
+            Self.retryOf(planner.bodyEnded(partLength: Self.at, expected: nil, interruption: nil))?.reason
+                == .endUnconfirmed(at: Self.at)
+        )
     }
 
     /// A server without ranges: a body far short of the declared length fails (the

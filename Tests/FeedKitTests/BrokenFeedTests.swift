@@ -65,6 +65,13 @@ struct BrokenFeedTests {
         #expect(error.code == .invalidFeed)
     }
 
+    /// A document the parser refuses part way (an entity bomb) is that, not a body
+    /// cut short, though fewer bytes were read than the length said.
+    @Test func aRefusedDocumentIsNotTruncated() async throws {
+        let error = try #require(try await Self.failure("/feeds/file/bomb.rss"))
+        #expect(error.code == .invalidFeed)
+    }
+
     @Test func aCloseDelimitedWholeBodyIsRead() async throws {
         #expect(try await Self.items("/fault/nolength/feeds/1386867488.xml").count == 5)
     }

@@ -160,6 +160,9 @@ public final class FeedClient: Sendable {
         var total = 0
         var failure: FeedError?
         var retryable = false
+        // The parser stopped reading (a malformed document, or a refusal): what it
+        // says is the error, not the bytes it did not take.
+        var parserStopped = false
         do {
             for try await chunk in response.body {
                 total += chunk.readableBytes
@@ -170,7 +173,10 @@ public final class FeedClient: Sendable {
                         : .bodyTooLarge(url: url, limit: sizeLimit)
                     break
                 }
-                guard await channel.write(Array(chunk.readableBytesView)) else { break }
+                guard await channel.write(Array(chunk.readableBytesView)) else {
+                    parserStopped = true
+                    break
+                }
             }
         } catch let error as NIOHTTPDecompression.DecompressionError {
             failure =
@@ -183,7 +189,7 @@ public final class FeedClient: Sendable {
             failure = network.code == .transport ? .truncated(url: url, received: total, expected: declared) : network
             retryable = true
         }
-        if failure == nil, let declared, total < declared {
+        if failure == nil, !parserStopped, let declared, total < declared {
             failure = .truncated(url: url, received: total, expected: declared)
             retryable = true
         }
