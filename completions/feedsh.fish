@@ -81,7 +81,7 @@ end
 complete -c 'feedsh' -f
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" f' -s 'f' -d 'Run the commands in FILE.' -rF
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" c' -s 'c' -d 'Run these commands, separated by \';\'.' -rfka ''
-complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" demo' -l 'demo' -d 'Serve the built-in fixtures on 127.0.0.1 and use them for every API (works offline).'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" demo' -l 'demo' -d 'Serve the built-in fixtures on 127.0.0.1 and use them for every API (works offline), with a library and downloads of its own.'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" itunes-url' -l 'itunes-url' -d 'iTunes API root (env FEEDSH_ITUNES_URL).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" posts-url' -l 'posts-url' -d 'Posts API root (env FEEDSH_POSTS_URL).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" met-url' -l 'met-url' -d 'Met collection API root (env FEEDSH_MET_URL).' -rfka ''

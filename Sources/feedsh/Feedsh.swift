@@ -25,7 +25,7 @@ struct Feedsh: AsyncParsableCommand {
             from standard input. Type 'help' in the shell for its commands.
 
             Exit status: 0 when every command succeeded, 1 when one failed, 2 for a
-            usage error, 130 when interrupted.
+            usage error, 130 when interrupted (SIGINT), 129 on SIGHUP, 143 on SIGTERM.
             """,
         version: FeedKitVersion.current,
         subcommands: [ServeFixtures.self]
@@ -37,7 +37,12 @@ struct Feedsh: AsyncParsableCommand {
     @Option(name: .short, help: ArgumentHelp("Run these commands, separated by ';'.", valueName: "commands"))
     var commands: String?
 
-    @Flag(help: "Serve the built-in fixtures on 127.0.0.1 and use them for every API (works offline).")
+    @Flag(
+        help: """
+            Serve the built-in fixtures on 127.0.0.1 and use them for every API (works offline), with a \
+            library and downloads of its own.
+            """
+    )
     var demo = false
 
     @Option(help: ArgumentHelp("iTunes API root (env FEEDSH_ITUNES_URL).", valueName: "url"))
@@ -149,21 +154,40 @@ struct Feedsh: AsyncParsableCommand {
         endpoints.met = try url(metURL, env: "FEEDSH_MET_URL", flag: "--met-url") ?? endpoints.met
 
         var demoServer: FixtureServer?
+        // The demo's library, downloads and cache: a folder of its own, so that the
+        // real library never sees demo feeds (only flags say otherwise).
+        var demoFolder: URL?
         if demo {
             let server = try await FixtureServer.start(.init(mediaRate: 1_000_000))
             endpoints = Endpoints(allAt: server.baseURL)
             demoServer = server
-            FileHandle.standardError.write(Data("demo: serving fixtures at \(server.baseURL.absoluteString)\n".utf8))
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("feedsh-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            demoFolder = folder
+            let own = [library == nil ? "library" : nil, downloadDir == nil ? "downloads" : nil].compactMap { $0 }
+            let whereText = own.isEmpty ? "" : "; \(own.joined(separator: " and ")) in \(folder.path) (removed at exit)"
+            FileHandle.standardError.write(
+                Data("demo: serving fixtures at \(server.baseURL.absoluteString)\(whereText)\n".utf8)
+            )
         }
+        defer { if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) } }
 
         let paths = XDGPaths(environment: environment)
         let configuration = ShellConfiguration(
             endpoints: endpoints,
             downloadDirectory: URL(
-                fileURLWithPath: downloadDir ?? setting("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
+                fileURLWithPath: downloadDir ?? demoFolder?.appendingPathComponent("downloads").path
+                    ?? setting("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
             ),
-            cacheDirectory: URL(fileURLWithPath: cacheDir ?? setting("FEEDSH_CACHE_DIR") ?? paths.cache.path),
-            libraryFile: URL(fileURLWithPath: library ?? setting("FEEDSH_LIBRARY") ?? paths.library.path),
+            cacheDirectory: URL(
+                fileURLWithPath: cacheDir ?? demoFolder?.appendingPathComponent("cache").path
+                    ?? setting("FEEDSH_CACHE_DIR") ?? paths.cache.path
+            ),
+            libraryFile: URL(
+                fileURLWithPath: library ?? demoFolder?.appendingPathComponent("library.sqlite").path
+                    ?? setting("FEEDSH_LIBRARY") ?? paths.library.path
+            ),
             historyFile: paths.history,
             keepGoing: keepGoing,
             engine: engine,
@@ -241,7 +265,12 @@ struct ServeFixtures: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-fixtures",
         abstract: "Serve the built-in fixtures over HTTP until interrupted.",
-        discussion: "Prints the base URL, then serves. Point feedsh at it with FEEDSH_ITUNES_URL."
+        discussion: """
+            Prints the base URL, then serves. Point feedsh at it with FEEDSH_ITUNES_URL, FEEDSH_POSTS_URL \
+            and FEEDSH_MET_URL (or --itunes-url, --posts-url, --met-url): it answers all three APIs, and \
+            feeds, OPML and media under /feeds/, /opml/ and /media/ (the README lists every route and \
+            the faults behind /fault/SPEC/).
+            """
     )
 
     @Option(help: "Port to listen on (0 picks a free one).")

@@ -150,14 +150,35 @@ struct LibraryProcessTests {
 }
 
 extension LibraryProcessTests {
+    /// Without flags, the demo keeps its library and downloads in a folder of its
+    /// own, says where, and takes it away at exit: the real library (here the one
+    /// the environment names) never sees a demo feed.
+    @Test func theDemoIsADemo() async throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let real = root.appendingPathComponent("library.sqlite")
+        let result = try await runFeedsh(
+            ["--demo", "-c", "subscribe 1386867488; get 1; wait; podcasts"],
+            environment: ["FEEDSH_LIBRARY": real.path, "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("d").path]
+        )
+        #expect(result.status == 0, "\(result.standardError)")
+        let line = try #require(result.standardError.split(separator: "\n").first)
+        #expect(line.contains("; library and downloads in ") && line.hasSuffix("(removed at exit)"), "\(line)")
+        #expect(result.standardOutput.contains("Loopback Radio"))
+        #expect(!FileManager.default.fileExists(atPath: real.path))
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("d").path))
+        let folder = try #require(line.split(separator: " in ").last?.split(separator: " (").first)
+        #expect(!FileManager.default.fileExists(atPath: String(folder)))
+    }
+
     @Test func theDemoSubscribesUpdatesAndDownloadsOffline() async throws {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let result = try await runFeedsh(
-            ["--demo", "-c", "subscribe 1386867488; update; get 1; wait; show 1"],
-            environment: [
-                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("d").path,
-                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+            [
+                "--demo", "--download-dir", root.appendingPathComponent("d").path, "--library",
+                root.appendingPathComponent("library.sqlite").path, "-c",
+                "subscribe 1386867488; update; get 1; wait; show 1",
             ]
         )
         #expect(result.status == 0, "\(result.standardError)")

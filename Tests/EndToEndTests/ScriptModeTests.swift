@@ -29,6 +29,19 @@ struct ScriptModeTests {
         )
     }
 
+    /// `--help` gives every exit status; `serve-fixtures --help` every variable
+    /// that points feedsh at it.
+    @Test func helpNamesExitCodesAndFixtureVariables() async throws {
+        let help = try await runFeedsh(["--help"])
+        for code in ["0 when", "1 when", "2 for", "130", "129 on SIGHUP", "143 on SIGTERM"] {
+            #expect(help.standardOutput.contains(code), "\(code)")
+        }
+        let serve = try await runFeedsh(["serve-fixtures", "--help"])
+        for variable in ["FEEDSH_ITUNES_URL", "FEEDSH_POSTS_URL", "FEEDSH_MET_URL"] {
+            #expect(serve.standardOutput.contains(variable), "\(variable)")
+        }
+    }
+
     @Test func demoWorksOfflineFromAnyDirectory() async throws {
         let result = try await runFeedsh(["--demo", "-c", "lookup; episodes"])
         #expect(result.status == 0)
