@@ -220,13 +220,24 @@ public actor Session {
 
     /// The downloads a selector names: episodes (`3`, `2-4`, `1,3`, `all`) or, with a
     /// leading `t`, songs of the last `tracks` list (`t2`, `t1-3`).
-    func targets(_ selector: String, verb: String) async throws(ShellError) -> [DownloadTarget] {
+    ///
+    /// A bad selector is a usage error naming its bad part (`no episode 9 (1-5)`)
+    /// with `synopsis` (by default the download commands' one for `verb`).
+    func targets(_ selector: String, verb: String, synopsis: String? = nil) async throws(ShellError)
+        -> [DownloadTarget]
+    {
         if selector == "new" { return try await newTargets() }
         if selector.hasPrefix("t") {
-            let synopsis = "\(verb) tN|tN-M|tN,M|tall (1-\(tracks.count))"
+            let synopsis = synopsis ?? "\(verb) tN|tN-M|tN,M|tall"
             guard !tracks.isEmpty else { throw .noTracks }
-            guard let numbers = EpisodeSelector.parse(String(selector.dropFirst()), count: tracks.count) else {
-                throw .usage("no song '\(TerminalText.line(selector))'", synopsis: synopsis)
+            let numbers: [Int]
+            switch EpisodeSelector.select(String(selector.dropFirst()), count: tracks.count) {
+            case .success(let selected): numbers = selected
+            case .failure(let problem):
+                throw .usage(
+                    TerminalText.line(problem.description(noun: "song", count: tracks.count)),
+                    synopsis: synopsis
+                )
             }
             return try numbers.map { number throws(ShellError) in
                 let track = tracks[number - 1]
@@ -238,9 +249,14 @@ public actor Session {
             }
         }
         let podcast = try requirePodcast()
-        let synopsis = "\(verb) N|N-M|N,M|all (1-\(podcast.episodes.count)), or tN for songs"
-        guard let numbers = EpisodeSelector.parse(selector, count: podcast.episodes.count) else {
-            throw .usage("no episode '\(TerminalText.line(selector))'", synopsis: synopsis)
+        let numbers: [Int]
+        switch EpisodeSelector.select(selector, count: podcast.episodes.count) {
+        case .success(let selected): numbers = selected
+        case .failure(let problem):
+            throw .usage(
+                TerminalText.line(problem.description(noun: "episode", count: podcast.episodes.count)),
+                synopsis: synopsis ?? "\(verb) N|N-M|N,M|all, or tN for songs"
+            )
         }
         return numbers.map { number in
             let request = downloadRequest(number: number, of: podcast)

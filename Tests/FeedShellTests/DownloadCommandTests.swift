@@ -60,6 +60,12 @@ struct DownloadCommandTests {
             #expect(rows[1].contains("  downloaded  "))
             #expect(!rows[2].contains("downloaded"))
             #expect(h.output.standardOutput.hasSuffix("1 is already downloaded\n"))
+            // A finished download is said to be finished by cancel, and wait with
+            // nothing running says so.
+            h.output.clear()
+            #expect(await h.run("cancel 1; wait") == .success)
+            #expect(h.output.standardOutput.contains("1 is already downloaded ('delete 1' removes the file)"))
+            #expect(h.output.standardError.contains("nothing to wait for: no download is running"))
         }
     }
 
@@ -95,8 +101,21 @@ struct DownloadCommandTests {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; get 9") == .failure)
             #expect(
-                h.output.standardError == "feedsh: no episode '9'; usage: get N|N-M|N,M|all (1-5), or tN for songs\n"
+                h.output.standardError == "feedsh: no episode 9 (1-5); usage: get N|N-M|N,M|all, or tN for songs\n"
             )
+        }
+        // The bad part is named, not the whole selector; play offers what it takes.
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; get 1-3,9") == .failure)
+            #expect(h.output.standardError.hasPrefix("feedsh: no episode 9 (1-5); usage: get "))
+        }
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; play 9") == .failure)
+            #expect(h.output.standardError == "feedsh: no episode 9 (1-5); usage: play N|tN [--from-start]\n")
+        }
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; pause 2,x") == .failure)
+            #expect(h.output.standardError.hasPrefix("feedsh: 'x' is not an episode number or range (1-5)"))
         }
         try await ShellHarness.run { h in
             #expect(await h.run("get 1") == .failure)

@@ -121,7 +121,7 @@ struct ShellTests {
     @Test func showValidatesItsNumber() async throws {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; show 6") == .failure)
-            #expect(h.output.standardError == "feedsh: no episode '6' (1-5); usage: show N\n")
+            #expect(h.output.standardError == "feedsh: no episode 6 (1-5); usage: show N\n")
         }
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; show") == .failure)
@@ -160,7 +160,7 @@ struct ShellTests {
             #expect(await h.run("lookup https://example.com/x") == .failure)
             #expect(
                 h.output.standardError
-                    == "feedsh: 'https://example.com/x' looks like a feed URL; lookup reads Apple's directory: give a podcast ID (1386867488) or an Apple Podcasts URL, or find one with 'search NAME'; usage: lookup [ID|APPLE-PODCASTS-URL] [--limit N]\n"
+                    == "feedsh: 'https://example.com/x' looks like a feed URL: 'subscribe https://example.com/x' reads it; lookup reads Apple's directory (a podcast ID such as 1386867488, or an Apple Podcasts URL); usage: lookup [ID|APPLE-PODCASTS-URL] [--limit N]\n"
             )
         }
     }
@@ -212,7 +212,7 @@ struct ShellTests {
             #expect(h.output.standardOutput.contains("#  Date"))
             #expect(
                 h.output.standardError
-                    == "feedsh: \(dir.path)/outer.feedsh:2: \(dir.path)/inner.feedsh:3: no episode '9' (1-3); usage: show N\n"
+                    == "feedsh: \(dir.path)/outer.feedsh:2: \(dir.path)/inner.feedsh:3: no episode 9 (1-3); usage: show N\n"
             )
         }
     }

@@ -56,11 +56,14 @@ extension Command {
             // A .part from an earlier run is only on disk; one another process owns
             // is left alone.
             if !deleteEarlier {
-                if case .partial = context.session.layout.status(of: target.request.file) {
+                switch context.session.layout.status(of: target.request.file) {
+                case .partial:
                     outcomes.append(
                         Outcome(kind: "kept from an earlier session", message: "kept \(number)'s partial download")
                     )
-                } else {
+                case .downloaded:
+                    outcomes.append(Self.finished(number))
+                default:
                     outcomes.append(Outcome(kind: "not downloading", message: "\(number) is not downloading"))
                 }
                 continue
@@ -68,6 +71,8 @@ extension Command {
             do throws(DownloadError) {
                 if try engine.removePartial(target.request) {
                     outcomes.append(Outcome(kind: "cancelled", message: "cancelled \(number)"))
+                } else if case .downloaded = context.session.layout.status(of: target.request.file) {
+                    outcomes.append(Self.finished(number))
                 } else {
                     outcomes.append(Outcome(kind: "not downloading", message: "\(number) is not downloading"))
                 }
@@ -81,5 +86,12 @@ extension Command {
         // In the order the targets were given.
         let byID = Dictionary(zip((remote + targets).map(\.request.id), outcomes)) { first, _ in first }
         return allTargets.compactMap { byID[$0.request.id] }
+    }
+}
+
+extension Command {
+    /// What `cancel` says of a download that already finished.
+    fileprivate static func finished(_ number: String) -> Outcome {
+        Outcome(kind: "finished", message: "\(number) is already downloaded ('delete \(number)' removes the file)")
     }
 }

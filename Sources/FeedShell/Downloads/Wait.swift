@@ -32,6 +32,12 @@ extension Command {
             let numbers = elsewhere.map(\.label.number).joined(separator: ", ")
             context.console.printError("waiting for \(numbers), being downloaded by another feedsh")
         }
+        // Whether there is anything to wait for at all, said when there is not.
+        let runningHere = await engine.all().contains { $0.state.isActive && (ids?.contains($0.request.id) ?? true) }
+        let runningInBackground = await context.session.backgroundDownloads().contains {
+            (ids?.contains($0.id) ?? true) && context.session.backgroundStateNow(of: $0.id)?.isActive == true
+        }
+        let nothingRunning = !runningHere && !runningInBackground && elsewhere.isEmpty
         context.showProgress?(true)
         await engine.waitUntilIdle(ids.map(Array.init))
         await context.session.reportsCaughtUp()
@@ -121,6 +127,10 @@ extension Command {
         }
         if !lines.isEmpty || context.console.json {
             context.output(lines.joined(separator: "\n"), json: .array(results))
+        } else if nothingRunning, failures == 0 {
+            context.console.printError(
+                targets == nil ? "nothing to wait for: no download is running" : "nothing to wait for: not downloading"
+            )
         }
         if failures > 0 { throw .downloadsFailed(failures) }
         return .proceed

@@ -34,9 +34,12 @@ extension Command {
             guard let subscription = await session.subscription, let podcast = await session.podcast else {
                 throw .noSubscriptionLoaded
             }
-            guard let numbers = EpisodeSelector.parse(selector, count: podcast.episodes.count) else {
+            let numbers: [Int]
+            switch EpisodeSelector.select(selector, count: podcast.episodes.count) {
+            case .success(let selected): numbers = selected
+            case .failure(let problem):
                 throw .usage(
-                    "no episode '\(TerminalText.line(selector))' (1-\(podcast.episodes.count))",
+                    TerminalText.line(problem.description(noun: "episode", count: podcast.episodes.count)),
                     synopsis: arguments.synopsis
                 )
             }

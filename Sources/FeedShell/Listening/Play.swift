@@ -28,7 +28,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let selector = arguments["N|tN"] ?? ""
         let session = context.session
-        let targets = try await session.targets(selector, verb: "play")
+        let targets = try await session.targets(selector, verb: "play", synopsis: arguments.synopsis)
         guard targets.count == 1, let target = targets.first, selector != "new" else {
             throw .usage(
                 "play takes one episode or song, not '\(TerminalText.line(selector))'",

@@ -37,8 +37,8 @@ extension Command {
     static func notAPodcast(_ reference: String) -> String {
         let shown = TerminalText.line(reference)
         if let url = URL(string: reference), url.scheme == "http" || url.scheme == "https" {
-            return "'\(shown)' looks like a feed URL; lookup reads Apple's directory: give a podcast ID "
-                + "(\(defaultPodcastID)) or an Apple Podcasts URL, or find one with 'search NAME'"
+            return "'\(shown)' looks like a feed URL: 'subscribe \(shown)' reads it; lookup reads Apple's "
+                + "directory (a podcast ID such as \(defaultPodcastID), or an Apple Podcasts URL)"
         }
         return "'\(shown)' is not a podcast ID or an Apple Podcasts URL; find one with 'search NAME'"
     }

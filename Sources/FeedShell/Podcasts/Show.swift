@@ -14,8 +14,9 @@ extension Command {
         let podcast = try await context.session.requirePodcast()
         let text = arguments["N"] ?? ""
         guard let number = Int(text), podcast.episodes.indices.contains(number - 1) else {
+            let problem: EpisodeSelector.Problem = Int(text) == nil ? .malformed(text) : .outOfRange(text)
             throw .usage(
-                "no episode '\(TerminalText.line(text))' (1-\(podcast.episodes.count))",
+                TerminalText.line(problem.description(noun: "episode", count: podcast.episodes.count)),
                 synopsis: arguments.synopsis
             )
         }
