@@ -76,7 +76,10 @@ public final class Library: Sendable {
         // nothing (and, as the last one to close, takes its WAL files away again).
         let applied: Set<String>
         do {
-            let queue = try DatabaseQueue(path: path)
+            var configuration = Configuration()
+            // Another feedsh may be writing: wait for it as the pool does.
+            configuration.busyMode = .timeout(10)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             applied = try queue.read { try migrator.appliedIdentifiers($0) }
             try queue.close()
         } catch {
@@ -216,7 +219,7 @@ public final class Library: Sendable {
         _ = try await write("write to") { db in try StoredPodcast.deleteOne(db, key: id) }
     }
 
-    /// Every subscription by title, with its counts, in one query.
+    /// Every subscription in the order of its number, with its counts, in one query.
     public func podcasts() async throws(LibraryError) -> [PodcastSummary] {
         try await read { db in
             let rows = try Row.fetchAll(
@@ -226,7 +229,7 @@ public final class Library: Sendable {
                         (SELECT COUNT(*) FROM episode WHERE podcastID = podcast.id) AS episodeCount,
                         (SELECT COUNT(*) FROM episode WHERE podcastID = podcast.id AND isNew) AS newCount,
                         (SELECT COUNT(*) FROM episode WHERE podcastID = podcast.id AND downloaded) AS downloadedCount
-                    FROM podcast ORDER BY title COLLATE NOCASE, id
+                    FROM podcast ORDER BY id
                     """
             )
             return try rows.map { row in
@@ -240,11 +243,11 @@ public final class Library: Sendable {
         }
     }
 
-    /// The subscriptions' titles in `podcasts` order, without the counts (for Tab,
-    /// read before every prompt).
-    public func podcastTitles() async throws(LibraryError) -> [String] {
+    /// The subscriptions' numbers and titles in `podcasts` order, without the
+    /// counts (for Tab, read before every prompt).
+    public func podcastTitles() async throws(LibraryError) -> [(number: Int64, title: String)] {
         try await read { db in
-            try String.fetchAll(db, sql: "SELECT title FROM podcast ORDER BY title COLLATE NOCASE, id")
+            try Row.fetchAll(db, sql: "SELECT id, title FROM podcast ORDER BY id").map { ($0["id"], $0["title"]) }
         }
     }
 
