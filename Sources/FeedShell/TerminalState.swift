@@ -23,12 +23,23 @@ public struct CompletionSnapshot: Sendable, Equatable {
     var searchResults: [String] = []
     /// Titles of the last `tracks` list, for `preview`.
     var tracks: [String] = []
-    /// Titles of the subscriptions in `podcasts` order, once the library is open.
-    var subscriptions: [String] = []
+    /// Numbers and titles of the subscriptions, once the library is open.
+    var subscriptions: [SubscriptionEntry] = []
+
+    /// A subscription as Tab offers it.
+    struct SubscriptionEntry: Equatable, Sendable {
+        let number: Int64
+        let title: String
+    }
 
     public init() {}
 
-    init(episodes: [EpisodeEntry], searchResults: [String] = [], tracks: [String] = [], subscriptions: [String] = []) {
+    init(
+        episodes: [EpisodeEntry],
+        searchResults: [String] = [],
+        tracks: [String] = [],
+        subscriptions: [SubscriptionEntry] = []
+    ) {
         self.episodes = episodes
         self.searchResults = searchResults
         self.tracks = tracks
@@ -58,7 +69,7 @@ public struct CompletionSnapshot: Sendable, Equatable {
         case CompletionDomain.songs:
             return tracks.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
         case CompletionDomain.subscriptions:
-            return subscriptions.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
+            return subscriptions.map { CompletionItem(String($0.number), note: $0.title) }
         default:
             return episodes.compactMap { entry in
                 var status = entry.status
@@ -132,7 +143,9 @@ final class TerminalState: Sendable {
                 episodes: entries,
                 searchResults: results,
                 tracks: tracks,
-                subscriptions: subscriptions
+                subscriptions: subscriptions.map {
+                    CompletionSnapshot.SubscriptionEntry(number: $0.number, title: $0.title)
+                }
             )
         }
     }

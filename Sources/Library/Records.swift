@@ -10,6 +10,12 @@ public struct StoredPodcast: Codable, Sendable, Equatable, Identifiable, Fetchab
     public var feedURL: String
     public var title: String
     public var author: String?
+
+    /// Its subscription number (`podcasts`, `podcast P`, `P:E`): given at
+    /// `subscribe` and kept until `unsubscribe`. It is the row's id, and the table's
+    /// key is AUTOINCREMENT, so SQLite never gives a number twice, even after the
+    /// highest is deleted.
+    public var number: Int { Int(id ?? 0) }
     public var summary: String?
     public var artworkURL: String?
     /// The iTunes collection ID, when the podcast came from Apple's directory.

@@ -257,3 +257,27 @@ struct BrokenUpdateTests {
         #expect(try await library.podcasts().first?.podcast.feedURL == "https://new.example/feed")
     }
 }
+
+@Suite("Subscription numbers")
+struct SubscriptionNumberTests {
+    /// Given at subscribe, kept until unsubscribe, never given again: not even the
+    /// highest number, once its subscription is gone.
+    @Test func numbersAreStableAndNeverReused() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        var numbers: [String: Int] = [:]
+        for name in ["c", "a", "b"] {
+            let (podcast, _) = try await library.subscribe(
+                feedURL: URL(string: "https://\(name).example/")!,
+                title: name
+            )
+            numbers[name] = podcast.number
+        }
+        #expect(numbers == ["c": 1, "a": 2, "b": 3])
+        try await library.unsubscribe(Int64(numbers["b"]!))
+        try await library.unsubscribe(Int64(numbers["c"]!))
+        let (d, _) = try await library.subscribe(feedURL: URL(string: "https://d.example/")!, title: "d")
+        #expect(d.number == 4)
+        #expect(try await library.podcasts().map { "\($0.podcast.number) \($0.podcast.title)" } == ["2 a", "4 d"])
+        #expect(try await library.podcastTitles().map(\.number) == [2, 4])
+    }
+}

@@ -126,11 +126,11 @@ extension Session {
         return loaded
     }
 
-    /// The subscriptions' titles in `podcasts` order, for completion; none until a
-    /// command has opened the library (completion never opens it).
-    func subscriptionTitles() async -> [String] {
+    /// The subscriptions' numbers and titles, for completion; none until a command
+    /// has opened the library (completion never opens it).
+    func subscriptionTitles() async -> [(number: Int64, title: String)] {
         guard let openedLibrary else { return [] }
-        return (try? await openedLibrary.podcastTitles().map(TerminalText.line)) ?? []
+        return (try? await openedLibrary.podcastTitles().map { ($0.number, TerminalText.line($0.title)) }) ?? []
     }
 
     /// The library's marks of the loaded podcast's episodes, when it is a

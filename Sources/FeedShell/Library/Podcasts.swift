@@ -4,13 +4,13 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    /// The subscriptions in `podcasts` order: by title.
+    /// The subscriptions in `podcasts` order: by number.
     static func subscriptions(_ context: CommandContext) async throws(ShellError) -> [PodcastSummary] {
         let library = try await context.session.library()
         return try await libraryCall { () async throws(LibraryError) in try await library.podcasts() }
     }
 
-    /// Subscription `text` (its number in `podcasts`).
+    /// Subscription `text` (its number in `podcasts`, which stays its own).
     static func subscription(
         _ text: String,
         _ arguments: ParsedArguments,
@@ -18,10 +18,26 @@ extension Command {
     ) async throws(ShellError) -> (number: Int, summary: PodcastSummary) {
         let all = try await subscriptions(context)
         guard !all.isEmpty else { throw .noSubscriptions }
-        guard let number = Int(text), all.indices.contains(number - 1) else {
-            throw .usage("no subscription '\(TerminalText.line(text))' (1-\(all.count))", synopsis: arguments.synopsis)
+        guard let number = Int(text), let summary = all.first(where: { $0.podcast.number == number }) else {
+            throw .usage(
+                "no subscription \(TerminalText.line(text)) (\(numberList(all.map(\.podcast.number))))",
+                synopsis: arguments.synopsis
+            )
         }
-        return (number, all[number - 1])
+        return (number, summary)
+    }
+
+    /// `1-3, 5, 8-9`: the numbers there are, for an error about one that is not.
+    static func numberList(_ numbers: [Int]) -> String {
+        var runs: [(Int, Int)] = []
+        for number in numbers.sorted() {
+            if let last = runs.last, last.1 + 1 == number {
+                runs[runs.count - 1].1 = number
+            } else {
+                runs.append((number, number))
+            }
+        }
+        return runs.map { $0.0 == $0.1 ? "\($0.0)" : "\($0.0)-\($0.1)" }.joined(separator: ", ")
     }
 
     static let podcasts = Command(
@@ -29,8 +45,10 @@ extension Command {
             "podcasts",
             summary: "list your subscriptions",
             details: """
-                Numbered by title: episodes, new and downloaded counts, the last update and
-                the last error. 'podcast N' loads one.
+                Numbered as subscribed: a number stays a subscription's until 'unsubscribe'
+                and is never given again, so scripts and other shells can rely on it.
+                Episodes, new and downloaded counts, the last update and the last error.
+                'podcast N' loads one.
                 """
         )
     ) { _, context throws(ShellError) in
@@ -39,9 +57,9 @@ extension Command {
             context.output("no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some", json: .array([]))
             return .proceed
         }
-        let rows = all.enumerated().map { index, summary in
+        let rows = all.map { summary in
             [
-                String(index + 1), String(summary.episodeCount), String(summary.newCount),
+                String(summary.podcast.number), String(summary.episodeCount), String(summary.newCount),
                 String(summary.downloadedCount),
                 summary.podcast.updated.map { Formatting.date($0) } ?? "never",
                 TerminalText.line(summary.podcast.title),
@@ -58,10 +76,11 @@ extension Command {
                 rows: rows
             ),
             json: .array(
-                all.enumerated().map { index, summary in
+                all.map { summary in
                     let podcast = summary.podcast
                     return .object([
-                        "number": .int(index + 1), "title": .string(podcast.title), "author": .string(podcast.author),
+                        "number": .int(podcast.number), "title": .string(podcast.title),
+                        "author": .string(podcast.author),
                         "feedURL": .string(podcast.feedURL), "itunesID": podcast.itunesID.map { .int($0) } ?? .null,
                         "episodeCount": .int(summary.episodeCount), "newCount": .int(summary.newCount),
                         "downloadedCount": .int(summary.downloadedCount), "updated": .date(podcast.updated),

@@ -33,9 +33,6 @@ extension Command {
             context.output("no subscriptions to update", json: .array([]))
             return .proceed
         }
-        let numbers = Dictionary(
-            uniqueKeysWithValues: all.enumerated().map { ($0.element.podcast.id ?? -1, $0.offset + 1) }
-        )
         let library = try await context.session.library()
         let updater = FeedUpdater(library: library, client: context.session.feeds)
         let console = context.console
@@ -96,7 +93,7 @@ extension Command {
                         case .gone: ("gone", 0, "HTTP 410 Gone")
                         }
                     return .object([
-                        "number": numbers[result.podcastID].map { .int($0) } ?? .null,
+                        "number": .int(Int(result.podcastID)),
                         "title": .string(result.title), "status": .string(status), "newEpisodes": .int(arrived),
                         "error": .string(error),
                     ])

@@ -122,15 +122,15 @@ extension Command {
         if await session.openedLibrary != nil {
             let all = (try? await subscriptions(context)) ?? []
             var lines: [String] = []
-            for (index, summary) in all.enumerated() where summary.podcast.autodownload || summary.podcast.keep != nil {
+            for summary in all where summary.podcast.autodownload || summary.podcast.keep != nil {
                 let podcast = summary.podcast
                 var rules: [String] = []
                 if podcast.autodownload { rules.append("autodownload on") }
                 if let keep = podcast.keep { rules.append("keep \(keep)") }
-                lines.append("\(index + 1) \(TerminalText.line(podcast.title)): \(rules.joined(separator: ", "))")
+                lines.append("\(podcast.number) \(TerminalText.line(podcast.title)): \(rules.joined(separator: ", "))")
                 podcastRules.append(
                     .object([
-                        "number": .int(index + 1), "title": .string(podcast.title),
+                        "number": .int(podcast.number), "title": .string(podcast.title),
                         "autodownload": .bool(podcast.autodownload), "keep": podcast.keep.map { .int($0) },
                     ])
                 )
