@@ -75,6 +75,17 @@ public actor Session {
         return results
     }
 
+    /// What ``selectEpisodes(_:synopsis:)`` found.
+    struct EpisodeSelection: Sendable {
+        let podcast: Podcast
+        /// The library's view of `podcast`, when it is a subscription.
+        let subscription: LoadedSubscription?
+        /// 1-based, newest first, as `episodes` numbers them.
+        let numbers: [Int]
+        /// `P:` when the selector named a subscription; empty for the loaded podcast.
+        let prefix: String
+    }
+
     /// How to name each download in messages: number and title when it started.
     var labels: [String: DownloadLabel] = [:]
     /// The background feedsh of this library, once connected.
@@ -148,11 +159,18 @@ public actor Session {
         return podcast
     }
 
-    /// The download of episode `number` (1-based) of the loaded podcast.
-    func downloadRequest(number: Int, of podcast: Podcast) -> DownloadRequest {
+    /// The download of episode `number` (1-based) of the loaded podcast, or of
+    /// `subscription` when given (labelled `prefix` + number: `2:3`).
+    func downloadRequest(
+        number: Int,
+        of podcast: Podcast,
+        subscription: LoadedSubscription? = nil,
+        prefix: String = ""
+    ) -> DownloadRequest {
+        let subscription = subscription ?? self.subscription
         let episode = podcast.episodes[number - 1]
         let id = String(episode.id)
-        labels[id] = DownloadLabel(number: String(number), title: TerminalText.line(episode.title))
+        labels[id] = DownloadLabel(number: prefix + String(number), title: TerminalText.line(episode.title))
         if let libraryID = subscription?.marks[episode.id]?.libraryID, let podcastID = subscription?.podcast.id {
             libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: podcastID)
         }
@@ -248,19 +266,58 @@ public actor Session {
                 return DownloadTarget(label: label(for: request.id), request: request)
             }
         }
-        let podcast = try requirePodcast()
-        let numbers: [Int]
-        switch EpisodeSelector.select(selector, count: podcast.episodes.count) {
-        case .success(let selected): numbers = selected
-        case .failure(let problem):
-            throw .usage(
-                TerminalText.line(problem.description(noun: "episode", count: podcast.episodes.count)),
-                synopsis: synopsis ?? "\(verb) N|N-M|N,M|all, or tN for songs"
+        let selection = try await selectEpisodes(selector, synopsis: synopsis ?? "\(verb) \(Command.selectorName)")
+        return selection.numbers.map { number in
+            let request = downloadRequest(
+                number: number,
+                of: selection.podcast,
+                subscription: selection.subscription,
+                prefix: selection.prefix
             )
-        }
-        return numbers.map { number in
-            let request = downloadRequest(number: number, of: podcast)
             return DownloadTarget(label: label(for: request.id), request: request)
+        }
+    }
+
+    /// Episodes a selector names: of the loaded podcast (`3`, `2-4`, `1,3`, `all`),
+    /// or of subscription P with no podcast loaded (`P:3`, `P:2-4`, `P:all`), P
+    /// being the number `podcasts` shows. A usage error names the bad part.
+    func selectEpisodes(_ selector: String, synopsis: String) async throws(ShellError) -> EpisodeSelection {
+        var podcast: Podcast
+        var subscription = self.subscription
+        var prefix = ""
+        var episodes = Substring(selector)
+        if let colon = selector.firstIndex(of: ":") {
+            let text = selector[..<colon]
+            let library = try library()
+            let all = try await libraryCall { () async throws(LibraryError) in try await library.podcasts() }
+            guard !all.isEmpty else { throw .noSubscriptions }
+            guard let number = Int(text), let summary = all.first(where: { $0.podcast.number == number }) else {
+                throw .usage(
+                    "no subscription \(TerminalText.line(String(text))) (\(Command.numberList(all.map(\.podcast.number))))",
+                    synopsis: synopsis
+                )
+            }
+            if let loaded = self.subscription, loaded.podcast.id == summary.podcast.id, let current = self.podcast {
+                podcast = current
+            } else {
+                (podcast, subscription) = try await view(of: summary.podcast)
+            }
+            prefix = "\(number):"
+            episodes = selector[selector.index(after: colon)...]
+        } else {
+            podcast = try requirePodcast()
+        }
+        switch EpisodeSelector.select(String(episodes), count: podcast.episodes.count) {
+        case .success(let numbers):
+            return EpisodeSelection(podcast: podcast, subscription: subscription, numbers: numbers, prefix: prefix)
+        case .failure(let problem):
+            let owner = prefix.isEmpty ? nil : podcast.title
+            throw .usage(
+                TerminalText.line(
+                    problem.description(noun: "episode", count: podcast.episodes.count, prefix: prefix, owner: owner)
+                ),
+                synopsis: synopsis
+            )
         }
     }
 

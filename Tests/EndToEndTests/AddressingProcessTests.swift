@@ -40,4 +40,41 @@ struct AddressingProcessTests {
             #expect(gone.standardError.contains("no subscription 1 (2-4)"), "\(gone.standardError)")
         }
     }
+
+    /// `P:E` from a shell with no podcast loaded: a partial left by a killed feedsh
+    /// is resumed by `resume 1:2`, `show 1:2` has its file, `mark` reaches it.
+    @Test func episodeAddressesFromAnyShell() async throws {
+        try await withServerAndFolder(.init(mediaRate: 1_500_000)) { server, root in
+            let scene = Scene(server: server, root: root)
+            #expect(try await scene.run("subscribe 1386867488").status == 0)
+            let final = scene.downloads.appendingPathComponent("1386867488/1000700000002.mp3")
+            let sidecar = URL(fileURLWithPath: final.path + ".part.json")
+            let first = try launchFeedsh(["-c", "get 1:2; wait"], environment: scene.environment, home: root)
+            let deadline = ContinuousClock.now + .seconds(30)
+            var confirmed = 0
+            while ContinuousClock.now < deadline, confirmed == 0 {
+                if let data = try? Data(contentsOf: sidecar),
+                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                {
+                    confirmed = object["confirmedBytes"] as? Int ?? 0
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            kill(first.processIdentifier, SIGKILL)
+            #expect(await waitForExit(first, timeout: .seconds(10)))
+            #expect(confirmed > 0)
+            let resumed = try await scene.run("resume 1:2; wait; show 1:2; mark played 1:1; podcast 1; episodes")
+            #expect(resumed.status == 0, "\(resumed.standardError)")
+            #expect(resumed.standardError.contains("downloaded 1:2 Range Requests"), "\(resumed.standardError)")
+            let expected = SyntheticMedia(key: "1386867488/1000700000002.mp3").allBytes
+            #expect(try Data(contentsOf: final) == Data(expected))
+            #expect(resumed.standardOutput.contains("file:   \(final.path)\n"), "\(resumed.standardOutput)")
+            #expect(resumed.standardOutput.contains("marked 1 episode played"))
+            let rows = resumed.standardOutput.split(separator: "\n")
+            #expect(rows.contains { $0.contains("played") && $0.contains("Ports, Sockets") })
+            let wrong = try await scene.run("get 1:9")
+            #expect(wrong.status == 1)
+            #expect(wrong.standardError.contains("no episode 1:9 (1-5 in Loopback Radio)"), "\(wrong.standardError)")
+        }
+    }
 }

@@ -101,7 +101,7 @@ struct ScriptModeTests {
     @Test func commandsFromStandardInput() async throws {
         let result = try await runFeedsh(["--demo"], standardInput: "lookup 1000000002\nshow 99\nepisodes\n")
         #expect(result.status == 1)
-        #expect(result.standardError.contains("<stdin>:2: no episode 99 (1-4); usage: show N\n"))
+        #expect(result.standardError.contains("<stdin>:2: no episode 99 (1-4); usage: show N|P:E\n"))
         #expect(result.standardError.contains("warning: skipped episode 4: its trackId is text, not a number\n"))
     }
 

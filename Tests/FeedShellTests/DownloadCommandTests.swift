@@ -101,7 +101,7 @@ struct DownloadCommandTests {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; get 9") == .failure)
             #expect(
-                h.output.standardError == "feedsh: no episode 9 (1-5); usage: get N|N-M|N,M|all, or tN for songs\n"
+                h.output.standardError == "feedsh: no episode 9 (1-5); usage: get N|N-M|N,M|all|P:E|tN [--again]\n"
             )
         }
         // The bad part is named, not the whole selector; play offers what it takes.

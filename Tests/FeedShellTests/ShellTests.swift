@@ -121,11 +121,11 @@ struct ShellTests {
     @Test func showValidatesItsNumber() async throws {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; show 6") == .failure)
-            #expect(h.output.standardError == "feedsh: no episode 6 (1-5); usage: show N\n")
+            #expect(h.output.standardError == "feedsh: no episode 6 (1-5); usage: show N|P:E\n")
         }
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; show") == .failure)
-            #expect(h.output.standardError == "feedsh: usage: show N\n")
+            #expect(h.output.standardError == "feedsh: usage: show N|P:E\n")
         }
     }
 
@@ -212,7 +212,7 @@ struct ShellTests {
             #expect(h.output.standardOutput.contains("#  Date"))
             #expect(
                 h.output.standardError
-                    == "feedsh: \(dir.path)/outer.feedsh:2: \(dir.path)/inner.feedsh:3: no episode 9 (1-3); usage: show N\n"
+                    == "feedsh: \(dir.path)/outer.feedsh:2: \(dir.path)/inner.feedsh:3: no episode 9 (1-3); usage: show N|P:E\n"
             )
         }
     }

@@ -9,11 +9,14 @@ enum EpisodeSelector {
         /// An empty list (`all` of nothing, or nothing at all).
         case empty
 
-        /// `no episode 9 (1-5)`, with `noun` for what is numbered.
-        func description(noun: String, count: Int) -> String {
-            let range = count > 0 ? " (1-\(count))" : " (there are none)"
+        /// `no episode 9 (1-5)`, with `noun` for what is numbered; for a selector of
+        /// subscription P, `prefix` is `P:` and `owner` its title: `no episode 2:9
+        /// (1-5 in Title)`.
+        func description(noun: String, count: Int, prefix: String = "", owner: String? = nil) -> String {
+            let within = owner.map { " in \($0)" } ?? ""
+            let range = count > 0 ? " (1-\(count)\(within))" : " (there are none\(within))"
             return switch self {
-            case .outOfRange(let part): "no \(noun) \(part)\(range)"
+            case .outOfRange(let part): "no \(noun) \(prefix)\(part)\(range)"
             case .malformed(let part):
                 "'\(part)' is not \("aeiou".contains(noun.prefix(1)) ? "an" : "a") \(noun) number or range\(range)"
             case .empty: "no \(noun) selected\(range)"

@@ -4,11 +4,14 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    static let selectorDetails =
-        "N is an episode number; 2-4, 1,3 and all select several. t2, t1-3 and tall select songs of the 'tracks' list."
+    static let selectorDetails = """
+        N is an episode number; 2-4, 1,3 and all select several. P:E is episode E of subscription P (the \
+        numbers 'podcasts' and 'episodes' show), from any shell with no podcast loaded; P:2-4 and P:all too. \
+        t2, t1-3 and tall select songs of the 'tracks' list.
+        """
 
     /// The name of the download commands' selector argument, as synopses show it.
-    static let selectorName = "N|N-M|N,M|all|tN"
+    static let selectorName = "N|N-M|N,M|all|P:E|tN"
 
     /// The selector argument of the download commands, completed with the episodes
     /// (and songs) that `verb` can act on.
@@ -22,7 +25,7 @@ extension Command {
         _ context: CommandContext,
         _ verb: String
     ) async throws(ShellError) -> [DownloadTarget] {
-        try await context.session.targets(arguments[selectorName] ?? "", verb: verb)
+        try await context.session.targets(arguments[selectorName] ?? "", verb: verb, synopsis: arguments.synopsis)
     }
 
     /// What a command did to one download: a kind for summaries (`queued`) and the

@@ -100,6 +100,14 @@ extension Session {
     /// Makes subscription `podcast` the loaded podcast, with its whole history.
     @discardableResult
     func loadSubscription(_ podcast: StoredPodcast) async throws(ShellError) -> Podcast {
+        let (loaded, subscription) = try await view(of: podcast)
+        load(loaded, subscription: subscription)
+        return loaded
+    }
+
+    /// Subscription `podcast` with its whole history, as the shell knows podcasts,
+    /// without loading it (for `P:E`).
+    func view(of podcast: StoredPodcast) async throws(ShellError) -> (Podcast, LoadedSubscription) {
         let library = try library()
         let stored = try await libraryCall { () async throws(LibraryError) in
             try await library.episodes(of: podcast.id ?? -1)
@@ -122,8 +130,7 @@ extension Session {
             episodeCount: episodes.count,
             episodes: episodes
         )
-        load(loaded, subscription: LoadedSubscription(podcast: podcast, marks: marks))
-        return loaded
+        return (loaded, LoadedSubscription(podcast: podcast, marks: marks))
     }
 
     /// The subscriptions' numbers and titles, for completion; none until a command

@@ -8,9 +8,9 @@ extension Command {
             "mark",
             summary: "mark episodes played, unplayed or old (not new)",
             details: """
-                SELECTOR names episodes of the loaded subscription (3, 2-4, 1,3, all), or
-                'new' for every new episode of the library. Played episodes are no longer
-                new.
+                SELECTOR names episodes of the loaded subscription (3, 2-4, 1,3, all), of
+                subscription P from anywhere (P:3, P:2-4, P:all), or 'new' for every new
+                episode of the library. Played episodes are no longer new.
                 """,
             arguments: [
                 ArgumentSpec("played|unplayed|old", completion: .words(Library.Mark.allCases.map(\.rawValue))),
@@ -31,19 +31,12 @@ extension Command {
         if selector == "new" {
             ids = try await session.newEpisodes().compactMap(\.episode.id)
         } else {
-            guard let subscription = await session.subscription, let podcast = await session.podcast else {
-                throw .noSubscriptionLoaded
+            if !selector.contains(":"), await session.subscription == nil { throw .noSubscriptionLoaded }
+            let selection = try await session.selectEpisodes(selector, synopsis: arguments.synopsis)
+            guard let subscription = selection.subscription else { throw .noSubscriptionLoaded }
+            ids = selection.numbers.compactMap {
+                subscription.marks[selection.podcast.episodes[$0 - 1].id]?.libraryID
             }
-            let numbers: [Int]
-            switch EpisodeSelector.select(selector, count: podcast.episodes.count) {
-            case .success(let selected): numbers = selected
-            case .failure(let problem):
-                throw .usage(
-                    TerminalText.line(problem.description(noun: "episode", count: podcast.episodes.count)),
-                    synopsis: arguments.synopsis
-                )
-            }
-            ids = numbers.compactMap { subscription.marks[podcast.episodes[$0 - 1].id]?.libraryID }
         }
         let library = try await session.library()
         try await libraryCall { () async throws(LibraryError) in try await library.mark(ids, mark) }

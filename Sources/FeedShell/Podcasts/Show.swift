@@ -7,21 +7,19 @@ extension Command {
         CommandSpec(
             "show",
             summary: "show one episode in full, with where its file goes",
-            details: "N is the episode's number in the 'episodes' table.",
-            arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.episodes))]
+            details:
+                "N is the episode's number in the 'episodes' table; P:E is episode E of subscription P, from anywhere.",
+            arguments: [ArgumentSpec("N|P:E", completion: .items(CompletionDomain.episodes))]
         )
     ) { arguments, context throws(ShellError) in
-        let podcast = try await context.session.requirePodcast()
-        let text = arguments["N"] ?? ""
-        guard let number = Int(text), podcast.episodes.indices.contains(number - 1) else {
-            let problem: EpisodeSelector.Problem = Int(text) == nil ? .malformed(text) : .outOfRange(text)
-            throw .usage(
-                TerminalText.line(problem.description(noun: "episode", count: podcast.episodes.count)),
-                synopsis: arguments.synopsis
-            )
+        let text = arguments["N|P:E"] ?? ""
+        let selection = try await context.session.selectEpisodes(text, synopsis: arguments.synopsis)
+        guard selection.numbers.count == 1, let number = selection.numbers.first else {
+            throw .usage("show takes one episode, not '\(TerminalText.line(text))'", synopsis: arguments.synopsis)
         }
+        let podcast = selection.podcast
         var episode = podcast.episodes[number - 1]
-        let marks = await context.session.marks[episode.id]
+        let marks = selection.subscription?.marks[episode.id]
         // A library podcast is loaded without descriptions: this one is read now.
         if let marks, episode.description == nil, let library = try? await context.session.library(),
             let summary = try? await library.summary(of: marks.libraryID)

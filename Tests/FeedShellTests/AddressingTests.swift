@@ -1,0 +1,29 @@
+import FixtureServer
+import Foundation
+import Testing
+
+@testable import FeedShell
+
+/// `P:E` and stable subscription numbers, in process.
+@Suite("Addressing")
+struct AddressingTests {
+    /// With another subscription loaded (the last one subscribed), `1:1` still
+    /// names episode 1 of subscription 1.
+    @Test func episodesOfAnySubscription() async throws {
+        try await ShellHarness.run { h in
+            let base = h.server.baseURL.absoluteString
+            #expect(await h.run("subscribe 1386867488; subscribe \(base)/feeds/paged.xml") == .success)
+            h.output.clear()
+            #expect(await h.run("get 1:1; wait; show 1:1") == .success, "\(h.output.standardError)")
+            #expect(h.output.standardError.contains("downloaded 1:1 Ports, Sockets"))
+            #expect(h.output.standardOutput.contains("1386867488/1000700000001.mp3\n"))
+            #expect(await h.run("mark played 2:1-2") == .success)
+            #expect(h.output.standardOutput.contains("marked 2 episodes played"))
+            #expect(await h.run("unsubscribe 1; podcast 2") == .success)
+            #expect(h.output.standardOutput.contains("Paged Feed"))
+            h.output.clear()
+            #expect(await h.run("get 1:1") == .failure)
+            #expect(h.output.standardError.hasPrefix("feedsh: no subscription 1 (2)"), "\(h.output.standardError)")
+        }
+    }
+}
