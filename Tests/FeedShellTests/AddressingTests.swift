@@ -26,4 +26,21 @@ struct AddressingTests {
             #expect(h.output.standardError.hasPrefix("feedsh: no subscription 1 (2)"), "\(h.output.standardError)")
         }
     }
+
+    /// After `delete`, the same shell agrees with the disk: `episodes`, `show`
+    /// and `downloads` no longer say downloaded, and `get` downloads it again.
+    @Test func deleteIsSeenByEveryTableOfTheSameShell() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup --limit 2; get 1; wait; delete 1") == .success)
+            h.output.clear()
+            #expect(await h.run("episodes; downloads; show 1") == .success)
+            let out = h.output.standardOutput
+            #expect(!out.contains("downloaded  Ports"), "\(out)")
+            #expect(out.contains("no downloads"))
+            #expect(out.contains("(once downloaded)"))
+            h.output.clear()
+            #expect(await h.run("get 1; wait") == .success)
+            #expect(h.output.standardError.contains("downloaded 1 Ports, Sockets"), "\(h.output.standardError)")
+        }
+    }
 }

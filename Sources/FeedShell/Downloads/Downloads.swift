@@ -26,18 +26,27 @@ extension Command {
             background.insert(download.id)
             await context.session.remember(download)
         }
-        guard !all.isEmpty else {
+        // What the disk says now: a finished or paused download whose file was
+        // deleted since is no longer one.
+        let layout = context.session.layout
+        let shown = all.map {
+            ($0.request, $0.state, EpisodeStatus(engine: $0.state, disk: layout.status(of: $0.request.file)))
+        }
+        .filter { request, state, status in
+            status != .none || state == .cancelled || background.contains(request.id)
+        }
+        guard !shown.isEmpty else {
             context.output("no downloads", json: .array([]))
             return .proceed
         }
         var rows: [[String]] = []
         var results: [JSONValue] = []
-        for (request, state) in all {
+        for (request, state, status) in shown {
             var detail: String =
                 switch state {
                 case .cancelled: "cancelled"
                 case .running(let progress?) where progress.bytes > 0: progress.reading.text
-                default: EpisodeStatus(engine: state, disk: .absent).text
+                default: status.text
                 }
             if background.contains(request.id) { detail = "background · " + detail }
             let label = await context.session.label(for: request.id)

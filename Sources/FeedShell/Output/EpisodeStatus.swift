@@ -2,9 +2,11 @@ import Downloads
 import FeedKit
 import TerminalKit
 
-/// What the shell says about an episode's download, from the engine when it knows
-/// the episode and from the download folder otherwise (a `.part` left by an earlier
-/// run shows as paused).
+/// What the shell says about an episode's download, from the engine while it runs
+/// one and from the download folder for what is on disk: a `.part` left by an
+/// earlier run shows as paused, and a file deleted since this session downloaded
+/// it is not "downloaded" (the engine's memory of a download never outranks the
+/// disk).
 enum EpisodeStatus: Sendable, Equatable {
     case none
     case queued
@@ -17,10 +19,10 @@ enum EpisodeStatus: Sendable, Equatable {
         switch engine {
         case .queued: self = .queued
         case .running(let progress): self = .downloading(progress)
-        case .paused(let bytes, let total): self = .paused(bytes: bytes, total: total)
-        case .completed(let bytes): self = .downloaded(bytes: bytes)
+        case .paused(let bytes, let total):
+            if case .absent = disk { self = .none } else { self = .paused(bytes: bytes, total: total) }
         case .failed(let error): self = .failed(error.description)
-        case .cancelled, nil:
+        case .completed, .cancelled, nil:
             switch disk {
             case .absent: self = .none
             case .downloaded(let bytes): self = .downloaded(bytes: bytes)
