@@ -12,6 +12,9 @@ public struct UpdateResult: Sendable, Equatable {
         case failed(String)
         /// 410: the publisher took the feed down.
         case gone
+        /// The update was cancelled (Ctrl-C) before this feed was read: nothing was
+        /// recorded against it.
+        case interrupted
     }
 
     public var podcastID: Int64
@@ -135,6 +138,10 @@ public struct FeedUpdater: Sendable {
                 }
             }
         } catch {
+            if Task.isCancelled {
+                result.status = .interrupted
+                return result
+            }
             let message = batches.failure.withLock { $0 }?.description ?? error.description
             result.status = .failed(message)
             result.failureCode = error.code.description

@@ -124,4 +124,45 @@ struct BrokenServerProcessTests {
             #expect(bad.status == 2)
         }
     }
+
+    /// Ctrl-C (SIGINT) during `update`: "interrupted", exit 130, and no feed that
+    /// was not read gets an error recorded.
+    @Test func anInterruptedUpdateRecordsNoFailure() async throws {
+        try await Scene.with { scene in
+            let outlines = (1...6).map {
+                "<outline type=\"rss\" text=\"slow \($0)\" xmlUrl=\"\(scene.base)/fault/delay=3000/feeds/1386867488.xml?copy=\($0)\"/>"
+            }.joined(separator: "\n")
+            let list = scene.root.appendingPathComponent("slow.opml")
+            try "<opml version=\"2.0\"><body>\n\(outlines)\n</body></opml>\n".write(
+                to: list,
+                atomically: true,
+                encoding: .utf8
+            )
+            #expect(try await scene.run("import \(list.path)").status == 0)
+            let errors = Pipe()
+            let process = try launchFeedsh(
+                ["-c", "update"],
+                environment: scene.environment,
+                home: scene.root,
+                errors: errors
+            )
+            // Once the server has the first requests, it is mid-update.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, scene.server.requests.isEmpty {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            kill(process.processIdentifier, SIGINT)
+            #expect(await waitForExit(process, timeout: .seconds(15)))
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 130, "\(stderr)")
+            #expect(stderr.contains("interrupted"), "\(stderr)")
+            #expect(!stderr.contains("CancellationError"), "\(stderr)")
+            let podcasts = try await scene.run("podcasts", json: true)
+            let object = try JSONSerialization.jsonObject(with: Data(podcasts.standardOutput.utf8)) as? [String: Any]
+            let all = try #require(object?["result"] as? [[String: Any]])
+            #expect(all.count == 6)
+            #expect(all.allSatisfy { $0["error"] is NSNull }, "\(all.map { $0["error"] ?? "" })")
+        }
+    }
 }

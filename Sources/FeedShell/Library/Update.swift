@@ -53,7 +53,7 @@ extension Command {
             try await context.session.loadSubscription(fresh)
         }
         var lines: [String] = []
-        var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0)
+        var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0, interrupted: 0)
         for result in results {
             switch result.status {
             case .updated(let arrived):
@@ -65,6 +65,7 @@ extension Command {
                     )
                 }
             case .unchanged: counts.unchanged += 1
+            case .interrupted: counts.interrupted += 1
             case .failed(let reason):
                 counts.failed += 1
                 lines.append("failed \(TerminalText.line(result.title)): \(TerminalText.line(reason))")
@@ -78,9 +79,15 @@ extension Command {
             " (\(counts.arrived) new \(counts.arrived == 1 ? "episode" : "episodes")), \(counts.unchanged) unchanged"
         if counts.failed > 0 { summary += ", \(counts.failed) failed" }
         if counts.gone > 0 { summary += ", \(counts.gone) gone" }
+        // Ctrl-C: what was read is stored; the rest is no failure of its feed, and
+        // nothing more starts (no auto-downloads, no cleanup).
+        let interrupted = counts.interrupted > 0
+        if interrupted { summary += ", \(counts.interrupted) not read: interrupted" }
         lines.append(summary)
-        lines += await autodownload(chosen, context)
-        lines += context.said(await context.session.cleanUp(chosen.compactMap(\.id)))
+        if !interrupted {
+            lines += await autodownload(chosen, context)
+            lines += context.said(await context.session.cleanUp(chosen.compactMap(\.id)))
+        }
         context.output(
             lines.joined(separator: "\n"),
             json: .array(
@@ -89,6 +96,7 @@ extension Command {
                         switch result.status {
                         case .updated(let arrived): ("updated", arrived, nil)
                         case .unchanged: ("unchanged", 0, nil)
+                        case .interrupted: ("interrupted", 0, "interrupted")
                         case .failed(let reason): ("failed", 0, reason)
                         case .gone: ("gone", 0, "HTTP 410 Gone")
                         }
@@ -100,6 +108,7 @@ extension Command {
                 }
             )
         )
+        if interrupted { throw .interrupted }
         return .proceed
     }
 }
