@@ -5,7 +5,8 @@ import Synchronization
 /// What an update did to one subscription.
 public struct UpdateResult: Sendable, Equatable {
     public enum Status: Sendable, Equatable {
-        /// The feed was read; this many episodes arrived.
+        /// The feed was read; this many episodes arrived and are new (as `new`
+        /// lists them: the first read of a feed marks none new).
         case updated(newEpisodes: Int)
         /// 304: nothing changed.
         case unchanged
@@ -23,6 +24,9 @@ public struct UpdateResult: Sendable, Equatable {
     /// For a failure of the feed itself: its error's stable code
     /// (``FeedKit/FeedError/Code``), such as `truncated-body`.
     public var failureCode: String?
+    /// Episodes stored for the first time, new or not: on a feed's first read,
+    /// its whole history (none of it marked new).
+    public var added = 0
 }
 
 /// Refreshes many subscriptions at once: `concurrency` feeds in flight, at most
@@ -132,7 +136,8 @@ public struct FeedUpdater: Sendable {
                         movedTo: movedTo,
                         trackIDs: trackIDs
                     )
-                    result.status = .updated(newEpisodes: arrived + batches.arrived.withLock { $0 })
+                    result.added = arrived + batches.arrived.withLock { $0 }
+                    result.status = .updated(newEpisodes: markNew ? result.added : 0)
                 } catch {
                     result.status = .failed(error.description)
                 }

@@ -77,4 +77,28 @@ struct AddressingProcessTests {
             #expect(wrong.standardError.contains("no episode 1:9 (1-5 in Loopback Radio)"), "\(wrong.standardError)")
         }
     }
+
+    /// "New" means one thing: a first read of an imported feed is its history, not
+    /// news, in `update`'s words, its JSON and `new` alike; what arrives later is.
+    @Test func newMeansOneThing() async throws {
+        try await Scene.with { scene in
+            let list = scene.root.appendingPathComponent("one.opml")
+            try """
+            <opml version="2.0"><body>
+            <outline type="rss" text="x" xmlUrl="\(scene.base)/fault/changes=1/feeds/1386867488.xml"/>
+            </body></opml>
+            """.write(to: list, atomically: true, encoding: .utf8)
+            let first = try await scene.run("import \(list.path); update; new")
+            #expect(first.status == 0, "\(first.standardError)")
+            #expect(first.standardOutput.contains("Loopback Radio: first read, 5 episodes (none marked new)"))
+            #expect(first.standardOutput.contains("1 feed: 1 read (0 new episodes)"))
+            #expect(first.standardOutput.contains("no new episodes"), "\(first.standardOutput)")
+            let second = try await scene.run("update; new")
+            #expect(second.standardOutput.contains("Loopback Radio: 1 new episode"), "\(second.standardOutput)")
+            #expect(second.standardOutput.contains("Bonus episode 1"))
+            let counts = try await scene.run("podcasts", json: true)
+            let object = try JSONSerialization.jsonObject(with: Data(counts.standardOutput.utf8)) as? [String: Any]
+            #expect((object?["result"] as? [[String: Any]])?.first?["newCount"] as? Int == 1)
+        }
+    }
 }

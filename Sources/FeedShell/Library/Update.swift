@@ -63,6 +63,10 @@ extension Command {
                     lines.append(
                         "\(TerminalText.line(result.title)): \(arrived) new \(arrived == 1 ? "episode" : "episodes")"
                     )
+                } else if result.added > 0 {
+                    // A first read: its history is the podcast's, not news.
+                    let count = "\(result.added) \(result.added == 1 ? "episode" : "episodes")"
+                    lines.append("\(TerminalText.line(result.title)): first read, \(count) (none marked new)")
                 }
             case .unchanged: counts.unchanged += 1
             case .interrupted: counts.interrupted += 1
