@@ -37,8 +37,22 @@ public struct DownloadLayout: Sendable, Equatable {
     }
 
     /// A file or folder name for an ID: Apple's as it is, a feed key as `feed-{hex}`.
-    static func name(_ id: Int64) -> String {
+    /// The file name (without extension) that `id` is kept under.
+    public static func name(_ id: Int64) -> String {
         id >= 0 ? String(id) : "feed-" + String(UInt64(bitPattern: ~id), radix: 16)
+    }
+
+    /// The names (without extension) of the complete files in podcast
+    /// `podcastID`'s folder: regular files only, no `.part` or sidecar.
+    public func completedNames(podcastID: Int64) -> Set<String> {
+        let folder = root.appendingPathComponent(Self.name(podcastID), isDirectory: true).path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var found: Set<String> = []
+        for name in names where !name.hasSuffix(".part") && !name.hasSuffix(".part.json") && !name.hasPrefix(".") {
+            guard let dot = name.firstIndex(of: "."), isRegularFile(folder + "/" + name) else { continue }
+            found.insert(String(name[..<dot]))
+        }
+        return found
     }
 
     /// A stable negative ID for something known only by text (a feed URL, a GUID):

@@ -243,6 +243,19 @@ public final class Library: Sendable {
         }
     }
 
+    /// Every episode's GUID and Apple track ID, by podcast: what its download's
+    /// file name derives from.
+    public func episodeKeys() async throws(LibraryError) -> [Int64: [(guid: String, trackID: Int64?)]] {
+        try await read { db in
+            var keys: [Int64: [(guid: String, trackID: Int64?)]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT podcastID, guid, trackID FROM episode")
+            while let row = try rows.next() {
+                keys[row["podcastID"], default: []].append((row["guid"], row["trackID"]))
+            }
+            return keys
+        }
+    }
+
     /// The subscriptions' numbers and titles in `podcasts` order, without the
     /// counts (for Tab, read before every prompt).
     public func podcastTitles() async throws(LibraryError) -> [(number: Int64, title: String)] {

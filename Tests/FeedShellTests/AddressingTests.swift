@@ -43,4 +43,18 @@ struct AddressingTests {
             #expect(h.output.standardError.contains("downloaded 1 Ports, Sockets"), "\(h.output.standardError)")
         }
     }
+
+    /// `podcasts`' downloaded count is what `episodes` shows: files on disk count,
+    /// also those downloaded before the subscription existed.
+    @Test func downloadedCountsComeFromTheDisk() async throws {
+        try await ShellHarness.run(json: true) { h in
+            #expect(await h.run("lookup --limit 3; get 1,2; wait; subscribe 1386867488") == .success)
+            h.output.clear()
+            #expect(await h.run("podcasts") == .success)
+            let line = try #require(h.output.standardOutput.split(separator: "\n").last)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let rows = try #require(object?["result"] as? [[String: Any]])
+            #expect(rows.first?["downloadedCount"] as? Int == 2, "\(line)")
+        }
+    }
 }

@@ -51,6 +51,29 @@ extension StoredPodcast {
     var downloadKey: Int64 { itunesID ?? DownloadLayout.feedKey(feedURL) }
 }
 
+extension Session {
+    /// How many of each subscription's episodes have their file on disk: what
+    /// `episodes` would show as downloaded (files found on disk included, from
+    /// whichever feedsh made them), by podcast ID.
+    func downloadedOnDisk(_ podcasts: [StoredPodcast]) async -> [Int64: Int] {
+        guard let library = existingLibrary(), let keys = try? await library.episodeKeys() else { return [:] }
+        var counts: [Int64: Int] = [:]
+        for podcast in podcasts {
+            guard let id = podcast.id else { continue }
+            let names = layout.completedNames(podcastID: podcast.downloadKey)
+            guard !names.isEmpty else {
+                counts[id] = 0
+                continue
+            }
+            counts[id] = (keys[id] ?? []).reduce(into: 0) { count, key in
+                let episodeKey = key.trackID ?? DownloadLayout.feedKey(podcast.feedURL + "\n" + key.guid)
+                if names.contains(DownloadLayout.name(episodeKey)) { count += 1 }
+            }
+        }
+        return counts
+    }
+}
+
 extension StoredEpisode {
     /// The ID its download is filed under: Apple's trackId, else a key of its GUID.
     func downloadKey(in podcast: StoredPodcast) -> Int64 {

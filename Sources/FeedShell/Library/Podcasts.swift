@@ -57,10 +57,14 @@ extension Command {
             context.output("no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some", json: .array([]))
             return .proceed
         }
+        let onDisk = await context.session.downloadedOnDisk(all.map(\.podcast))
+        func downloaded(_ summary: PodcastSummary) -> Int {
+            onDisk[summary.podcast.id ?? -1] ?? summary.downloadedCount
+        }
         let rows = all.map { summary in
             [
                 String(summary.podcast.number), String(summary.episodeCount), String(summary.newCount),
-                String(summary.downloadedCount),
+                String(downloaded(summary)),
                 summary.podcast.updated.map { Formatting.date($0) } ?? "never",
                 TerminalText.line(summary.podcast.title),
                 TerminalText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.lastError ?? ""),
@@ -83,7 +87,7 @@ extension Command {
                         "author": .string(podcast.author),
                         "feedURL": .string(podcast.feedURL), "itunesID": podcast.itunesID.map { .int($0) } ?? .null,
                         "episodeCount": .int(summary.episodeCount), "newCount": .int(summary.newCount),
-                        "downloadedCount": .int(summary.downloadedCount), "updated": .date(podcast.updated),
+                        "downloadedCount": .int(downloaded(summary)), "updated": .date(podcast.updated),
                         "error": .string(podcast.gone ? "gone" : podcast.lastError),
                     ])
                 }
