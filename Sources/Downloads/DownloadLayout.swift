@@ -55,6 +55,19 @@ public struct DownloadLayout: Sendable, Equatable {
         return found
     }
 
+    /// The names (without extension) of the partial downloads in podcast
+    /// `podcastID`'s folder: `.part` files that are regular files.
+    public func partialNames(podcastID: Int64) -> Set<String> {
+        let folder = root.appendingPathComponent(Self.name(podcastID), isDirectory: true).path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var found: Set<String> = []
+        for name in names where name.hasSuffix(".part") && !name.hasPrefix(".") {
+            guard let dot = name.firstIndex(of: "."), isRegularFile(folder + "/" + name) else { continue }
+            found.insert(String(name[..<dot]))
+        }
+        return found
+    }
+
     /// A stable negative ID for something known only by text (a feed URL, a GUID):
     /// FNV-1a, 63 bits, negated.
     public static func feedKey(_ text: String) -> Int64 {

@@ -72,6 +72,18 @@ public final class Shell: Sendable {
         }
         await session.connectBackground()
         await reportAway()
+        await reportPaused()
+    }
+
+    /// "2 paused downloads: 'downloads' lists them", when the subscriptions have
+    /// partial files on disk (not in JSON: a program asks `downloads`).
+    func reportPaused() async {
+        guard !console.json else { return }
+        let count = await session.partialDownloadCount()
+        guard count > 0 else { return }
+        console.printError(
+            "\(count) paused \(count == 1 ? "download" : "downloads"): 'downloads' lists them, 'resume P:E' continues one"
+        )
     }
 
     /// "while you were away: 2 downloaded, 1 failed (...)", once per event, from the

@@ -63,6 +63,17 @@ struct AddressingProcessTests {
             kill(first.processIdentifier, SIGKILL)
             #expect(await waitForExit(first, timeout: .seconds(10)))
             #expect(confirmed > 0)
+            // A new shell says there is a paused download and lists it as 1:2.
+            let listed = try await scene.run("downloads")
+            #expect(
+                listed.standardError.contains("1 paused download: 'downloads' lists them"),
+                "\(listed.standardError)"
+            )
+            let row = listed.standardOutput.split(separator: "\n").first { $0.hasPrefix("1:2") }
+            #expect(
+                row?.contains("paused") == true && row?.contains("Range Requests") == true,
+                "\(listed.standardOutput)"
+            )
             let resumed = try await scene.run("resume 1:2; wait; show 1:2; mark played 1:1; podcast 1; episodes")
             #expect(resumed.status == 0, "\(resumed.standardError)")
             #expect(resumed.standardError.contains("downloaded 1:2 Range Requests"), "\(resumed.standardError)")

@@ -10,9 +10,11 @@ extension Command {
             aliases: ["jobs"],
             summary: "list this session's downloads and where their files go",
             details: """
-                Every download started in this session, and those the background feedsh
-                runs (their status starts with 'background'): number, state and progress,
-                title and file.
+                Every download started in this session, those the background feedsh runs
+                (their status starts with 'background'), and the paused ones of your
+                subscriptions' episodes left on disk by any earlier run (numbered P:E,
+                which 'resume' takes from any shell): number, state and progress, title
+                and file.
                 """
         )
     ) { _, context throws(ShellError) in
@@ -25,6 +27,12 @@ extension Command {
             all.append((download.request, download.engineState))
             background.insert(download.id)
             await context.session.remember(download)
+        }
+        // Paused downloads of library episodes left on disk by any earlier run (or
+        // another shell), named P:E, that this engine does not know.
+        let known = Set(all.map(\.request.id))
+        for partial in await context.session.partialDownloads() where !known.contains(partial.target.request.id) {
+            all.append((partial.target.request, .paused(bytes: partial.bytes, total: partial.total)))
         }
         // What the disk says now: a finished or paused download whose file was
         // deleted since is no longer one.

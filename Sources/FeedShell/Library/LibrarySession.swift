@@ -74,6 +74,54 @@ extension Session {
     }
 }
 
+extension Session {
+    /// A download left paused on disk (by this run or any earlier one) of a
+    /// library episode, named `P:E`.
+    struct PartialDownload: Sendable {
+        let target: DownloadTarget
+        let podcast: String
+        let bytes: Int64
+        let total: Int64?
+    }
+
+    /// The subscriptions' `.part` files, as paused downloads of their episodes.
+    /// Only the podcasts with such files are read whole.
+    func partialDownloads() async -> [PartialDownload] {
+        guard let library = existingLibrary(), let podcasts = try? await library.podcasts() else { return [] }
+        var found: [PartialDownload] = []
+        for summary in podcasts {
+            let names = layout.partialNames(podcastID: summary.podcast.downloadKey)
+            guard !names.isEmpty, let (podcast, subscription) = try? await view(of: summary.podcast) else { continue }
+            for (index, episode) in podcast.episodes.enumerated() where names.contains(DownloadLayout.name(episode.id))
+            {
+                let request = downloadRequest(
+                    number: index + 1,
+                    of: podcast,
+                    subscription: subscription,
+                    prefix: "\(summary.podcast.number):"
+                )
+                guard case .partial(let bytes, let total) = layout.status(of: request.file) else { continue }
+                found.append(
+                    PartialDownload(
+                        target: DownloadTarget(label: label(for: request.id), request: request),
+                        podcast: podcast.title,
+                        bytes: bytes,
+                        total: total
+                    )
+                )
+            }
+        }
+        return found
+    }
+
+    /// How many `.part` files the subscriptions have, without reading any podcast
+    /// whole (for the line at start).
+    func partialDownloadCount() async -> Int {
+        guard let library = existingLibrary(), let podcasts = try? await library.podcasts() else { return 0 }
+        return podcasts.reduce(0) { $0 + layout.partialNames(podcastID: $1.podcast.downloadKey).count }
+    }
+}
+
 extension StoredEpisode {
     /// The ID its download is filed under: Apple's trackId, else a key of its GUID.
     func downloadKey(in podcast: StoredPodcast) -> Int64 {
