@@ -122,7 +122,15 @@ struct LibraryProcessTests {
             )
             #expect(try await scene.run("import \(list.path)").status == 0)
             let child = try launchFeedsh(["-c", "update"], environment: scene.environment, home: scene.root)
-            try await Task.sleep(for: .milliseconds(1500))
+            // Killed mid-update: once a few feeds were served (and stored), well
+            // before the forty are. A deadline, so a regression fails here.
+            let before = scene.server.requests.count
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline, scene.server.requests.count < before + 6 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(scene.server.requests.count >= before + 6, "the update never got going")
+            try await Task.sleep(for: .milliseconds(200))
             kill(child.processIdentifier, SIGKILL)
             #expect(await waitForExit(child, timeout: .seconds(10)))
             let after = try await scene.run("podcasts", json: true)

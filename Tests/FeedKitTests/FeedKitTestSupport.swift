@@ -17,6 +17,12 @@ let corpusDirectory: URL? = {
     return FileManager.default.fileExists(atPath: corpus.path) ? corpus : nil
 }()
 
+/// Whether `../shared/corpus/{folder}` is there: the corpus tests run only then,
+/// and say they were skipped otherwise (`.enabled(if:)`).
+func corpusHas(_ path: String) -> Bool {
+    corpusDirectory.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent(path).path) } ?? false
+}
+
 func corpusFiles(_ folder: String, prefix: String) -> [URL] {
     guard let dir = corpusDirectory?.appendingPathComponent(folder),
         let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path)

@@ -15,13 +15,9 @@ struct PostsTests {
     }
 
     /// The real JSONPlaceholder dump, when ../shared/corpus is present.
-    @Test func corpusPostsAndCommentsDecode() throws {
-        guard let file = corpusDirectory?.appendingPathComponent("jsonplaceholder/data.json"),
-            FileManager.default.fileExists(atPath: file.path)
-        else {
-            print("skipped: ../shared/corpus/jsonplaceholder is not present")
-            return
-        }
+    @Test(.enabled(if: corpusHas("jsonplaceholder/data.json"), "../shared/corpus/jsonplaceholder is not present"))
+    func corpusPostsAndCommentsDecode() throws {
+        let file = try #require(corpusDirectory).appendingPathComponent("jsonplaceholder/data.json")
         struct Dump: Decodable {
             let posts: [Post]
             let comments: [FeedKit.Comment]
