@@ -30,11 +30,18 @@ public struct PlayerCommand: Sendable, Equatable, CustomStringConvertible {
     public var description: String { template }
 
     /// The `/bin/sh` command line that plays `source`: mpv with `options` before the
-    /// file, another player with the file where `{}` is.
+    /// file, another player with the file where `{}` is. An mpv template with `{}`
+    /// gets its options and the file there too (the rest of the template may be
+    /// options meant to come after).
     public func commandLine(source: String, options: [String] = []) -> String {
         let quoted = ForegroundProcess.quote(source)
         if isMPV {
-            return (["exec", template] + options.map(ForegroundProcess.quote) + ["--", quoted]).joined(separator: " ")
+            let ours = options.map(ForegroundProcess.quote)
+            if template.contains("{}") {
+                let here = (ours + [quoted]).joined(separator: " ")
+                return "exec " + template.replacingOccurrences(of: "{}", with: here)
+            }
+            return (["exec", template] + ours + ["--", quoted]).joined(separator: " ")
         }
         let line =
             template.contains("{}") ? template.replacingOccurrences(of: "{}", with: quoted) : template + " " + quoted

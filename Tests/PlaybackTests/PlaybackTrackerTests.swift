@@ -120,6 +120,11 @@ import Testing
                 == "exec mpv --no-video '--start=3' -- '/tmp/it'\\''s.mp3'"
         )
         #expect(PlayerCommand("/usr/local/bin/mpv").isMPV)
+        // With {}, mpv gets the file there, its options just before.
+        #expect(
+            PlayerCommand("mpv --no-video {} --loop=no").commandLine(source: "http://h/a.mp3", options: ["--start=3"])
+                == "exec mpv --no-video '--start=3' 'http://h/a.mp3' --loop=no"
+        )
     }
 
     @Test func otherPlayersGetTheFileWhereTheBracesAre() {
