@@ -50,16 +50,7 @@ struct AddressingProcessTests {
             let final = scene.downloads.appendingPathComponent("1386867488/1000700000002.mp3")
             let sidecar = URL(fileURLWithPath: final.path + ".part.json")
             let first = try launchFeedsh(["-c", "get 1:2; wait"], environment: scene.environment, home: root)
-            let deadline = ContinuousClock.now + .seconds(30)
-            var confirmed = 0
-            while ContinuousClock.now < deadline, confirmed == 0 {
-                if let data = try? Data(contentsOf: sidecar),
-                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-                {
-                    confirmed = object["confirmedBytes"] as? Int ?? 0
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            let confirmed = try await waitForConfirmedBytes(sidecar)
             kill(first.processIdentifier, SIGKILL)
             #expect(await waitForExit(first, timeout: .seconds(10)))
             #expect(confirmed > 0)

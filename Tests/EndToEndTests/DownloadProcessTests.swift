@@ -67,16 +67,7 @@ struct DownloadProcessTests {
         let first = try launchFeedsh(["-c", "lookup; get 1; wait"], environment: environment, home: scene.downloads)
 
         // Kill it once the sidecar confirms some bytes (it does so every second).
-        let deadline = ContinuousClock.now + .seconds(30)
-        var confirmed = 0
-        while ContinuousClock.now < deadline, confirmed == 0 {
-            if let data = try? Data(contentsOf: sidecar),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            {
-                confirmed = object["confirmedBytes"] as? Int ?? 0
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let confirmed = try await waitForConfirmedBytes(sidecar)
         kill(first.processIdentifier, SIGKILL)
         #expect(await waitForExit(first, timeout: .seconds(10)))
         #expect(confirmed > 0)

@@ -107,6 +107,22 @@ func waitForExit(_ process: Process, timeout: Duration) async -> Bool {
     return true
 }
 
+/// Polls a download's sidecar until it confirms some bytes (a feedsh does so every
+/// second), at most `timeout`; returns how many (0 when it never did).
+func waitForConfirmedBytes(_ sidecar: URL, timeout: Duration = .seconds(30)) async throws -> Int {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if let data = try? Data(contentsOf: sidecar),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let confirmed = object["confirmedBytes"] as? Int, confirmed > 0
+        {
+            return confirmed
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return 0
+}
+
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
