@@ -95,7 +95,14 @@ final class TerminalState: Sendable {
         var snapshot = CompletionSnapshot()
         var running: [String: Running] = [:]
         var command: Task<CommandOutcome, Never>?
+        /// A refresh of the snapshot and prompt is due (see ``scheduleRefresh``).
+        var refreshPending = false
     }
+
+    /// How often download events may refresh the snapshot and the prompt: `get all`
+    /// of 5 000 episodes queues 5 000 downloads at once, and a refresh reads every
+    /// episode's status.
+    static let refreshInterval: Duration = .milliseconds(250)
 
     private let state = Mutex(State())
 
@@ -181,7 +188,22 @@ final class TerminalState: Sendable {
         }.map { StatusArea.Entry(tag: $0.label.number, title: $0.label.title, progress: $0.progress?.reading) }
         editor.setStatus(StatusArea.lines(entries, width: columns))
         if case .queued = event { countChanged = true }
-        if countChanged {
+        if countChanged { scheduleRefresh(session, editor: editor) }
+    }
+
+    /// Refreshes completion's snapshot and the prompt's download count once, a
+    /// moment from now, for however many events ask meanwhile: events are
+    /// coalesced to at most a few refreshes a second, and an idle shell does none.
+    private func scheduleRefresh(_ session: Session, editor: LineEditor) {
+        let start = state.withLock { state -> Bool in
+            guard !state.refreshPending else { return false }
+            state.refreshPending = true
+            return true
+        }
+        guard start else { return }
+        Task {
+            try? await Task.sleep(for: Self.refreshInterval)
+            state.withLock { $0.refreshPending = false }
             await refreshSnapshot(session)
             editor.setPrompt(await Shell.prompt(session))
         }

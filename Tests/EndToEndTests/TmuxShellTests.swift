@@ -41,6 +41,27 @@ extension TmuxTests {
         }
     }
 
+    /// `get all` of a 5 000-episode subscription at the prompt: the prompt comes
+    /// back with every download queued (it took two minutes when every queued
+    /// event refreshed the whole snapshot), and `cancel all` stops them.
+    @Test func getAllOfFiveThousandGivesThePromptBack() async throws {
+        try await TmuxSession.with(mediaRate: 1000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("subscribe \(tmux.base)/feeds/generate?n=5000&words=0", "Enter")
+            try await tmux.waitForScreen(timeout: .seconds(60)) { $0.hasSuffix("Generated Feed of 5000>") }
+            tmux.keys("get all", "Enter")
+            try await tmux.waitForScreen(timeout: .seconds(15)) {
+                $0.contains("3 downloading, 4997 queued") && $0.hasSuffix("↓5000>")
+            }
+            tmux.keys("cancel all --yes", "Enter")
+            try await tmux.waitForScreen(timeout: .seconds(15)) {
+                $0.contains("5000 cancelled") && $0.hasSuffix("Generated Feed of 5000>")
+            }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForExit()
+        }
+    }
+
     @Test func ctrlZThenFgGivesTheEditorBack() async throws {
         try await TmuxSession.with(jobControl: true) { tmux in
             try await tmux.waitForScreen { $0.hasSuffix("$") }

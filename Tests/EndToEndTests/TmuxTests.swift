@@ -125,6 +125,8 @@ struct TmuxSession {
     let socket: String
     let home: URL
     let downloads: URL
+    /// The fixture server's root, when the session has one.
+    var base = ""
 
     /// feedsh against a fixture server of its own, in a `width` × `height` window;
     /// `environment` adds or overrides variables (`TERM=dumb`). With `jobControl`,
@@ -154,7 +156,11 @@ struct TmuxSession {
                     }
                     return settings + [feedshBinary.path]
                 },
-                body
+                { session in
+                    var session = session
+                    session.base = server.baseURL.absoluteString
+                    try await body(session)
+                }
             )
         } catch {
             await server.stop()
