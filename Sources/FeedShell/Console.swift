@@ -126,6 +126,23 @@ public struct Console: Sendable {
         errorColor ? Style.red(prefix + ":") : "\(prefix):"
     }
 
+    /// Columns of standard error when it is a terminal (a fixed width in tests);
+    /// nil otherwise.
+    var errorWidth: Int? {
+        guard errorIsTerminal || fixedWidth != nil else { return nil }
+        return fixedWidth ?? TerminalSize.columns()
+    }
+
+    /// `prefix: message` as one error line, wrapped at word boundaries to the
+    /// terminal like the rest of the output (the prefix coloured after wrapping,
+    /// so that its escape codes take no columns).
+    func errorLine(_ prefix: String, _ message: String) -> String {
+        let plain = "\(prefix): \(message)"
+        guard let columns = errorWidth else { return errorPrefix(prefix) + " " + message }
+        let wrapped = TerminalText.wrap(plain, toWidth: columns)
+        return errorPrefix(prefix) + wrapped.dropFirst(prefix.count + 1)
+    }
+
     /// Prints result lines to standard output.
     public func print(_ text: String) {
         activity.stop()

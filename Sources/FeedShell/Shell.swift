@@ -354,7 +354,7 @@ public final class Shell: Sendable {
                 ])
             )
         } else {
-            console.printError("\(console.errorPrefix(location ?? prefix)) \(TerminalText.line(error.description))")
+            console.printError(console.errorLine(location ?? prefix, TerminalText.line(error.description)))
         }
     }
 

@@ -118,6 +118,17 @@ struct ShellTests {
         }
     }
 
+    /// Error lines wrap at word boundaries on a terminal, like the rest.
+    @Test func errorLinesWrapAtWords() async throws {
+        try await ShellHarness.run(width: 40) { h in
+            #expect(await h.run("lookup; show 6") == .failure)
+            let lines = h.output.standardError.split(separator: "\n")
+            #expect(lines.count > 1, "\(h.output.standardError)")
+            #expect(lines.allSatisfy { $0.count <= 40 })
+            #expect(lines.joined(separator: " ") == "feedsh: no episode 6 (1-5); usage: show N|P:E")
+        }
+    }
+
     @Test func showValidatesItsNumber() async throws {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; show 6") == .failure)
