@@ -18,9 +18,10 @@ import HTTPSupport
 ///   another host after a redirect, or one that merely echoes `If-Range` proves
 ///   nothing by its headers.
 /// - A body without a length is not complete because the connection closed: its
-///   end is asked for (`Range: bytes=N-`). A 416 proves it complete; a 206 with the
-///   validator continues it; one without goes on as a resume (with the overlap); a
-///   server that does not serve ranges is judged by the length the feed declared.
+///   end is asked for (`Range: bytes=N-`). A 416 proves it complete; a 206 says more
+///   is there, which a resume then fetches with the overlap (a validator, even the
+///   one sent, is no proof: a server may echo it); a server that does not serve
+///   ranges is judged by the length the feed declared.
 /// - An empty body is never a complete file, and a file larger than ``sizeLimit``
 ///   fails and is removed.
 /// - Media is asked for with `Accept-Encoding: identity`; an encoded body fails.
@@ -299,8 +300,7 @@ struct DownloadPlanner: Sendable {
     }
 
     /// What the answer to "is there more after the bytes on disk?" means; nil for an
-    /// answer the usual rules take (a 206 with the validator sent: the rest of the
-    /// file, appended at the offset; an error status).
+    /// answer the usual rules take (an error status, another file).
     private mutating func probeAnswered(status: Int, headers: [String: String]) -> Action? {
         switch status {
         case 416:
@@ -313,10 +313,9 @@ struct DownloadPlanner: Sendable {
             if let total, total != offset { return restart(.lengthChanged(was: offset, now: total)) }
             return .finish(length: offset)
         case 206:
-            let answered = sentValidator.flatMap { headers[$0.isETag ? "etag" : "last-modified"] }
-            if let sent = sentValidator, answered == sent.value { return nil }
-            // More is there, but nothing proves it continues these bytes: ask again
-            // with the overlap to compare.
+            // More is there, but nothing here proves it continues these bytes (not
+            // even the validator sent, which a server may echo): ask again with the
+            // overlap to compare.
             return .verify
         case 200:
             if let etag = headers["etag"], let was = saved?.etag, etag != was {
