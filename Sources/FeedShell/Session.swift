@@ -88,6 +88,11 @@ public actor Session {
 
     /// How to name each download in messages: number and title when it started.
     var labels: [String: DownloadLabel] = [:]
+    /// Each download's address for `--json` and other shells: `P:E` for a
+    /// subscription's episode, else its number (`3`, `t2`).
+    var refs: [String: String] = [:]
+    /// The title of the podcast each episode download belongs to.
+    var podcastTitles: [String: String] = [:]
     /// The background feedsh of this library, once connected.
     var background: BackgroundLink? {
         get { backgroundBox.link.withLock { $0 } }
@@ -174,6 +179,9 @@ public actor Session {
         if let libraryID = subscription?.marks[episode.id]?.libraryID, let podcastID = subscription?.podcast.id {
             libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: podcastID)
         }
+        // Its address from any shell: P:E for a subscription's episode.
+        refs[id] = subscription.map { "\($0.podcast.number):\(number)" } ?? prefix + String(number)
+        podcastTitles[id] = podcast.title
         return DownloadRequest(
             id: id,
             url: episode.audioURL,
@@ -192,6 +200,7 @@ public actor Session {
     func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
         let id = "preview-\(track.id)"
         labels[id] = DownloadLabel(number: "t\(number)", title: TerminalText.line(track.title))
+        refs[id] = "t\(number)"
         return DownloadRequest(
             id: id,
             url: url,

@@ -57,4 +57,23 @@ struct AddressingTests {
             #expect(rows.first?["downloadedCount"] as? Int == 2, "\(line)")
         }
     }
+
+    /// `downloads --json` in the contract's shape: ref (P:E), podcast, title, state,
+    /// bytes, total, holder.
+    @Test func downloadsSpeakTheContract() async throws {
+        try await ShellHarness.run(json: true) { h in
+            #expect(await h.run("subscribe 1386867488; get 2; wait") == .success)
+            h.output.clear()
+            #expect(await h.run("downloads") == .success)
+            let line = try #require(h.output.standardOutput.split(separator: "\n").last)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let row = try #require((object?["result"] as? [[String: Any]])?.first)
+            #expect(row["ref"] as? String == "1:2")
+            #expect(row["podcast"] as? String == "Loopback Radio")
+            #expect((row["title"] as? String)?.hasPrefix("Range Requests") == true)
+            #expect(row["state"] as? String == "completed")
+            #expect(row["holder"] as? String == "here")
+            #expect((row["bytes"] as? Int ?? 0) > 0 && row["bytes"] as? Int == row["total"] as? Int)
+        }
+    }
 }

@@ -155,7 +155,7 @@ struct DownloadCommandTests {
             let out = h.output.standardOutput
             #expect(out.contains("cancelled 4\n"))
             #expect(out.contains("5 is not downloading\n"))
-            #expect(out.contains("4  cancelled  Backpressure"))
+            #expect(out.contains("4  cancelled  Loopback Radio  Backpressure"))
             let file = try await file(h, number: 4)
             #expect(!FileManager.default.fileExists(atPath: file.part.path))
             #expect(!FileManager.default.fileExists(atPath: file.sidecar.path))

@@ -58,11 +58,22 @@ extension Command {
                 }
             if background.contains(request.id) { detail = "background · " + detail }
             let label = await context.session.label(for: request.id)
+            let ref = await context.session.refs[request.id] ?? label.number
+            let podcast = await context.session.podcastTitles[request.id]
+            let holder =
+                background.contains(request.id)
+                ? "background"
+                : !state.isActive && context.session.downloads.owner(of: request) != nil ? "other" : "here"
             rows.append([
-                label.number, TerminalText.line(detail), label.title, TerminalText.line(request.file.final.path),
+                ref, TerminalText.line(detail), TerminalText.line(podcast ?? ""), label.title,
+                TerminalText.line(request.file.final.path),
             ])
+            let (stateName, bytes, total) = Self.contractState(state)
             results.append(
                 .object([
+                    "ref": .string(ref), "podcast": .string(podcast), "title": .string(label.title),
+                    "state": .string(stateName), "bytes": bytes.map { .int($0) } ?? .null,
+                    "total": total.map { .int($0) } ?? .null, "holder": .string(holder),
                     "id": .string(request.id), "label": .string(label.description),
                     "path": .string(request.file.final.path), "status": JSONRender.state(state),
                     "background": .bool(background.contains(request.id)),
@@ -72,13 +83,28 @@ extension Command {
         context.output(
             Table(
                 columns: [
-                    .init("#", rightAligned: true), .init("Status", maxWidth: 36), .init("Title", maxWidth: 32),
-                    .init("File", keepsEnd: true),
+                    .init("#", rightAligned: true), .init("Status", maxWidth: 36), .init("Podcast", maxWidth: 20),
+                    .init("Title", maxWidth: 32), .init("File", keepsEnd: true),
                 ],
                 rows: rows
             ),
             json: .array(results)
         )
         return .proceed
+    }
+}
+
+extension Command {
+    /// A download's state in the contract's words (DESIGN.md, `downloads`), with
+    /// its bytes and total when known.
+    fileprivate static func contractState(_ state: DownloadManager.State) -> (String, Int64?, Int64?) {
+        switch state {
+        case .queued: ("queued", nil, nil)
+        case .running(let progress): ("downloading", progress?.bytes, progress?.total)
+        case .paused(let bytes, let total): ("paused", bytes, total)
+        case .completed(let bytes): ("completed", bytes, bytes)
+        case .failed: ("failed", nil, nil)
+        case .cancelled: ("cancelled", nil, nil)
+        }
     }
 }

@@ -115,9 +115,15 @@ enum JSONRender {
         }
     }
 
+    /// An engine state as it was reported (what a download came to), whatever the
+    /// disk says now.
     static func state(_ state: DownloadManager.State) -> JSONValue {
-        if case .cancelled = state { return .object(["state": .string("cancelled")]) }
-        return status(EpisodeStatus(engine: state, disk: .absent))
+        switch state {
+        case .cancelled: .object(["state": .string("cancelled")])
+        case .completed(let bytes): status(.downloaded(bytes: bytes))
+        case .paused(let bytes, let total): status(.paused(bytes: bytes, total: total))
+        default: status(EpisodeStatus(engine: state, disk: .absent))
+        }
     }
 
     static func post(_ post: Post, comments: [Comment]? = nil) -> JSONValue {
