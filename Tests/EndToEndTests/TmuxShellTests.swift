@@ -62,6 +62,24 @@ extension TmuxTests {
         }
     }
 
+    /// Quitting with `p` says what it paused, and the next shell lists it.
+    @Test func quitWithPauseSaysWhatItPaused() async throws {
+        try await TmuxSession.with(mediaRate: 300_000, jobControl: true) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+            tmux.keys(feedshBinary.path, "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 2", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("↓1>") && statusLine($0, "2")?.contains("% of") == true }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("[b/p/S]") }
+            tmux.keys("p", "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("paused 1 download (2 at ") && $0.contains("'resume P:E' continues one")
+                    && $0.hasSuffix("$")
+            }
+        }
+    }
+
     @Test func ctrlZThenFgGivesTheEditorBack() async throws {
         try await TmuxSession.with(jobControl: true) { tmux in
             try await tmux.waitForScreen { $0.hasSuffix("$") }

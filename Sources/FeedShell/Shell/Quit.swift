@@ -1,4 +1,5 @@
 import ShellKit
+import TerminalKit
 
 extension Command {
     static let quit = Command(
@@ -25,6 +26,26 @@ extension Command {
             context.console.printError(Shell.detachedText(count, pid: pid))
             return .quit
         case "p"?, "pause"?:
+            // Paused here, and said: the next shell lists them (downloads) and
+            // resumes them by P:E.
+            let engine = context.session.downloads
+            let ids = await engine.all().filter { $0.state.isActive }.map(\.request.id)
+            for id in ids { _ = await engine.pause(id) }
+            await engine.waitUntilIdle(ids)
+            var refs: [String] = []
+            for id in ids {
+                let label = await context.session.label(for: id)
+                let ref = await context.session.refs[id] ?? label.number
+                if case .paused(let bytes, let total) = await engine.state(of: id) {
+                    refs.append("\(ref) at \(Formatting.percent(bytes, of: total))")
+                } else {
+                    refs.append(ref)
+                }
+            }
+            let count = ids.count == 1 ? "1 download" : "\(ids.count) downloads"
+            context.console.printError(
+                "paused \(count) (\(refs.joined(separator: ", "))): 'resume P:E' continues one in any feedsh"
+            )
             return .quit
         default:
             return .proceed
