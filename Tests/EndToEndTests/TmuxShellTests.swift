@@ -65,9 +65,7 @@ extension TmuxTests {
     /// Quitting with `p` says what it paused, and the next shell lists it.
     @Test func quitWithPauseSaysWhatItPaused() async throws {
         try await TmuxSession.with(mediaRate: 300_000, jobControl: true) { tmux in
-            try await tmux.waitForScreen { $0.hasSuffix("$") }
-            tmux.keys(feedshBinary.path, "Enter")
-            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            try await tmux.startFeedshFromTheShell()
             tmux.keys("lookup; get 2", "Enter")
             try await tmux.waitForScreen { $0.hasSuffix("↓1>") && statusLine($0, "2")?.contains("% of") == true }
             tmux.keys("quit", "Enter")
@@ -82,9 +80,7 @@ extension TmuxTests {
 
     @Test func ctrlZThenFgGivesTheEditorBack() async throws {
         try await TmuxSession.with(jobControl: true) { tmux in
-            try await tmux.waitForScreen { $0.hasSuffix("$") }
-            tmux.keys(feedshBinary.path, "Enter")
-            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            try await tmux.startFeedshFromTheShell()
             tmux.keys("epi")
             try await tmux.waitForScreen { $0.hasSuffix("feedsh> epi") }
             tmux.keys("C-z")
@@ -196,9 +192,7 @@ extension TmuxTests {
 
     @Test func getAllSummarisesAndCancelAllAsksAboutEarlierSessions() async throws {
         try await TmuxSession.with(mediaRate: 200_000, jobControl: true) { tmux in
-            try await tmux.waitForScreen { $0.hasSuffix("$") }
-            tmux.keys(feedshBinary.path, "Enter")
-            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            try await tmux.startFeedshFromTheShell()
             tmux.keys("lookup; get 2", "Enter")
             try await tmux.waitForScreen { statusLine($0, "2")?.contains("% of") == true }
             tmux.keys("pause 2; downloads", "Enter")

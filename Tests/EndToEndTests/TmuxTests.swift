@@ -253,6 +253,14 @@ struct TmuxSession {
     }
 
     /// The screen with its escape sequences (colours and styles).
+    /// In a `jobControl` session: waits for bash's prompt, runs feedsh there and
+    /// waits for its prompt (when feedsh exits, bash's prompt stays on the screen).
+    func startFeedshFromTheShell() async throws {
+        try await waitForScreen { $0.hasSuffix("$") }
+        keys(feedshBinary.path, "Enter")
+        try await waitForScreen { $0.hasSuffix("feedsh>") }
+    }
+
     func screenWithEscapes() throws -> String {
         try tmux(["capture-pane", "-p", "-e", "-t", "0"])
     }
