@@ -45,23 +45,22 @@ public struct DownloadLayout: Sendable, Equatable {
     /// The names (without extension) of the complete files in podcast
     /// `podcastID`'s folder: regular files only, no `.part` or sidecar.
     public func completedNames(podcastID: Int64) -> Set<String> {
-        let folder = root.appendingPathComponent(Self.name(podcastID), isDirectory: true).path
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        var found: Set<String> = []
-        for name in names where !name.hasSuffix(".part") && !name.hasSuffix(".part.json") && !name.hasPrefix(".") {
-            guard let dot = name.firstIndex(of: "."), isRegularFile(folder + "/" + name) else { continue }
-            found.insert(String(name[..<dot]))
-        }
-        return found
+        fileNames(podcastID: podcastID) { !$0.hasSuffix(".part") && !$0.hasSuffix(".part.json") }
     }
 
     /// The names (without extension) of the partial downloads in podcast
     /// `podcastID`'s folder: `.part` files that are regular files.
     public func partialNames(podcastID: Int64) -> Set<String> {
+        fileNames(podcastID: podcastID) { $0.hasSuffix(".part") }
+    }
+
+    /// The names up to their first dot of the regular files in a podcast's folder
+    /// whose full names `keep` takes (hidden ones never).
+    private func fileNames(podcastID: Int64, _ keep: (String) -> Bool) -> Set<String> {
         let folder = root.appendingPathComponent(Self.name(podcastID), isDirectory: true).path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         var found: Set<String> = []
-        for name in names where name.hasSuffix(".part") && !name.hasPrefix(".") {
+        for name in names where keep(name) && !name.hasPrefix(".") {
             guard let dot = name.firstIndex(of: "."), isRegularFile(folder + "/" + name) else { continue }
             found.insert(String(name[..<dot]))
         }
