@@ -88,11 +88,6 @@ public actor Session {
 
     /// How to name each download in messages: number and title when it started.
     var labels: [String: DownloadLabel] = [:]
-    /// Each download's address for `--json` and other shells: `P:E` for a
-    /// subscription's episode, else its number (`3`, `t2`).
-    var refs: [String: String] = [:]
-    /// The title of the podcast each episode download belongs to.
-    var podcastTitles: [String: String] = [:]
     /// The background feedsh of this library, once connected.
     var background: BackgroundLink? {
         get { backgroundBox.link.withLock { $0 } }
@@ -175,13 +170,16 @@ public actor Session {
         let subscription = subscription ?? self.subscription
         let episode = podcast.episodes[number - 1]
         let id = String(episode.id)
-        labels[id] = DownloadLabel(number: prefix + String(number), title: TerminalText.line(episode.title))
+        labels[id] = DownloadLabel(
+            number: prefix + String(number),
+            title: TerminalText.line(episode.title),
+            // Its address from any shell: P:E for a subscription's episode.
+            ref: subscription.map { "\($0.podcast.number):\(number)" },
+            podcast: podcast.title
+        )
         if let libraryID = subscription?.marks[episode.id]?.libraryID, let podcastID = subscription?.podcast.id {
             libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: podcastID)
         }
-        // Its address from any shell: P:E for a subscription's episode.
-        refs[id] = subscription.map { "\($0.podcast.number):\(number)" } ?? prefix + String(number)
-        podcastTitles[id] = podcast.title
         return DownloadRequest(
             id: id,
             url: episode.audioURL,
@@ -200,7 +198,6 @@ public actor Session {
     func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
         let id = "preview-\(track.id)"
         labels[id] = DownloadLabel(number: "t\(number)", title: TerminalText.line(track.title))
-        refs[id] = "t\(number)"
         return DownloadRequest(
             id: id,
             url: url,
@@ -296,22 +293,13 @@ public actor Session {
         var prefix = ""
         var episodes = Substring(selector)
         if let colon = selector.firstIndex(of: ":") {
-            let text = selector[..<colon]
-            let library = try library()
-            let all = try await libraryCall { () async throws(LibraryError) in try await library.podcasts() }
-            guard !all.isEmpty else { throw .noSubscriptions }
-            guard let number = Int(text), let summary = all.first(where: { $0.podcast.number == number }) else {
-                throw .usage(
-                    "no subscription \(TerminalText.line(String(text))) (\(Command.numberList(all.map(\.podcast.number))))",
-                    synopsis: synopsis
-                )
-            }
-            if let loaded = self.subscription, loaded.podcast.id == summary.podcast.id, let current = self.podcast {
+            let stored = try await self.subscription(numbered: selector[..<colon], synopsis: synopsis)
+            if let loaded = self.subscription, loaded.podcast.id == stored.id, let current = self.podcast {
                 podcast = current
             } else {
-                (podcast, subscription) = try await view(of: summary.podcast)
+                (podcast, subscription) = try await view(of: stored)
             }
-            prefix = "\(number):"
+            prefix = "\(stored.number):"
             episodes = selector[selector.index(after: colon)...]
         } else {
             podcast = try requirePodcast()

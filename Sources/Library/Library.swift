@@ -219,6 +219,12 @@ public final class Library: Sendable {
         _ = try await write("write to") { db in try StoredPodcast.deleteOne(db, key: id) }
     }
 
+    /// Every subscription in the order of its number, without counts (cheap: for
+    /// looking one up, or at start).
+    public func subscriptions() async throws(LibraryError) -> [StoredPodcast] {
+        try await read { db in try StoredPodcast.order(Column("id")).fetchAll(db) }
+    }
+
     /// Every subscription in the order of its number, with its counts, in one query.
     public func podcasts() async throws(LibraryError) -> [PodcastSummary] {
         try await read { db in

@@ -58,8 +58,7 @@ extension Command {
                 }
             if background.contains(request.id) { detail = "background · " + detail }
             let label = await context.session.label(for: request.id)
-            let ref = await context.session.refs[request.id] ?? label.number
-            let podcast = await context.session.podcastTitles[request.id]
+            let (ref, podcast) = (label.address, label.podcast)
             let holder =
                 background.contains(request.id)
                 ? "background"

@@ -49,6 +49,12 @@ struct LoadedSubscription: Sendable {
 extension StoredPodcast {
     /// The ID its downloads are filed under: Apple's, else a key of its feed URL.
     var downloadKey: Int64 { itunesID ?? DownloadLayout.feedKey(feedURL) }
+
+    /// The ID an episode's download is filed under: Apple's trackId, else a key of
+    /// its GUID in this feed.
+    func episodeKey(guid: String, trackID: Int64?) -> Int64 {
+        trackID ?? DownloadLayout.feedKey(feedURL + "\n" + guid)
+    }
 }
 
 extension Session {
@@ -66,7 +72,7 @@ extension Session {
                 continue
             }
             counts[id] = (keys[id] ?? []).reduce(into: 0) { count, key in
-                let episodeKey = key.trackID ?? DownloadLayout.feedKey(podcast.feedURL + "\n" + key.guid)
+                let episodeKey = podcast.episodeKey(guid: key.guid, trackID: key.trackID)
                 if names.contains(DownloadLayout.name(episodeKey)) { count += 1 }
             }
         }
@@ -87,18 +93,18 @@ extension Session {
     /// The subscriptions' `.part` files, as paused downloads of their episodes.
     /// Only the podcasts with such files are read whole.
     func partialDownloads() async -> [PartialDownload] {
-        guard let library = existingLibrary(), let podcasts = try? await library.podcasts() else { return [] }
+        guard let library = existingLibrary(), let stored = try? await library.subscriptions() else { return [] }
         var found: [PartialDownload] = []
-        for summary in podcasts {
-            let names = layout.partialNames(podcastID: summary.podcast.downloadKey)
-            guard !names.isEmpty, let (podcast, subscription) = try? await view(of: summary.podcast) else { continue }
+        for subscribed in stored {
+            let names = layout.partialNames(podcastID: subscribed.downloadKey)
+            guard !names.isEmpty, let (podcast, subscription) = try? await view(of: subscribed) else { continue }
             for (index, episode) in podcast.episodes.enumerated() where names.contains(DownloadLayout.name(episode.id))
             {
                 let request = downloadRequest(
                     number: index + 1,
                     of: podcast,
                     subscription: subscription,
-                    prefix: "\(summary.podcast.number):"
+                    prefix: "\(subscribed.number):"
                 )
                 guard case .partial(let bytes, let total) = layout.status(of: request.file) else { continue }
                 found.append(
@@ -117,15 +123,32 @@ extension Session {
     /// How many `.part` files the subscriptions have, without reading any podcast
     /// whole (for the line at start).
     func partialDownloadCount() async -> Int {
-        guard let library = existingLibrary(), let podcasts = try? await library.podcasts() else { return 0 }
-        return podcasts.reduce(0) { $0 + layout.partialNames(podcastID: $1.podcast.downloadKey).count }
+        guard let library = existingLibrary(), let stored = try? await library.subscriptions() else { return 0 }
+        return stored.reduce(0) { $0 + layout.partialNames(podcastID: $1.downloadKey).count }
+    }
+}
+
+extension Session {
+    /// Subscription `text` (its number in `podcasts`, which stays its own), or a
+    /// usage error that says which numbers there are.
+    func subscription(numbered text: some StringProtocol, synopsis: String) async throws(ShellError) -> StoredPodcast {
+        let library = try library()
+        let all = try await libraryCall { () async throws(LibraryError) in try await library.subscriptions() }
+        guard !all.isEmpty else { throw .noSubscriptions }
+        guard let number = Int(text), let podcast = all.first(where: { $0.number == number }) else {
+            throw .usage(
+                "no subscription \(TerminalText.line(String(text))) (\(Command.numberList(all.map(\.number))))",
+                synopsis: synopsis
+            )
+        }
+        return podcast
     }
 }
 
 extension StoredEpisode {
     /// The ID its download is filed under: Apple's trackId, else a key of its GUID.
     func downloadKey(in podcast: StoredPodcast) -> Int64 {
-        trackID ?? DownloadLayout.feedKey(podcast.feedURL + "\n" + guid)
+        podcast.episodeKey(guid: guid, trackID: trackID)
     }
 
     /// As the rest of the shell knows episodes.

@@ -15,16 +15,8 @@ extension Command {
         _ text: String,
         _ arguments: ParsedArguments,
         _ context: CommandContext
-    ) async throws(ShellError) -> (number: Int, summary: PodcastSummary) {
-        let all = try await subscriptions(context)
-        guard !all.isEmpty else { throw .noSubscriptions }
-        guard let number = Int(text), let summary = all.first(where: { $0.podcast.number == number }) else {
-            throw .usage(
-                "no subscription \(TerminalText.line(text)) (\(numberList(all.map(\.podcast.number))))",
-                synopsis: arguments.synopsis
-            )
-        }
-        return (number, summary)
+    ) async throws(ShellError) -> StoredPodcast {
+        try await context.session.subscription(numbered: text, synopsis: arguments.synopsis)
     }
 
     /// `1-3, 5, 8-9`: the numbers there are, for an error about one that is not.
@@ -104,8 +96,8 @@ extension Command {
             arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.subscriptions))]
         )
     ) { arguments, context throws(ShellError) in
-        let (_, summary) = try await subscription(arguments["N"] ?? "", arguments, context)
-        let loaded = try await context.session.loadSubscription(summary.podcast)
+        let stored = try await subscription(arguments["N"] ?? "", arguments, context)
+        let loaded = try await context.session.loadSubscription(stored)
         let statuses = context.console.json ? await context.session.statuses() : [:]
         let marks = await context.session.marks
         context.output(
@@ -125,7 +117,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let stored: StoredPodcast
         if let text = arguments["N"] {
-            stored = try await subscription(text, arguments, context).summary.podcast
+            stored = try await subscription(text, arguments, context)
         } else {
             guard let loaded = await context.session.subscription?.podcast else {
                 throw .usage("no subscription loaded: give its number from 'podcasts'", synopsis: arguments.synopsis)

@@ -27,7 +27,7 @@ extension Command {
         let all = try await subscriptions(context)
         var chosen = all.map(\.podcast)
         if let text = arguments["N|all"], text != "all" {
-            chosen = [try await subscription(text, arguments, context).summary.podcast]
+            chosen = [try await subscription(text, arguments, context)]
         }
         guard !chosen.isEmpty else {
             context.output("no subscriptions to update", json: .array([]))

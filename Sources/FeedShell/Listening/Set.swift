@@ -142,8 +142,8 @@ extension Command {
 
     private static func setPodcastRule(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError)
     {
-        let (number, summary) = try await subscription(arguments["N"] ?? "", arguments, context)
-        let podcast = summary.podcast
+        let podcast = try await subscription(arguments["N"] ?? "", arguments, context)
+        let number = podcast.number
         let ruleText = arguments["autodownload|keep"] ?? ""
         let valueText = arguments["VALUE"] ?? ""
         guard let rule = PodcastRule(rawValue: ruleText) else {

@@ -55,11 +55,20 @@ extension DownloadProgress {
     }
 }
 
-/// How the shell names a download in messages: its number (`3`, `t2`) and title.
+/// How the shell names a download in messages: its number (`3`, `t2`) and title;
+/// and, for `downloads` and `--json`, its address from any shell and its podcast.
 struct DownloadLabel: Sendable, Equatable, CustomStringConvertible {
     let number: String
     /// Sanitized.
     let title: String
+    /// `P:E` for a subscription's episode; nil where the number is the address.
+    var ref: String? = nil
+    /// The title of the podcast an episode belongs to (as sent: rendering
+    /// sanitizes it).
+    var podcast: String? = nil
+
+    /// The download's address: `P:E`, else its number.
+    var address: String { ref ?? number }
 
     /// `3 Title`.
     var description: String { title.isEmpty ? number : "\(number) \(title)" }

@@ -34,8 +34,7 @@ extension Command {
             await engine.waitUntilIdle(ids)
             var refs: [String] = []
             for id in ids {
-                let label = await context.session.label(for: id)
-                let ref = await context.session.refs[id] ?? label.number
+                let ref = await context.session.label(for: id).address
                 if case .paused(let bytes, let total) = await engine.state(of: id) {
                     refs.append("\(ref) at \(Formatting.percent(bytes, of: total))")
                 } else {
