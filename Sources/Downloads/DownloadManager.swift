@@ -25,6 +25,14 @@ public actor DownloadManager {
             default: false
             }
         }
+
+        /// Paused or failed: `resume` continues it.
+        public var isResumable: Bool {
+            switch self {
+            case .paused, .failed: true
+            default: false
+            }
+        }
     }
 
     private enum StopIntent { case pause, cancel }

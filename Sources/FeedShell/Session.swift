@@ -21,10 +21,12 @@ public actor Session {
     nonisolated let layout: DownloadLayout
     /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
     let images: ImageCache
-    /// The engine; its events are printed by the shell.
+    /// The engine that runs this process's downloads.
     public nonisolated let downloads: DownloadManager
-    /// How many of the engine's events the shell has reported.
-    nonisolated let reportedEvents = EventCounter()
+    /// Every download this session can see (the engine's, the background
+    /// feedsh's, those other processes hold), as one view and one stream of
+    /// changes that the shell (or the background feedsh) observes.
+    nonisolated let board: DownloadBoard<[CleanupDeletion]>
     /// The podcast from the last successful `lookup`.
     public private(set) var podcast: Podcast?
     /// The results of the last `search`, for `open N`.
@@ -95,8 +97,6 @@ public actor Session {
     }
     /// Holds ``background`` for readers outside the actor.
     nonisolated let backgroundBox = LinkBox()
-    /// What the shell does with the background process's events.
-    var backgroundHandler: (@Sendable (ControlDownload) async -> Void)?
 
     public init(configuration: ShellConfiguration) {
         self.configuration = configuration
@@ -121,6 +121,7 @@ public actor Session {
             maxConcurrent: configuration.maxConcurrent,
             maxFileSize: configuration.maxFileSize ?? DownloadManager.defaultMaxFileSize
         )
+        board = DownloadBoard(engine: downloads)
         feeds = FeedClient(settings: configuration.http)
     }
 
@@ -210,14 +211,7 @@ public actor Session {
 
     /// The status of a download, from the engine, the background process or the disk.
     func status(of request: DownloadRequest) async -> EpisodeStatus {
-        EpisodeStatus(engine: await engineState(of: request.id), disk: layout.status(of: request.file))
-    }
-
-    /// This session's engine's state of a download, unless the background process
-    /// has taken it over.
-    func engineState(of id: String) async -> DownloadManager.State? {
-        let local = await downloads.state(of: id)
-        return heldInBackground(id, local: local)?.engineState ?? local
+        EpisodeStatus(engine: await board.state(of: request.id), disk: layout.status(of: request.file))
     }
 
     /// `3 Title`, for messages about a download.
@@ -237,7 +231,7 @@ public actor Session {
 
     func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
         EpisodeStatus(
-            engine: await engineState(of: String(episode.id)),
+            engine: await board.state(of: String(episode.id)),
             disk: layout.status(of: file(of: episode, in: podcast))
         )
     }
@@ -315,17 +309,6 @@ public actor Session {
                 ),
                 synopsis: synopsis
             )
-        }
-    }
-
-    /// Waits (at most a second) until the shell has reported every event the engine
-    /// has put out so far: `wait` then ends after the news of what it waited for,
-    /// never before it.
-    func reportsCaughtUp() async {
-        let target = downloads.eventsYielded
-        let deadline = ContinuousClock.now + .seconds(1)
-        while reportedEvents.value < target, ContinuousClock.now < deadline, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 

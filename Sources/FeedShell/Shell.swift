@@ -27,13 +27,10 @@ public final class Shell: Sendable {
         let reporter = SharedReporter(console: console)
         self.reporter = reporter
         printer = Task {
-            for await event in session.downloads.events {
-                let label = await session.label(for: event.id)
-                var deletions: [CleanupDeletion] = []
-                if case .completed(let id, _, _) = event { deletions = await session.downloadCompleted(id) }
-                await Self.show(event, label: label, session: session, terminal: terminal, reporter: reporter)
-                Self.announce(deletions, console: console, terminal: terminal)
-                session.reportedEvents.increment()
+            await session.board.run(finish: { id in await session.downloadCompleted(id) }) { change in
+                let label = await session.label(for: change.event.id)
+                await Self.show(change.event, label: label, session: session, terminal: terminal, reporter: reporter)
+                Self.announce(change.aftermath ?? [], console: console, terminal: terminal)
             }
         }
     }
@@ -59,17 +56,6 @@ public final class Shell: Sendable {
     /// downloads then show here, with their progress) and says what finished or
     /// failed in the background since the last session.
     public func start() async {
-        let (session, terminal, reporter) = (session, terminal, reporter)
-        await session.onBackgroundEvent { download in
-            await session.remember(download)
-            await Self.show(
-                download.event,
-                label: download.label,
-                session: session,
-                terminal: terminal,
-                reporter: reporter
-            )
-        }
         await session.connectBackground()
         await reportAway()
         await reportPaused()
@@ -181,8 +167,7 @@ public final class Shell: Sendable {
         }
         if active > 0 {
             console.printError("waiting for \(active) \(active == 1 ? "download" : "downloads") to finish")
-            await session.downloads.waitUntilIdle()
-            await session.reportsCaughtUp()
+            await session.board.settle(await session.downloads.all().map(\.request))
         }
         let failed = await session.downloads.all().filter {
             if case .failed = $0.state { true } else { false }

@@ -9,34 +9,16 @@ final class LinkBox: Sendable {
     let link = Mutex<BackgroundLink?>(nil)
 }
 
-/// A shell's connection to the background feedsh of its library, with the latest
-/// state of every download it runs (kept current by its events).
+/// A shell's connection to the background feedsh of its library. The states of the
+/// downloads it runs live on the session's ``DownloadBoard``, kept current by its
+/// events.
 final class BackgroundLink: Sendable {
     let client: ControlClient
     let pid: Int32
-    private let known = Mutex<[String: ControlDownload]>([:])
 
-    init(client: ControlClient, pid: Int32, downloads: [ControlDownload]) {
+    init(client: ControlClient, pid: Int32) {
         self.client = client
         self.pid = pid
-        known.withLock { known in
-            for download in downloads { known[download.id] = download }
-        }
-    }
-
-    func update(_ download: ControlDownload) {
-        known.withLock { $0[download.id] = download }
-    }
-
-    func download(_ id: String) -> ControlDownload? {
-        known.withLock { $0[id] }
-    }
-
-    /// Every download it has, queued and running first.
-    var all: [ControlDownload] {
-        known.withLock { Array($0.values) }.sorted {
-            ($0.isActive ? 0 : 1, $0.number) < ($1.isActive ? 0 : 1, $1.number)
-        }
     }
 
     var isAlive: Bool { !closed.withLock { $0 } }
@@ -120,11 +102,6 @@ extension Session {
     /// Where the background process listens.
     nonisolated var controlPaths: ControlPaths { ControlPaths() }
 
-    /// Called with every change the background process reports (set by the shell).
-    func onBackgroundEvent(_ handler: @escaping @Sendable (ControlDownload) async -> Void) {
-        backgroundHandler = handler
-    }
-
     /// The background feedsh of this library, connected (once, and again after it
     /// went away) when one runs; nil when none does.
     @discardableResult
@@ -143,29 +120,21 @@ extension Session {
             await client.close()
             return nil
         }
-        let link = BackgroundLink(client: client, pid: hello.pid, downloads: list.downloads ?? [])
-        for download in link.all { labels[download.id] = download.label }
+        let link = BackgroundLink(client: client, pid: hello.pid)
+        let held = list.downloads ?? []
+        for download in held { labels[download.id] = download.label }
+        await board.remoteConnected(held.map { ($0.request, $0.engineState) })
         background = link
-        let handler = backgroundHandler
+        let board = board
         Task {
             for await download in client.events {
-                link.update(download)
-                await handler?(download)
+                self.remember(download)
+                await board.remoteChanged(download.request, state: download.engineState, event: download.event)
             }
             link.markClosed()
+            await board.remoteGone()
         }
         return link
-    }
-
-    /// The background process's state of a download it holds, unless this
-    /// session's engine is running that download itself.
-    func heldInBackground(_ id: String) async -> ControlDownload? {
-        heldInBackground(id, local: await downloads.state(of: id))
-    }
-
-    /// The same, given this session's engine's state of it.
-    nonisolated func heldInBackground(_ id: String, local: DownloadManager.State?) -> ControlDownload? {
-        local?.isActive == true ? nil : backgroundStateNow(of: id)
     }
 
     /// Remembers how to name a download the background process reported.
@@ -200,7 +169,9 @@ extension Session {
         }
         do throws(ControlError) {
             let result = try await link.client.request(.get, downloads: handed)
-            for download in result.downloads ?? [] { link.update(download) }
+            for download in result.downloads ?? [] {
+                await board.remoteChanged(download.request, state: download.engineState, event: nil)
+            }
         } catch {
             // Not taken over: they go on here, from where they were paused.
             await downloads.start(active.map(\.request))
@@ -277,28 +248,9 @@ extension Session {
     func backgroundRequest(_ op: ControlRequest.Operation, _ ids: [String]) async -> [ControlDownload]? {
         guard let link = background, link.isAlive else { return nil }
         guard let result = try? await link.client.request(op, ids: ids) else { return nil }
-        for download in result.downloads ?? [] { link.update(download) }
-        return result.downloads ?? []
-    }
-
-    /// The downloads the background process runs or holds that this session's
-    /// engine does not.
-    func backgroundDownloads() async -> [ControlDownload] {
-        guard let link = background, link.isAlive else { return [] }
-        var result: [ControlDownload] = []
-        for download in link.all where await downloads.state(of: download.id)?.isActive != true {
-            result.append(download)
+        for download in result.downloads ?? [] {
+            await board.remoteChanged(download.request, state: download.engineState, event: nil)
         }
-        return result
-    }
-}
-
-extension Session {
-    /// The background process's latest state of a download, without waiting on
-    /// the session (the link keeps it current).
-    nonisolated func backgroundStateNow(of id: String) -> ControlDownload? {
-        // What a background process that went away (killed) said last is not its
-        // state now: the disk says that.
-        backgroundBox.link.withLock { $0 }.flatMap { $0.isAlive ? $0.download(id) : nil }
+        return result.downloads ?? []
     }
 }

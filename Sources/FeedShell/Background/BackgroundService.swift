@@ -45,8 +45,8 @@ public enum BackgroundService {
         }
         log("started (pid \(getpid())), listening on \(paths.socket), library \(configuration.libraryFile.path)")
         let events = Task {
-            for await event in session.downloads.events {
-                await service.record(event, server: server)
+            await session.board.run(finish: { id in await session.downloadCompleted(id) }) { change in
+                await service.record(change, server: server)
             }
         }
         // SIGTERM or SIGHUP (a shutdown, a logout): pause the downloads, keeping
@@ -202,7 +202,8 @@ actor ServiceState {
     /// An engine event: sent to subscribed shells, written to the log, and, when a
     /// download ends, recorded in the library (reported at once when a shell was
     /// watching, else by the next feedsh that starts).
-    func record(_ event: DownloadEvent, server: ControlServer) async {
+    func record(_ change: DownloadChange<[CleanupDeletion]>, server: ControlServer) async {
+        let event = change.event
         guard let download = handed[event.id] else { return }
         let state = await session.downloads.state(of: event.id) ?? .queued
         var reported = ControlDownload(
@@ -220,9 +221,9 @@ actor ServiceState {
         server.publish(reported)
         let label = "\(download.number) \(download.title)"
         switch event {
-        case .completed(let id, let bytes, let file):
+        case .completed(_, let bytes, let file):
             BackgroundService.log("downloaded \(label) (\(bytes) bytes) to \(file.path)")
-            for deletion in await session.downloadCompleted(id) { BackgroundService.log(deletion.message) }
+            for deletion in change.aftermath ?? [] { BackgroundService.log(deletion.message) }
             var away = AwayEvent(label: label, path: file.path, failed: false)
             away.reported = server.subscribed > 0
             try? await library.recordAway(away)

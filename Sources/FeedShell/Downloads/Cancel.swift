@@ -19,8 +19,8 @@ extension Command {
         var targets: [DownloadTarget] = []
         var remote: [DownloadTarget] = []
         for target in allTargets {
-            if let held = await context.session.heldInBackground(target.request.id),
-                held.state != .completed && held.state != .cancelled
+            if let held = await context.session.board.view(of: target.request), held.holder == .background,
+                held.state.isActive || held.state.isResumable
             {
                 remote.append(target)
             } else {

@@ -18,30 +18,28 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        var all = await context.session.downloads.all().filter { pair in
-            // One handed to the background feedsh is listed as it is there.
-            !(pair.state.isActive == false && context.session.backgroundStateNow(of: pair.request.id) != nil)
-        }
-        var background: Set<String> = []
-        for download in await context.session.backgroundDownloads() {
-            all.append((download.request, download.engineState))
-            background.insert(download.id)
-            await context.session.remember(download)
-        }
+        var all = await context.session.board.all()
         // Paused downloads of library episodes left on disk by any earlier run (or
         // another shell), named P:E, that this engine does not know.
-        let known = Set(all.map(\.request.id))
+        let known = Set(all.map(\.id))
         for partial in await context.session.partialDownloads() where !known.contains(partial.target.request.id) {
-            all.append((partial.target.request, .paused(bytes: partial.bytes, total: partial.total)))
+            all.append(
+                DownloadView(
+                    request: partial.target.request,
+                    state: .paused(bytes: partial.bytes, total: partial.total),
+                    holder: .here
+                )
+            )
         }
         // What the disk says now: a finished or paused download whose file was
         // deleted since is no longer one.
         let layout = context.session.layout
-        let shown = all.map {
-            ($0.request, $0.state, EpisodeStatus(engine: $0.state, disk: layout.status(of: $0.request.file)))
-        }
-        .filter { request, state, status in
-            status != .none || state == .cancelled || background.contains(request.id)
+        var shown: [(view: DownloadView, status: EpisodeStatus)] = []
+        for view in all {
+            let status = EpisodeStatus(engine: view.state, disk: layout.status(of: view.request.file))
+            if status != .none || view.state == .cancelled || view.holder == .background {
+                shown.append((view, status))
+            }
         }
         guard !shown.isEmpty else {
             context.output("no downloads", json: .array([]))
@@ -49,20 +47,21 @@ extension Command {
         }
         var rows: [[String]] = []
         var results: [JSONValue] = []
-        for (request, state, status) in shown {
+        for (view, status) in shown {
+            let (request, state) = (view.request, view.state)
+            var holder = view.holder
+            if holder == .here, !state.isActive, let pid = context.session.downloads.owner(of: request) {
+                holder = .elsewhere(pid: pid)
+            }
             var detail: String =
                 switch state {
                 case .cancelled: "cancelled"
                 case .running(let progress?) where progress.bytes > 0: progress.reading.text
                 default: status.text
                 }
-            if background.contains(request.id) { detail = "background · " + detail }
+            if holder == .background { detail = "background · " + detail }
             let label = await context.session.label(for: request.id)
             let (ref, podcast) = (label.address, label.podcast)
-            let holder =
-                background.contains(request.id)
-                ? "background"
-                : !state.isActive && context.session.downloads.owner(of: request) != nil ? "other" : "here"
             rows.append([
                 ref, TerminalText.line(detail), TerminalText.line(podcast ?? ""), label.title,
                 TerminalText.line(request.file.final.path),
@@ -72,10 +71,10 @@ extension Command {
                 .object([
                     "ref": .string(ref), "podcast": .string(podcast), "title": .string(label.title),
                     "state": .string(stateName), "bytes": bytes.map { .int($0) } ?? .null,
-                    "total": total.map { .int($0) } ?? .null, "holder": .string(holder),
+                    "total": total.map { .int($0) } ?? .null, "holder": .string(holder.name),
                     "id": .string(request.id), "label": .string(label.description),
                     "path": .string(request.file.final.path), "status": JSONRender.state(state),
-                    "background": .bool(background.contains(request.id)),
+                    "background": .bool(holder == .background),
                 ])
             )
         }

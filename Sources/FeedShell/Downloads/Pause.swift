@@ -1,3 +1,4 @@
+import Downloads
 import ShellKit
 import TerminalKit
 
@@ -5,7 +6,8 @@ extension Command {
     /// Pauses a download the background feedsh runs; nil when it runs none such.
     static func pauseInBackground(_ target: DownloadTarget, _ context: CommandContext) async -> Outcome? {
         let session = context.session
-        guard await session.heldInBackground(target.request.id)?.isActive == true,
+        guard let view = await session.board.view(of: target.request), view.holder == .background,
+            view.state.isActive,
             let after = await session.backgroundRequest(.pause, [target.request.id])?.first
         else { return nil }
         let number = target.label.number

@@ -1,3 +1,4 @@
+import Downloads
 import ShellKit
 import TerminalKit
 
@@ -12,12 +13,14 @@ extension Command {
         await startAll(targets, context) { target in
             let number = target.label.number
             // One the background feedsh holds continues there.
-            if let held = await context.session.heldInBackground(target.request.id),
-                held.state == .paused || held.state == .failed,
+            if let held = await context.session.board.view(of: target.request), held.holder == .background,
+                held.state.isResumable,
                 await context.session.backgroundRequest(.resume, [target.request.id]) != nil
             {
-                let at =
-                    held.state == .paused ? " at \(Formatting.precisePercent(held.bytes ?? 0, of: held.total))" : ""
+                var at = ""
+                if case .paused(let bytes, let total) = held.state {
+                    at = " at \(Formatting.precisePercent(bytes, of: total))"
+                }
                 return .skip(Outcome(kind: "resumed", message: "resuming \(number)\(at) in the background"))
             }
             return switch await context.session.status(of: target.request) {

@@ -1,5 +1,5 @@
-import Background
 import Downloads
+import Foundation
 import ShellKit
 import TerminalKit
 
@@ -18,44 +18,39 @@ extension Command {
             arguments: [selectorArgument("wait", optional: true)]
         )
     ) { arguments, context throws(ShellError) in
-        var targets: [DownloadTarget]? = nil
+        let board = context.session.board
+        // What is waited for: the selected downloads, or every one this shell sees.
+        let requests: [DownloadRequest]
         if arguments[selectorName] != nil {
-            targets = try await selection(arguments, context, "wait")
+            requests = try await selection(arguments, context, "wait").map(\.request)
+        } else {
+            requests = await board.all().map(\.request)
         }
-        let engine = context.session.downloads
-        let ids = targets.map { Set($0.map(\.request.id)) }
-        var elsewhere: [DownloadTarget] = []
-        for target in targets ?? [] where engine.owner(of: target.request) != nil {
-            if await engine.state(of: target.request.id)?.isActive != true { elsewhere.append(target) }
+        var before: [DownloadView] = []
+        for request in requests {
+            if let view = await board.view(of: request) { before.append(view) }
         }
+        let elsewhere = before.filter { if case .elsewhere = $0.holder { true } else { false } }
         if !elsewhere.isEmpty {
-            let numbers = elsewhere.map(\.label.number).joined(separator: ", ")
-            context.console.printError("waiting for \(numbers), being downloaded by another feedsh")
+            var numbers: [String] = []
+            for view in elsewhere { numbers.append(await context.session.label(for: view.id).number) }
+            context.console.printError(
+                "waiting for \(numbers.joined(separator: ", ")), being downloaded by another feedsh"
+            )
         }
-        // Whether there is anything to wait for at all, said when there is not.
-        let runningHere = await engine.all().contains { $0.state.isActive && (ids?.contains($0.request.id) ?? true) }
-        let runningInBackground = await context.session.backgroundDownloads().contains {
-            (ids?.contains($0.id) ?? true) && context.session.backgroundStateNow(of: $0.id)?.isActive == true
-        }
-        let nothingRunning = !runningHere && !runningInBackground && elsewhere.isEmpty
-        context.showProgress?(true)
-        await engine.waitUntilIdle(ids.map(Array.init))
-        await context.session.reportsCaughtUp()
-        // Then what the background feedsh runs (those selected, or all of them).
-        var inBackground: [ControlDownload] = []
-        for download in await context.session.backgroundDownloads() where ids?.contains(download.id) ?? true {
-            inBackground.append(download)
-        }
-        while !Task.isCancelled,
-            inBackground.contains(where: { context.session.backgroundStateNow(of: $0.id)?.isActive == true })
-        {
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        for target in elsewhere {
-            while !Task.isCancelled, engine.owner(of: target.request) != nil {
-                try? await Task.sleep(for: .milliseconds(200))
+        guard before.contains(where: \.state.isActive) || !elsewhere.isEmpty else {
+            if context.console.json {
+                context.output("", json: .array([]))
+            } else {
+                context.console.printError(
+                    arguments[selectorName] == nil
+                        ? "nothing to wait for: no download is running" : "nothing to wait for: not downloading"
+                )
             }
+            return try Self.failures(in: before)
         }
+        context.showProgress?(true)
+        await board.settle(requests)
         context.showProgress?(false)
         if Task.isCancelled {
             context.console.printError("stopped waiting; the downloads go on")
@@ -65,74 +60,63 @@ extension Command {
         // or on standard error in a script): only what ended otherwise is said here.
         var lines: [String] = []
         var results: [JSONValue] = []
-        var failures = 0
-        for (request, state) in await engine.all() where ids?.contains(request.id) ?? true {
-            let label = await context.session.label(for: request.id)
-            if state.isActive { continue }
-            results.append(
-                .object([
-                    "id": .string(request.id), "label": .string(label.description), "status": JSONRender.state(state),
-                ])
-            )
-            switch state {
-            case .failed: failures += 1
+        var after: [DownloadView] = []
+        for earlier in before {
+            let label = await context.session.label(for: earlier.id)
+            guard let view = await board.view(of: earlier.request), earlier.holder == .here || view.holder != .here
+            else {
+                // Its holder let it go without a word: another feedsh finished or
+                // paused it, or the background feedsh went away. The disk says which.
+                let status = await context.session.status(of: earlier.request)
+                results.append(Self.result(earlier.id, label, JSONRender.status(status)))
+                lines.append(Self.leftBy(earlier.holder, label: label, status: status, file: earlier.request))
+                continue
+            }
+            after.append(view)
+            results.append(Self.result(view.id, label, JSONRender.state(view.state)))
+            switch view.state {
             case .paused(let bytes, let total):
                 lines.append("paused \(label) at \(Formatting.precisePercent(bytes, of: total))")
             case .cancelled: lines.append("cancelled \(label)")
-            case .completed, .queued, .running: break
+            case .completed, .queued, .running, .failed: break
             }
-        }
-        // What the other process left on disk.
-        for target in elsewhere {
-            let label = target.label
-            let status = await context.session.status(of: target.request)
-            results.append(
-                .object([
-                    "id": .string(target.request.id), "label": .string(label.description),
-                    "status": JSONRender.status(status),
-                ])
-            )
-            switch status {
-            case .downloaded(let bytes):
-                lines.append(
-                    "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(TerminalText.line(target.request.file.final.path))"
-                )
-            case .paused(let bytes, let total):
-                lines.append("paused \(label) at \(Formatting.precisePercent(bytes, of: total))")
-            default: lines.append("\(label) was not finished by the other feedsh")
-            }
-        }
-        for download in inBackground {
-            guard let state = context.session.backgroundStateNow(of: download.id) else {
-                // The background process went away (killed) while this waited.
-                let number = download.label.number
-                lines.append(
-                    "\(download.label): the background feedsh went away; 'resume \(number)' continues it here"
-                )
-                results.append(
-                    .object([
-                        "id": .string(download.id), "label": .string(download.label.description),
-                        "status": JSONRender.status(await context.session.status(of: download.request)),
-                    ])
-                )
-                continue
-            }
-            if state.state == .failed { failures += 1 }
-            results.append(
-                .object([
-                    "id": .string(download.id), "label": .string(download.label.description),
-                    "status": JSONRender.state(state.engineState),
-                ])
-            )
         }
         if !lines.isEmpty || context.console.json {
             context.output(lines.joined(separator: "\n"), json: .array(results))
-        } else if nothingRunning, failures == 0 {
-            context.console.printError(
-                targets == nil ? "nothing to wait for: no download is running" : "nothing to wait for: not downloading"
-            )
         }
+        return try Self.failures(in: after)
+    }
+}
+
+extension Command {
+    /// A failure when any of `views` failed.
+    fileprivate static func failures(in views: [DownloadView]) throws(ShellError) -> CommandOutcome {
+        let failures = views.filter { if case .failed = $0.state { true } else { false } }.count
         if failures > 0 { throw .downloadsFailed(failures) }
         return .proceed
+    }
+
+    fileprivate static func result(_ id: String, _ label: DownloadLabel, _ status: JSONValue) -> JSONValue {
+        .object(["id": .string(id), "label": .string(label.description), "status": status])
+    }
+
+    /// What `wait` says of a download another process held, from what it left on disk.
+    fileprivate static func leftBy(
+        _ holder: DownloadHolder,
+        label: DownloadLabel,
+        status: EpisodeStatus,
+        file request: DownloadRequest
+    ) -> String {
+        switch (status, holder) {
+        case (.downloaded(let bytes), _):
+            return
+                "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(TerminalText.line(request.file.final.path))"
+        case (_, .background):
+            return "\(label): the background feedsh went away; 'resume \(label.number)' continues it here"
+        case (.paused(let bytes, let total), _):
+            return "paused \(label) at \(Formatting.precisePercent(bytes, of: total))"
+        default:
+            return "\(label) was not finished by the other feedsh"
+        }
     }
 }

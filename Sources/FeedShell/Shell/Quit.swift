@@ -29,9 +29,10 @@ extension Command {
             // Paused here, and said: the next shell lists them (downloads) and
             // resumes them by P:E.
             let engine = context.session.downloads
-            let ids = await engine.all().filter { $0.state.isActive }.map(\.request.id)
+            let active = await engine.all().filter { $0.state.isActive }.map(\.request)
+            let ids = active.map(\.id)
             for id in ids { _ = await engine.pause(id) }
-            await engine.waitUntilIdle(ids)
+            await context.session.board.settle(active)
             var refs: [String] = []
             for id in ids {
                 let ref = await context.session.label(for: id).address
