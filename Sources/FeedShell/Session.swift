@@ -219,11 +219,14 @@ public actor Session {
         labels[id] ?? DownloadLabel(number: id, title: "")
     }
 
-    /// The status of every episode of the loaded podcast.
-    func statuses() async -> [Int64: EpisodeStatus] {
+    /// The status of the loaded podcast's episodes `numbers` (1-based), or of
+    /// every one when nil: a listing of ten of 200 000 reads ten.
+    func statuses(of numbers: [Int]? = nil) async -> [Int64: EpisodeStatus] {
         guard let podcast else { return [:] }
         var statuses: [Int64: EpisodeStatus] = [:]
-        for episode in podcast.episodes {
+        for index in numbers.map({ $0.map { $0 - 1 } }) ?? Array(podcast.episodes.indices)
+        where podcast.episodes.indices.contains(index) {
+            let episode = podcast.episodes[index]
             statuses[episode.id] = await status(of: episode, in: podcast)
         }
         return statuses

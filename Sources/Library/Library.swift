@@ -293,6 +293,26 @@ public final class Library: Sendable {
         }
     }
 
+    /// A podcast's episodes, newest first and without their descriptions, each made
+    /// into `T` as it is read (nil leaves it out): a podcast of 200 000 episodes is
+    /// never held twice.
+    public func episodes<T: Sendable>(
+        of podcastID: Int64,
+        as transform: @escaping @Sendable (StoredEpisode) -> T?
+    ) async throws(LibraryError) -> [T] {
+        try await read { db in
+            let cursor = try StoredEpisode.filter(Column("podcastID") == podcastID)
+                .order(Column("published").desc, Column("id").desc)
+                .select(sql: Self.columnsWithoutSummary)
+                .fetchCursor(db)
+            var result: [T] = []
+            while let episode = try cursor.next() {
+                if let value = transform(episode) { result.append(value) }
+            }
+            return result
+        }
+    }
+
     /// Every column of `episode` but `summary`, which reads as NULL.
     static let columnsWithoutSummary = """
         id, podcastID, guid, title, NULL AS summary, published, seconds, audioURL, audioType, audioLength,

@@ -130,12 +130,18 @@ public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, Fetchab
         funding = fresh.funding
     }
 
-    public var transcriptList: [Transcript] {
-        transcripts.flatMap { try? JSONDecoder().decode([Transcript].self, from: Data($0.utf8)) } ?? []
+    public var transcriptList: [Transcript] { Self.transcripts(fromJSON: transcripts) }
+
+    public var fundingList: [Funding] { Self.funding(fromJSON: funding) }
+
+    /// The transcripts a `transcripts` column holds (none when it holds no valid JSON).
+    public static func transcripts(fromJSON json: String?) -> [Transcript] {
+        json.flatMap { try? JSONDecoder().decode([Transcript].self, from: Data($0.utf8)) } ?? []
     }
 
-    public var fundingList: [Funding] {
-        funding.flatMap { try? JSONDecoder().decode([Funding].self, from: Data($0.utf8)) } ?? []
+    /// The funding links a `funding` column holds.
+    public static func funding(fromJSON json: String?) -> [Funding] {
+        json.flatMap { try? JSONDecoder().decode([Funding].self, from: Data($0.utf8)) } ?? []
     }
 
     private static func json<T: Encodable>(_ value: T) -> String? {

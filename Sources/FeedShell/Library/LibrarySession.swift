@@ -14,8 +14,11 @@ struct EpisodeMarks: Sendable, Equatable {
     let season: Int?
     let episode: Int?
     let chaptersURL: String?
-    let transcripts: [Transcript]
-    let funding: [Funding]
+    /// The stored JSON of the transcripts and funding links, decoded when `show`
+    /// asks (``transcripts``): a podcast of 200 000 episodes decodes none of them
+    /// to be loaded.
+    private let transcriptsJSON: String?
+    private let fundingJSON: String?
 
     init(_ stored: StoredEpisode) {
         libraryID = stored.id ?? -1
@@ -26,9 +29,13 @@ struct EpisodeMarks: Sendable, Equatable {
         season = stored.season
         episode = stored.episodeNumber
         chaptersURL = stored.chaptersURL
-        transcripts = stored.transcriptList
-        funding = stored.fundingList
+        transcriptsJSON = stored.transcripts
+        fundingJSON = stored.funding
     }
+
+    var transcripts: [Transcript] { StoredEpisode.transcripts(fromJSON: transcriptsJSON) }
+
+    var funding: [Funding] { StoredEpisode.funding(fromJSON: fundingJSON) }
 
     /// `played`, `at 12:34` (listened that far) or `new`, for the status column when
     /// no download says more.
@@ -204,16 +211,19 @@ extension Session {
     func view(of podcast: StoredPodcast) async throws(ShellError) -> (Podcast, LoadedSubscription) {
         let library = try library()
         let stored = try await libraryCall { () async throws(LibraryError) in
-            try await library.episodes(of: podcast.id ?? -1)
+            try await library.episodes(of: podcast.id ?? -1) { record in
+                record.episode(in: podcast).map { ($0, EpisodeMarks(record)) }
+            }
         }
         var episodes: [Episode] = []
         var marks: [Int64: EpisodeMarks] = [:]
-        for record in stored {
-            guard let episode = record.episode(in: podcast) else { continue }
+        episodes.reserveCapacity(stored.count)
+        marks.reserveCapacity(stored.count)
+        for (episode, mark) in stored {
             // Two items with one GUID in two podcasts never meet; within one they are one row.
             guard marks[episode.id] == nil else { continue }
             episodes.append(episode)
-            marks[episode.id] = EpisodeMarks(record)
+            marks[episode.id] = mark
         }
         let loaded = Podcast(
             id: podcast.downloadKey,

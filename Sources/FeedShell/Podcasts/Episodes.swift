@@ -18,7 +18,6 @@ extension Command {
         )
     ) { arguments, context throws(ShellError) in
         let podcast = try await context.session.requirePodcast()
-        let statuses = await context.session.statuses()
         let marks = await context.session.marks
         let words = (arguments["WORDS"] ?? "").lowercased().split(separator: " ").map(String.init)
         var numbers = podcast.episodes.indices.map { $0 + 1 }.filter { number in
@@ -27,6 +26,7 @@ extension Command {
         }
         let matching = numbers.count
         if let limit = arguments.integer("limit") { numbers = Array(numbers.prefix(limit)) }
+        let statuses = await context.session.statuses(of: numbers)
         var footer: String?
         let filter = words.isEmpty ? "" : " match '\(TerminalText.line(words.joined(separator: " ")))'"
         if numbers.count < matching {
