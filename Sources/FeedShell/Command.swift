@@ -22,6 +22,17 @@ public struct Command: DeclaredCommand {
 /// The commands feedsh knows.
 public typealias CommandRegistry = Registry<Command>
 
+/// How a question at the prompt was answered.
+enum Answer: Sendable, Equatable {
+    /// What was typed, trimmed and lowercased.
+    case typed(String)
+    /// None: Ctrl-C, Ctrl-D, or the shell is stopping.
+    case none
+    /// The question stopped mattering while it was asked (the downloads it was
+    /// about finished).
+    case moot
+}
+
 /// What a command may touch while it runs.
 struct CommandContext: Sendable {
     let session: Session
@@ -32,9 +43,10 @@ struct CommandContext: Sendable {
     /// Asks the person at the prompt a yes/no question; nil in scripts, where no one
     /// can answer.
     let ask: (@Sendable (String) async -> Bool)?
-    /// Asks the person at the prompt and returns the answer typed (trimmed,
-    /// lowercased); nil in scripts or when none came.
-    let answer: (@Sendable (String) async -> String?)?
+    /// Asks the person at the prompt a question whose words may change while it is
+    /// asked (`question` is read again when downloads start or end; when it gives
+    /// nil the question is moot and withdrawn). Nil in scripts.
+    let answer: (@Sendable (_ question: @escaping @Sendable () async -> String?) async -> Answer)?
     /// Shows the downloads' live progress while a command waits on them (`wait`);
     /// nil in scripts.
     let showProgress: (@Sendable (Bool) -> Void)?

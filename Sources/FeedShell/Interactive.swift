@@ -16,7 +16,11 @@ extension Shell {
         let watcher = SignalWatcher()
         let stopSignal = SignalFlag()
         watcher.on(SIGINT) { [terminal, console] in
-            if let command = terminal.command {
+            if editor.isAskingQuestion {
+                // Withdraws the question, unanswered (the command asking it goes on
+                // with that: `quit` stays).
+                editor.stop()
+            } else if let command = terminal.command {
                 // The terminal echoed ^C: end its line, unless the spinner's erasing
                 // took it or the live progress of `wait` is about to.
                 let spinner = console.activity.stop()

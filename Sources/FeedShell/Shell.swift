@@ -202,12 +202,16 @@ public final class Shell: Sendable {
                     return false
                 }
             },
-            answer: editor.map { editor in
+            answer: editor.map { [terminal] editor in
                 { @Sendable question in
-                    if case .line(let answer) = await editor.readLine(prompt: question, question: true) {
-                        return answer.trimmingCharacters(in: .whitespaces).lowercased()
+                    guard let first = await question() else { return .moot }
+                    terminal.liveQuestion = question
+                    defer { terminal.liveQuestion = nil }
+                    switch await editor.readLine(prompt: first, question: true) {
+                    case .line(let answer): return .typed(answer.trimmingCharacters(in: .whitespaces).lowercased())
+                    case .stopped where terminal.questionWithdrawn: return .moot
+                    default: return .none
                     }
-                    return nil
                 }
             },
             showProgress: editor.map { editor in { @Sendable on in editor.showStatusWhileBusy(on) } },

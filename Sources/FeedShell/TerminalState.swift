@@ -97,6 +97,10 @@ final class TerminalState: Sendable {
         var command: Task<CommandOutcome, Never>?
         /// A refresh of the snapshot and prompt is due (see ``scheduleRefresh``).
         var refreshPending = false
+        /// The words of the question being asked, read again at each refresh.
+        var liveQuestion: (@Sendable () async -> String?)?
+        /// The question was withdrawn because its words became nil.
+        var questionWithdrawn = false
     }
 
     /// How often download events may refresh the snapshot and the prompt: `get all`
@@ -117,6 +121,21 @@ final class TerminalState: Sendable {
         get { state.withLock { $0.command } }
         set { state.withLock { $0.command = newValue } }
     }
+
+    /// The question being asked at the prompt (``CommandContext/answer``): a
+    /// refresh reads its words again, and withdraws it when they are nil.
+    var liveQuestion: (@Sendable () async -> String?)? {
+        get { state.withLock { $0.liveQuestion } }
+        set {
+            state.withLock {
+                $0.liveQuestion = newValue
+                if newValue != nil { $0.questionWithdrawn = false }
+            }
+        }
+    }
+
+    /// Whether the last question was withdrawn (its words became nil).
+    var questionWithdrawn: Bool { state.withLock { $0.questionWithdrawn } }
 
     /// The items Tab offers for a domain, with current progress.
     func completionItems(_ domain: String) -> [CompletionItem] {
@@ -206,6 +225,14 @@ final class TerminalState: Sendable {
             state.withLock { $0.refreshPending = false }
             await refreshSnapshot(session)
             editor.setPrompt(await Shell.prompt(session))
+            if let question = liveQuestion {
+                if let words = await question() {
+                    editor.updateQuestion(words)
+                } else {
+                    state.withLock { $0.questionWithdrawn = true }
+                    editor.stop()
+                }
+            }
         }
     }
 }

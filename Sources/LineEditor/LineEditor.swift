@@ -183,7 +183,15 @@ public final class LineEditor: @unchecked Sendable {
         var count: Int32 = 0
         while true {
             let line = el_gets(editLine, &count)
-            if shared.withLock({ $0.stop }) { return .stopped }
+            if shared.withLock({ $0.stop }) {
+                // The prompt and its line stay as they were; the status area drawn
+                // below goes (the next prompt draws its own), and output goes on
+                // from the next row.
+                let hadStatus = statusRows > 0
+                clearStatusArea(lineEntered: false)
+                if !hadStatus { writeAll("\r\n") }
+                return .stopped
+            }
             guard let line else {
                 if count == -1, errno == EINTR { continue }
                 clearStatusArea(lineEntered: false)
@@ -293,6 +301,22 @@ public final class LineEditor: @unchecked Sendable {
             $0.statusChanged = true
         }
         wake()
+    }
+
+    /// Changes the words of the question being asked (its count of running
+    /// downloads, say); nothing when no question is asked.
+    public func updateQuestion(_ prompt: String) {
+        shared.withLock {
+            guard $0.promptFixed, $0.prompt != prompt else { return }
+            $0.prompt = prompt
+            $0.statusChanged = true
+        }
+        wake()
+    }
+
+    /// Whether a question is being asked (Ctrl-C then withdraws it: ``stop()``).
+    public var isAskingQuestion: Bool {
+        shared.withLock { $0.reading && $0.promptFixed }
     }
 
     /// Ctrl-Z: restores the terminal's own mode, stops the process and, when it is

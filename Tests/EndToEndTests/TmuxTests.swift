@@ -107,6 +107,43 @@ struct TmuxTests {
 }
 
 extension TmuxTests {
+    /// The quit question counts the downloads running now; Ctrl-C withdraws it
+    /// (the shell stays) leaving no frozen progress line; and when the last
+    /// download ends while it is asked, there is nothing left to ask: feedsh quits.
+    @Test func theQuitQuestionFollowsTheDownloadsAndCtrlCLeavesNoFrozenLine() async throws {
+        try await TmuxSession.with(mediaRate: 1_000_000) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("lookup; get 1,2", "Enter")
+            try await tmux.waitForScreen { $0.contains("\n[1] ") && $0.contains("\n[2] ") && $0.hasSuffix("↓2>") }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForScreen {
+                $0.hasSuffix("2 downloads are running. Continue in the background, pause, or stay? [b/p/S]")
+            }
+            tmux.keys("C-c")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh:Loopback Radio ↓2>") }
+            // Let the progress redraw a few times: one status line per download, right
+            // above the prompt, and none left behind above the question.
+            try await Task.sleep(for: .milliseconds(800))
+            let screen = try await tmux.screen()
+            let rows = screen.split(separator: "\n").map(String.init)
+            let first = rows.filter { $0.hasPrefix("[1] ") }.count
+            let second = rows.filter { $0.hasPrefix("[2] ") }.count
+            let aboveThePrompt = rows.dropLast().last ?? ""
+            #expect(first == 1 && second == 1, "\(screen)")
+            #expect(aboveThePrompt.hasPrefix("[2] "), "\(screen)")
+            tmux.keys("pause 2", "Enter")
+            try await tmux.waitForScreen { $0.contains("paused 2 at ") && $0.hasSuffix("↓1>") }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForScreen {
+                $0.hasSuffix("1 download is running. Continue in the background, pause, or stay? [b/p/S]")
+            }
+            // Download 1 (6.6 MB at 1 MB/s) ends while the question waits.
+            try await tmux.waitForExit(timeout: .seconds(30))
+            let file = tmux.downloads.appendingPathComponent("1386867488/1000700000001.mp3")
+            #expect(FileManager.default.fileExists(atPath: file.path))
+        }
+    }
+
     @Test func nonASCIIIsEditedByCharacters() async throws {
         try await TmuxSession.with { tmux in
             try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }

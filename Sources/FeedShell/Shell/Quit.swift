@@ -16,19 +16,25 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         guard let answer = context.answer else { return .quit }
-        let active = await context.session.downloads.all().filter { $0.state.isActive }.count
-        guard active > 0 else { return .quit }
-        let running = active == 1 ? "1 download is" : "\(active) downloads are"
-        let question = "\(running) running. Continue in the background, pause, or stay? [b/p/S] "
+        let engine = context.session.downloads
+        // Its count follows the downloads while it is asked; when the last one ends
+        // there is nothing left to ask.
+        let question: @Sendable () async -> String? = {
+            let active = await engine.all().filter { $0.state.isActive }.count
+            guard active > 0 else { return nil }
+            let running = active == 1 ? "1 download is" : "\(active) downloads are"
+            return "\(running) running. Continue in the background, pause, or stay? [b/p/S] "
+        }
         switch await answer(question) {
-        case "b"?, "background"?:
+        case .moot:
+            return .quit
+        case .typed("b"), .typed("background"):
             let (count, pid) = try await context.session.detach()
             context.console.printError(Shell.detachedText(count, pid: pid))
             return .quit
-        case "p"?, "pause"?:
+        case .typed("p"), .typed("pause"):
             // Paused here, and said: the next shell lists them (downloads) and
             // resumes them by P:E.
-            let engine = context.session.downloads
             let active = await engine.all().filter { $0.state.isActive }.map(\.request)
             let ids = active.map(\.id)
             for id in ids { _ = await engine.pause(id) }
