@@ -309,3 +309,43 @@ extension TmuxTests {
         }
     }
 }
+
+extension TmuxTests {
+    /// `downloads` in one shell lists this shell's downloads and the background
+    /// feedsh's, of two podcasts, by `P:E` with their podcast; `pause`, `resume` and
+    /// `cancel` reach each where it runs.
+    @Test func downloadsAcrossTwoPodcastsAndTheBackground() async throws {
+        try await TmuxSession.with(mediaRate: 300_000, width: 150) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys(
+                "subscribe \(tmux.base)/feeds/1386867488.xml; subscribe \(tmux.base)/feeds/1000000001.xml",
+                "Enter"
+            )
+            try await tmux.waitForScreen { $0.contains("subscribed to The Long Archive") }
+            tmux.keys("get 1:1; detach; get 2:1", "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("1 download continues in the background") && $0.contains("downloading 2:1: ")
+                    && $0.hasSuffix("↓1>")
+            }
+            tmux.keys("downloads", "Enter")
+            try await tmux.waitForScreen { screen in
+                let rows = screen.split(separator: "\n").map(String.init)
+                return rows.contains { $0.hasPrefix("1:1  background · ") && $0.contains("Loopback Radio") }
+                    && rows.contains { $0.hasPrefix("2:1  ") && $0.contains("The Long Archive") }
+            }
+            tmux.keys("pause 1:1; pause 2:1", "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("paused 1:1 at ") && $0.contains("(in the background)") && $0.contains("paused 2:1 at ")
+            }
+            tmux.keys("resume 1:1", "Enter")
+            try await tmux.waitForScreen { $0.contains("resuming 1:1 at ") && $0.contains("in the background") }
+            tmux.keys("cancel 1:1; downloads", "Enter")
+            try await tmux.waitForScreen { screen in
+                let rows = screen.split(separator: "\n").map(String.init)
+                return screen.contains("cancelled 1:1 (in the background)")
+                    && rows.contains { $0.hasPrefix("1:1  background · cancelled") }
+                    && rows.contains { $0.hasPrefix("2:1  ") && $0.contains("% paused") }
+            }
+        }
+    }
+}
