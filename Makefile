@@ -109,3 +109,4 @@ bench: deps
 	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
 	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
+	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh

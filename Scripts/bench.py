@@ -62,7 +62,8 @@ def write_lookup(www, base):
     (www / "lookup.json").write_text(json.dumps({"resultCount": len(results), "results": results}))
 
 
-def start_nginx(www, port, scratch):
+def start_nginx(www, port, scratch, extra=""):
+    """nginx serving `www` on `port`; `extra` adds directives to its server block."""
     conf = scratch / "nginx.conf"
     conf.write_text(f"""
 daemon off;
@@ -87,6 +88,7 @@ http {{
             default_type text/javascript;
             alias {www}/lookup.json;
         }}
+{extra}
     }}
 }}
 """)

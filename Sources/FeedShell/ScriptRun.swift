@@ -2,6 +2,9 @@ import Foundation
 import ShellKit
 
 extension Shell {
+    /// How long a signalled script waits for the command it cancelled to finish.
+    static let cancelGrace = Duration.seconds(5)
+
     /// Runs a script as ``run(script:keepGoing:)`` does, and ends it early on SIGINT
     /// (130), SIGTERM (143) or SIGHUP (129): the command running is cancelled and the
     /// status returned at once, even while the script waits for a line of standard
@@ -33,6 +36,17 @@ extension Shell {
         var iterator = outcomes.makeAsyncIterator()
         let status = await iterator.next() ?? .failure
         if status == .interrupted || status == .terminated || status == .hangUp {
+            // A command cancelled mid-way finishes its own work first (a `play`
+            // records where it stopped), for a moment at most; a script waiting for
+            // its next line of input is not waited for.
+            if commandsRunning.load(ordering: .relaxed) > 0 {
+                let limit = Task {
+                    try? await Task.sleep(for: Self.cancelGrace)
+                    continuation.yield(status)
+                }
+                _ = await iterator.next()
+                limit.cancel()
+            }
             console.printError("feedsh: interrupted; pausing downloads")
         }
         return status

@@ -17,6 +17,9 @@ public final class Shell: Sendable {
     private let printer: Task<Void, Never>
     /// Download news in scripts, from this session's engine and the background feedsh.
     private let reporter: SharedReporter
+    /// Commands running now (`source` runs one inside another): a signalled script
+    /// lets the one running finish its own work (``runScript(_:keepGoing:)``).
+    let commandsRunning = Atomic<Int>(0)
 
     public init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard) {
         let session = Session(configuration: configuration)
@@ -222,7 +225,11 @@ public final class Shell: Sendable {
         if editor != nil, command.spec.waitsOnNetwork, !console.json {
             console.startSpinner(command.spec.name + "…")
         }
-        defer { console.activity.stop() }
+        commandsRunning.add(1, ordering: .relaxed)
+        defer {
+            commandsRunning.subtract(1, ordering: .relaxed)
+            console.activity.stop()
+        }
         let outcome = try await command.action(arguments, context)
         console.activity.stop()
         if console.json {

@@ -263,6 +263,59 @@ struct ListeningProcessTests {
 }
 
 extension TmuxTests {
+    /// SIGTERM (or Ctrl-C) while a script plays: feedsh lets the player stop and
+    /// saves the position before it exits 143 (it used to exit at once and lose it).
+    @Test func aSignalledScriptSavesThePositionBeforeItExits() async throws {
+        try await ListeningProcessTests.Scene.with { scene in
+            let setUp = try await scene.run("subscribe \(scene.feed); get 1; wait")
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            for signal in [SIGTERM, SIGINT] {
+                let live = try LiveFeedsh(["--json", "-c", "podcast 1; play 1"], environment: scene.environment)
+                let started = try await live.waitFor { $0["event"] as? String == "started" }
+                let from = started["from"] as? Double ?? 0
+                _ = try await live.waitFor { ($0["seconds"] as? Double ?? 0) >= from + 2 }
+                kill(live.pid, signal)
+                let ended = try await live.finish()
+                #expect(ended.status == (signal == SIGTERM ? 143 : 130), "\(ended.standardError)")
+                let saved = try #require(try await scene.episode(1)["position"] as? Double)
+                #expect(saved >= from + 2 && saved < from + 15, "saved \(saved), started at \(from)")
+            }
+        }
+    }
+
+    /// `feedsh -c 'podcast 1; play 1'` typed in a terminal gives mpv the terminal:
+    /// its status line shows, `q` stops it and the position is kept.
+    @Test(.enabled(if: listeningTestsRun, "mpv is not installed"))
+    func aScriptTypedInATerminalGivesMPVTheTerminal() async throws {
+        let server = try await FixtureServer.start(.init())
+        do {
+            try await TmuxSession.with(command: { home in
+                [
+                    "FEEDSH_DOWNLOAD_DIR=\(home.appendingPathComponent("downloads").path)",
+                    "FEEDSH_LIBRARY=\(home.appendingPathComponent("library.sqlite").path)",
+                    "FEEDSH_PLAYER=\(ListeningProcessTests.mpv)", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
+                ]
+            }) { tmux in
+                try await tmux.waitForScreen { $0.hasSuffix("$") }
+                let feedsh = feedshBinary.path
+                tmux.keys("\(feedsh) -c 'subscribe \(server.baseURL.absoluteString)/feeds/listening.xml'", "Enter")
+                try await tmux.waitForScreen { $0.contains("subscribed to Tones for Listening") && $0.hasSuffix("$") }
+                tmux.keys("clear; \(feedsh) -c 'podcast 1; play 1'", "Enter")
+                try await tmux.waitForScreen { playing($0, of: "00:02:00") }
+                tmux.keys("q")
+                try await tmux.waitForScreen { $0.contains("Exiting... (Quit)") && $0.hasSuffix("$") }
+                let stopped = try #require(stoppedAt(try await tmux.screen()))
+                #expect(stopped != "0:00")
+                tmux.keys("clear; \(feedsh) -c 'podcast 1; episodes'", "Enter")
+                try await tmux.waitForScreen { $0.contains("at \(stopped)  Tone 1: 120 seconds") }
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// At the prompt mpv has the terminal: its keys work (q quits), Ctrl-C stops it,
     /// and the prompt comes back with the position kept.
     @Test(.enabled(if: listeningTestsRun, "mpv is not installed"))
@@ -392,6 +445,9 @@ final class LiveFeedsh: Sendable {
     }
 
     private var text: String { output.text.withLock { $0 } }
+
+    /// The process's id, to signal it.
+    var pid: Int32 { process.processIdentifier }
 
     /// The first JSON line for which `condition` holds, waiting up to `timeout`.
     func waitFor(

@@ -44,7 +44,10 @@ extension Command {
         let settings = await session.settings()
         let player = await session.player()
         let console = context.console
-        let onTerminal = context.isInteractive && console.isTerminal && isatty(STDIN_FILENO) == 1
+        // The player gets the terminal whenever there is one (at the prompt, or a
+        // script typed in one: its keys work, `q` stops it); a script reading its
+        // input from a pipe, or --json, gives it none.
+        let onTerminal = !console.json && console.isTerminal && isatty(STDIN_FILENO) == 1
         let label = target.label
         if !console.json {
             var line = "playing \(label.number): \(label.title)"
