@@ -15,7 +15,8 @@ public struct Podcast: Sendable, Hashable, Identifiable {
     public let genres: [String]
     /// How many episodes the podcast has in all (the lookup returns the latest few).
     public let episodeCount: Int?
-    public let episodes: [Episode]
+    /// Newest first: in memory, or read from the library a page at a time.
+    public let episodes: EpisodeList
     /// Results that were skipped because they did not decode.
     public let warnings: [DecodingWarning]
 
@@ -30,6 +31,31 @@ public struct Podcast: Sendable, Hashable, Identifiable {
         episodes: [Episode] = [],
         warnings: [DecodingWarning] = []
     ) {
+        self.init(
+            id: id,
+            title: title,
+            artist: artist,
+            artworkURL: artworkURL,
+            feedURL: feedURL,
+            genres: genres,
+            episodeCount: episodeCount,
+            episodeList: EpisodeList(episodes),
+            warnings: warnings
+        )
+    }
+
+    /// A podcast whose episodes are read from `episodeList` (a library's source).
+    public init(
+        id: Int64,
+        title: String,
+        artist: String? = nil,
+        artworkURL: URL? = nil,
+        feedURL: URL? = nil,
+        genres: [String] = [],
+        episodeCount: Int? = nil,
+        episodeList: EpisodeList,
+        warnings: [DecodingWarning] = []
+    ) {
         self.id = id
         self.title = title
         self.artist = artist
@@ -37,7 +63,7 @@ public struct Podcast: Sendable, Hashable, Identifiable {
         self.feedURL = feedURL
         self.genres = genres
         self.episodeCount = episodeCount
-        self.episodes = episodes
+        self.episodes = episodeList
         self.warnings = warnings
     }
 
@@ -126,7 +152,7 @@ extension Podcast: Decodable {
                 throw error
             }
         }
-        self.episodes = episodes
+        self.episodes = EpisodeList(episodes)
         self.warnings = warnings
     }
 }

@@ -110,6 +110,9 @@ final class TerminalState: Sendable {
 
     private let state = Mutex(State())
 
+    /// How many of the loaded podcast's episodes (the newest) Tab offers.
+    static let completionLimit = 2000
+
     /// The editor while the interactive shell runs; nil in scripts.
     var editor: LineEditor? {
         get { state.withLock { $0.editor } }
@@ -149,8 +152,11 @@ final class TerminalState: Sendable {
     func refreshSnapshot(_ session: Session) async {
         var entries: [CompletionSnapshot.EpisodeEntry] = []
         if let podcast = await session.podcast {
-            let statuses = await session.statuses()
-            for (index, episode) in podcast.episodes.enumerated() {
+            // Tab offers the newest episodes: a subscription of 200 000 is not read
+            // through after every command.
+            let offered = Array(1...max(1, min(podcast.episodes.count, Self.completionLimit)))
+            let statuses = await session.statuses(of: offered)
+            for (index, episode) in zip(podcast.episodes.indices, podcast.episodes.prefix(offered.count)) {
                 entries.append(
                     .init(
                         number: index + 1,

@@ -77,3 +77,38 @@ struct AddressingTests {
         }
     }
 }
+
+/// A subscription's episodes read from the library a page at a time.
+@Suite("Episodes a page at a time")
+struct PagedEpisodesTests {
+    /// 1,000 episodes (four pages): every number reads the episode `episodes`
+    /// lists there, across page boundaries and back; the marks of one far from
+    /// the pages kept are found; selectors and `show` reach the last one.
+    @Test func aLongSubscriptionReadsEveryEpisodeWhereItIsListed() async throws {
+        try await ShellHarness.run(json: true) { h in
+            #expect(
+                await h.run("subscribe \(h.server.baseURL.absoluteString)/feeds/generate?n=1000&words=0") == .success
+            )
+            let session = h.shell.session
+            let podcast = try #require(await session.podcast)
+            #expect(podcast.episodes.count == 1000)
+            #expect(podcast.episodes.source != nil)
+            // Newest first, as the feed numbers them backwards: episode N is item 1001 - N.
+            for number in [1, 256, 257, 512, 513, 1000, 3, 700, 255] {
+                #expect(podcast.episodes[number - 1].title == "Generated item \(1001 - number)")
+            }
+            // Nine pages read since: the first is no longer kept, its marks are still found.
+            for number in stride(from: 1, through: 1000, by: 120) { _ = podcast.episodes[number - 1] }
+            let first = podcast.episodes[0]
+            let marks = await session.marks
+            #expect(marks[first.id]?.guid == "generated-1000")
+            #expect(marks[-42] == nil)
+            h.output.clear()
+            #expect(await h.run("show 1000; episodes --limit 2") == .success)
+            let lines = h.output.standardOutput.split(separator: "\n").map(String.init)
+            #expect(lines.first?.contains("\"title\":\"Generated item 1\"") == true, "\(lines.first ?? "")")
+            #expect(lines.last?.contains("Generated item 999") == true)
+            #expect(lines.last?.contains("Generated item 998") == false)
+        }
+    }
+}

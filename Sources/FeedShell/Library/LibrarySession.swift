@@ -50,7 +50,7 @@ struct EpisodeMarks: Sendable, Equatable {
 struct LoadedSubscription: Sendable {
     let podcast: StoredPodcast
     /// By ``FeedKit/Episode/id``.
-    let marks: [Int64: EpisodeMarks]
+    let marks: EpisodeMarksLookup
 }
 
 extension StoredPodcast {
@@ -207,34 +207,23 @@ extension Session {
     }
 
     /// Subscription `podcast` with its whole history, as the shell knows podcasts,
-    /// without loading it (for `P:E`).
+    /// without loading it (for `P:E`): its episodes are read a page at a time.
     func view(of podcast: StoredPodcast) async throws(ShellError) -> (Podcast, LoadedSubscription) {
         let library = try library()
-        let stored = try await libraryCall { () async throws(LibraryError) in
-            try await library.episodes(of: podcast.id ?? -1) { record in
-                record.episode(in: podcast).map { ($0, EpisodeMarks(record)) }
-            }
+        let ids = try await libraryCall { () async throws(LibraryError) in
+            try await library.episodeIDs(of: podcast.id ?? -1)
         }
-        var episodes: [Episode] = []
-        var marks: [Int64: EpisodeMarks] = [:]
-        episodes.reserveCapacity(stored.count)
-        marks.reserveCapacity(stored.count)
-        for (episode, mark) in stored {
-            // Two items with one GUID in two podcasts never meet; within one they are one row.
-            guard marks[episode.id] == nil else { continue }
-            episodes.append(episode)
-            marks[episode.id] = mark
-        }
+        let episodes = LibraryEpisodes(library: library, podcast: podcast, ids: ids)
         let loaded = Podcast(
             id: podcast.downloadKey,
             title: podcast.title,
             artist: podcast.author,
             artworkURL: podcast.artworkURL.flatMap(URL.init(string:)),
             feedURL: URL(string: podcast.feedURL),
-            episodeCount: episodes.count,
-            episodes: episodes
+            episodeCount: ids.count,
+            episodeList: EpisodeList(source: episodes)
         )
-        return (loaded, LoadedSubscription(podcast: podcast, marks: marks))
+        return (loaded, LoadedSubscription(podcast: podcast, marks: EpisodeMarksLookup(episodes)))
     }
 
     /// The subscriptions' numbers and titles, for completion; none until a command
@@ -246,5 +235,5 @@ extension Session {
 
     /// The library's marks of the loaded podcast's episodes, when it is a
     /// subscription.
-    var marks: [Int64: EpisodeMarks] { subscription?.marks ?? [:] }
+    var marks: EpisodeMarksLookup { subscription?.marks ?? [:] }
 }

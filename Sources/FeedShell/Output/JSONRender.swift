@@ -10,7 +10,7 @@ enum JSONRender {
     static func podcast(
         _ podcast: Podcast,
         statuses: [Int64: EpisodeStatus],
-        marks: [Int64: EpisodeMarks] = [:]
+        marks: EpisodeMarksLookup = [:]
     ) -> JSONValue {
         .object([
             "id": .int(podcast.id),
@@ -28,7 +28,7 @@ enum JSONRender {
         _ podcast: Podcast,
         numbers: [Int]? = nil,
         statuses: [Int64: EpisodeStatus],
-        marks: [Int64: EpisodeMarks] = [:]
+        marks: EpisodeMarksLookup = [:]
     ) -> JSONValue {
         .array(
             (numbers ?? podcast.episodes.indices.map { $0 + 1 }).map { number in

@@ -27,7 +27,7 @@ enum Render {
         _ podcast: Podcast,
         numbers: [Int]? = nil,
         statuses: [Int64: EpisodeStatus],
-        marks: [Int64: EpisodeMarks] = [:],
+        marks: EpisodeMarksLookup = [:],
         width: Int?,
         color: Bool = false,
         timeZone: TimeZone = .current

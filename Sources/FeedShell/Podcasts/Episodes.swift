@@ -20,9 +20,14 @@ extension Command {
         let podcast = try await context.session.requirePodcast()
         let marks = await context.session.marks
         let words = (arguments["WORDS"] ?? "").lowercased().split(separator: " ").map(String.init)
-        var numbers = podcast.episodes.indices.map { $0 + 1 }.filter { number in
-            let title = podcast.episodes[number - 1].title.lowercased()
-            return words.allSatisfy { title.contains($0) }
+        // Without WORDS no title is read: a subscription's episodes come from the
+        // library a page at a time, and only the shown ones need to.
+        var numbers = podcast.episodes.indices.map { $0 + 1 }
+        if !words.isEmpty {
+            numbers = numbers.filter { number in
+                let title = podcast.episodes[number - 1].title.lowercased()
+                return words.allSatisfy { title.contains($0) }
+            }
         }
         let matching = numbers.count
         if let limit = arguments.integer("limit") { numbers = Array(numbers.prefix(limit)) }
