@@ -1,0 +1,61 @@
+import FeedShell
+import FixtureServer
+import Foundation
+import ShellKit
+import Testing
+
+/// The library and listening commands run in-process, against the fixture server
+/// (the end-to-end suites run them again on the binary).
+@Suite("Library commands in-process")
+struct LibraryCommandTests {
+    /// `import`, the first `update` (nothing called new), a second `update` that
+    /// finds one (and `new` lists it), and `export` of what was imported.
+    @Test func importUpdateNewAndExport() async throws {
+        try await ShellHarness.run { h in
+            let base = h.server.baseURL.absoluteString
+            let feed = "\(base)/fault/changes=1/feeds/1386867488.xml"
+            let list = h.downloads.appendingPathComponent("in.opml")
+            try FileManager.default.createDirectory(at: h.downloads, withIntermediateDirectories: true)
+            try """
+            <opml version="2.0"><body><outline type="rss" text="Loopback" xmlUrl="\(feed)"/></body></opml>
+            """.write(to: list, atomically: true, encoding: .utf8)
+            #expect(await h.run("import \(list.path); update; new") == .success)
+            var out = h.output.standardOutput
+            #expect(out.contains("Loopback Radio: first read, 5 episodes (none marked new)"), "\(out)")
+            #expect(out.contains("no new episodes"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("update; new") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("Loopback Radio: 1 new episode"), "\(out)")
+            #expect(out.contains("Bonus episode 1"), "\(out)")
+            let exported = h.downloads.appendingPathComponent("out.opml")
+            h.output.clear()
+            #expect(await h.run("export \(exported.path)") == .success)
+            let text = try String(contentsOf: exported, encoding: .utf8)
+            #expect(text.contains("xmlUrl=\"\(feed)\""), "\(text)")
+        }
+    }
+
+    /// `set` keeps settings in the library, lists them, forgets one with `default`,
+    /// and refuses a bad value naming it.
+    @Test func setKeepsListsAndRefuses() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("set speed 1.5; set max-size 500M; set") == .success)
+            var out = h.output.standardOutput
+            #expect(out.contains("speed") && out.contains("1.5"), "\(out)")
+            #expect(out.contains("max-size") && out.contains("500"), "\(out)")
+            // A later shell of the same library has them.
+            let later = h.sibling()
+            #expect(await later.run("set") == .success)
+            #expect(later.output.standardOutput.contains("1.5"), "\(later.output.standardOutput)")
+            await later.shell.close()
+            h.output.clear()
+            #expect(await h.run("set speed default; set") == .success)
+            out = h.output.standardOutput
+            #expect(!out.contains("1.5"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("set speed fast") == .failure)
+            #expect(h.output.standardError.contains("fast"), "\(h.output.standardError)")
+        }
+    }
+}
