@@ -123,14 +123,24 @@ extension TmuxTests {
             try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
             tmux.keys("lookup; get 1,2", "Enter")
             try await tmux.waitForScreen { statusLine($0, "1") != nil && statusLine($0, "2") != nil }
+            tmux.keys("half typed")
             try tmux.resize(width: 50, height: 30)
-            // Redrawn for the new width: one line each, and no piece of an old line.
+            // Redrawn for the new width: one line each, no piece of an old line, and
+            // one prompt with what was typed.
             try await tmux.waitForScreen { screen in
                 let all = lines(screen)
                 return all.filter { $0.hasPrefix("[1] ") }.count == 1 && all.filter { $0.hasPrefix("[2] ") }.count == 1
                     && all.allSatisfy { $0.count <= 50 }
                     && !all.contains { !$0.hasPrefix("[") && ($0.contains("ETA") || $0.contains("/s,")) }
+                    && all.filter { $0.contains("↓2>") }.count == 1 && screen.hasSuffix("↓2> half typed")
             }
+            try tmux.resize(width: 100, height: 30)
+            try await tmux.waitForScreen { screen in
+                let all = lines(screen)
+                return all.filter { $0.contains("↓2>") }.count == 1 && screen.hasSuffix("↓2> half typed")
+                    && all.filter { $0.hasPrefix("[1] ") }.count == 1
+            }
+            tmux.keys("C-u")
             tmux.keys("episodes", "Enter")
             try await tmux.waitForScreen { $0.contains("#  Date") && $0.hasSuffix("↓2>") }
             let table = lines(try await tmux.screen()).filter { $0.hasPrefix("3  2026") }
