@@ -35,6 +35,32 @@ public struct DownloadView: Sendable, Equatable {
     }
 }
 
+/// Another process that runs downloads for this one (the background feedsh), as
+/// ``DownloadBoard`` reaches it.
+public protocol RemoteDownloads: Sendable {
+    /// Asks it to act on downloads it holds; their requests and states after, or
+    /// nil when it cannot be reached.
+    func request(_ operation: RemoteOperation, _ ids: [String]) async -> [(DownloadRequest, DownloadManager.State)]?
+}
+
+/// What ``DownloadBoard`` asks of the downloads another process holds.
+public enum RemoteOperation: Sendable {
+    case pause, resume, cancel
+}
+
+/// What ``DownloadBoard/pause(_:)`` did.
+public enum PauseOutcome: Sendable, Equatable {
+    case paused(bytes: Int64, total: Int64?, holder: DownloadHolder)
+    /// It completed before the pause could take.
+    case finishedFirst
+    /// Another process holds its lock: only that one can pause it.
+    case heldElsewhere(pid: Int32?)
+    /// Nothing runs it.
+    case notRunning
+    /// The background feedsh holds it and went away.
+    case unreachable
+}
+
 /// A change ``DownloadBoard`` reports, in the order it happened: the event, who runs
 /// the download, and what finishing it did (``DownloadBoard/run(finish:observe:)``'s
 /// `finish`, for a download this process completed).
@@ -65,6 +91,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
     /// The background feedsh's latest view of each download it holds.
     private var remote: [String: (request: DownloadRequest, state: DownloadManager.State)] = [:]
     private var remoteAlive = false
+    /// How the background feedsh is reached, while it is connected.
+    private var remoteControl: (any RemoteDownloads)?
     /// Remote changes told but not yet observed.
     private var pendingRemote = 0
     /// Engine events observed (against ``DownloadManager/eventsYielded``).
@@ -128,15 +156,75 @@ public actor DownloadBoard<Aftermath: Sendable> {
 
     /// The background feedsh is connected (with what it holds), or went away:
     /// what it said last is then no one's state.
-    public func remoteConnected(_ downloads: [(DownloadRequest, DownloadManager.State)]) {
+    public func remoteConnected(
+        _ downloads: [(DownloadRequest, DownloadManager.State)],
+        control: any RemoteDownloads
+    ) {
         remoteAlive = true
+        remoteControl = control
         for (request, state) in downloads { remote[request.id] = (request, state) }
     }
 
     public func remoteGone() {
         remoteAlive = false
+        remoteControl = nil
         remote.removeAll()
         input.yield(.remoteGone)
+    }
+
+    /// Pauses a download where it runs: here, or in the background feedsh.
+    public func pause(_ request: DownloadRequest) async -> PauseOutcome {
+        switch await engine.pause(request.id) {
+        case .paused(let bytes, let total)?: return .paused(bytes: bytes, total: total, holder: .here)
+        case .completed?: return .finishedFirst
+        default: break
+        }
+        if let held = remote[request.id], held.state.isActive {
+            guard let after = await askRemote(.pause, [request.id]).first else { return .unreachable }
+            switch after.state {
+            case .paused(let bytes, let total): return .paused(bytes: bytes, total: total, holder: .background)
+            case .completed: return .finishedFirst
+            default: return .notRunning
+            }
+        }
+        if let pid = engine.owner(of: request) { return .heldElsewhere(pid: pid) }
+        return .notRunning
+    }
+
+    /// Continues a paused or failed download the background feedsh holds, there:
+    /// its state before (to say from where), or nil when the background holds no
+    /// such download (or cannot be reached) and it is for this engine to start.
+    public func resumeWhereHeld(_ request: DownloadRequest) async -> DownloadManager.State? {
+        guard await engine.state(of: request.id)?.isActive != true, let held = remote[request.id],
+            held.state.isResumable, !(await askRemote(.resume, [request.id]).isEmpty)
+        else { return nil }
+        return held.state
+    }
+
+    /// Cancels, in the background feedsh, those of `requests` it holds unfinished;
+    /// for each of them whether it could (false: it went away). The others are for
+    /// this engine.
+    public func cancelWhereHeld(_ requests: [DownloadRequest]) async -> [String: Bool] {
+        var there: [String] = []
+        for request in requests where await engine.state(of: request.id)?.isActive != true {
+            if let held = remote[request.id], held.state.isActive || held.state.isResumable {
+                there.append(request.id)
+            }
+        }
+        guard !there.isEmpty else { return [:] }
+        let reached = !(await askRemote(.cancel, there).isEmpty)
+        return Dictionary(there.map { ($0, reached) }) { first, _ in first }
+    }
+
+    /// Asks the background feedsh and keeps what it answers; empty when it cannot
+    /// be reached.
+    private func askRemote(
+        _ operation: RemoteOperation,
+        _ ids: [String]
+    ) async -> [(request: DownloadRequest, state: DownloadManager.State)] {
+        guard let remoteControl, let after = await remoteControl.request(operation, ids) else { return [] }
+        for (request, state) in after { remote[request.id] = (request, state) }
+        return after
     }
 
     /// Where `request` stands: running here, in the background, held by another

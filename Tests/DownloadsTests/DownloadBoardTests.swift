@@ -15,6 +15,40 @@ private final class Observed: Sendable {
     var all: [(event: DownloadEvent, holder: DownloadHolder, aftermath: String?)] { changes.withLock { $0 } }
 }
 
+/// A background feedsh as the board reaches it: answers as told, records what it
+/// was asked; `reachable: false` is one that went away.
+private final class FakeRemote: RemoteDownloads {
+    let reachable: Bool
+    private let state:
+        Mutex<(asked: [(RemoteOperation, [String])], holds: [String: (DownloadRequest, DownloadManager.State)])>
+
+    init(reachable: Bool = true, holds: [(DownloadRequest, DownloadManager.State)] = []) {
+        self.reachable = reachable
+        state = Mutex(([], Dictionary(holds.map { ($0.0.id, $0) }) { first, _ in first }))
+    }
+
+    var asked: [(RemoteOperation, [String])] { state.withLock { $0.asked } }
+
+    func request(_ operation: RemoteOperation, _ ids: [String]) async -> [(DownloadRequest, DownloadManager.State)]? {
+        guard reachable else { return nil }
+        return state.withLock { state in
+            state.asked.append((operation, ids))
+            return ids.compactMap { id in
+                guard let (request, before) = state.holds[id] else { return nil }
+                let after: DownloadManager.State =
+                    switch (operation, before) {
+                    case (.pause, .running(let progress)): .paused(bytes: progress?.bytes ?? 0, total: progress?.total)
+                    case (.resume, _): .running(nil)
+                    case (.cancel, _): .cancelled
+                    default: before
+                    }
+                state.holds[id] = (request, after)
+                return (request, after)
+            }
+        }
+    }
+}
+
 /// A fixture server, a manager and a board whose observer is slow on purpose: what
 /// `settle` promises (the news observed before it returns) only shows when
 /// observing takes time.
@@ -127,7 +161,7 @@ struct DownloadBoardTests {
     @Test func aBackgroundThatGoesAwayReleasesTheWait() async throws {
         try await BoardHarness.run { h in
             let request = h.request("gone", size: 1_000, episode: 5)
-            await h.board.remoteConnected([(request, .running(nil))])
+            await h.board.remoteConnected([(request, .running(nil))], control: FakeRemote())
             let waiting = Task { await h.settle([request]) }
             try await Task.sleep(for: .milliseconds(200))
             await h.board.remoteGone()
@@ -168,6 +202,38 @@ struct DownloadBoardTests {
             waiting.cancel()
             await waiting.value
             #expect(await h.board.view(of: request)?.state.isActive == true)
+        }
+    }
+
+    /// pause, resume and cancel reach a download where it is held: the background
+    /// feedsh is asked for its own, this engine never is; one it holds while gone
+    /// says so.
+    @Test func operationsReachTheBackgroundsDownloads() async throws {
+        try await BoardHarness.run { h in
+            let running = h.request("there-running", size: 1_000, episode: 8)
+            let paused = h.request("there-paused", size: 1_000, episode: 9)
+            let progress = DownloadProgress(bytes: 400, total: 1_000, bytesPerSecond: nil)
+            let remote = FakeRemote(holds: [(running, .running(progress)), (paused, .paused(bytes: 300, total: 1_000))])
+            await h.board.remoteConnected(
+                [(running, .running(progress)), (paused, .paused(bytes: 300, total: 1_000))],
+                control: remote
+            )
+            #expect(await h.board.pause(running) == .paused(bytes: 400, total: 1_000, holder: .background))
+            #expect(await h.board.view(of: running)?.state == .paused(bytes: 400, total: 1_000))
+            #expect(await h.board.resumeWhereHeld(paused) == .paused(bytes: 300, total: 1_000))
+            // Not held there: for this engine to start.
+            #expect(await h.board.resumeWhereHeld(h.request("here", size: 10, episode: 10)) == nil)
+            #expect(
+                await h.board.cancelWhereHeld([running, paused, h.request("here", size: 10, episode: 10)])
+                    == ["there-running": true, "there-paused": true]
+            )
+            #expect(remote.asked.map(\.1) == [["there-running"], ["there-paused"], ["there-running", "there-paused"]])
+            #expect(await h.board.pause(h.request("nothing", size: 10, episode: 11)) == .notRunning)
+
+            let gone = h.request("gone-away", size: 1_000, episode: 12)
+            await h.board.remoteConnected([(gone, .running(nil))], control: FakeRemote(reachable: false))
+            #expect(await h.board.pause(gone) == .unreachable)
+            #expect(await h.board.cancelWhereHeld([gone]) == ["gone-away": false])
         }
     }
 }

@@ -26,6 +26,20 @@ final class BackgroundLink: Sendable {
     func markClosed() { closed.withLock { $0 = true } }
 }
 
+extension BackgroundLink: RemoteDownloads {
+    func request(_ operation: RemoteOperation, _ ids: [String]) async -> [(DownloadRequest, DownloadManager.State)]? {
+        guard isAlive else { return nil }
+        let op: ControlRequest.Operation =
+            switch operation {
+            case .pause: .pause
+            case .resume: .resume
+            case .cancel: .cancel
+            }
+        guard let result = try? await client.request(op, ids: ids) else { return nil }
+        return (result.downloads ?? []).map { ($0.request, $0.engineState) }
+    }
+}
+
 extension ControlDownload {
     /// As the engine would say it.
     var engineState: DownloadManager.State {
@@ -123,7 +137,7 @@ extension Session {
         let link = BackgroundLink(client: client, pid: hello.pid)
         let held = list.downloads ?? []
         for download in held { labels[download.id] = download.label }
-        await board.remoteConnected(held.map { ($0.request, $0.engineState) })
+        await board.remoteConnected(held.map { ($0.request, $0.engineState) }, control: link)
         background = link
         let board = board
         Task {
@@ -239,18 +253,5 @@ enum BackgroundLauncher {
         case .failure(let error):
             throw .background("cannot start \(executable): \(error.localizedDescription)")
         }
-    }
-}
-
-extension Session {
-    /// Asks the background process to pause, resume or cancel downloads it runs;
-    /// their states after, or nil when it cannot be reached.
-    func backgroundRequest(_ op: ControlRequest.Operation, _ ids: [String]) async -> [ControlDownload]? {
-        guard let link = background, link.isAlive else { return nil }
-        guard let result = try? await link.client.request(op, ids: ids) else { return nil }
-        for download in result.downloads ?? [] {
-            await board.remoteChanged(download.request, state: download.engineState, event: nil)
-        }
-        return result.downloads ?? []
     }
 }

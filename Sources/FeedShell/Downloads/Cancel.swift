@@ -16,18 +16,9 @@ extension Command {
     ) { allTargets, arguments, context in
         let engine = context.session.downloads
         // Those the background feedsh holds are cancelled there.
-        var targets: [DownloadTarget] = []
-        var remote: [DownloadTarget] = []
-        for target in allTargets {
-            if let held = await context.session.board.view(of: target.request), held.holder == .background,
-                held.state.isActive || held.state.isResumable
-            {
-                remote.append(target)
-            } else {
-                targets.append(target)
-            }
-        }
-        let cancelledThere = await context.session.backgroundRequest(.cancel, remote.map(\.request.id)) != nil
+        let there = await context.session.board.cancelWhereHeld(allTargets.map(\.request))
+        let remote = allTargets.filter { there[$0.request.id] != nil }
+        let targets = allTargets.filter { there[$0.request.id] == nil }
         // Queued ones go first inside the engine, so stopping the running ones starts
         // none of them.
         let cancelled = await engine.cancel(targets.map(\.request.id))
@@ -43,7 +34,7 @@ extension Command {
             }
         }
         var outcomes: [Outcome] = remote.map { target in
-            cancelledThere
+            there[target.request.id] == true
                 ? Outcome(kind: "cancelled", message: "cancelled \(target.label.number) (in the background)")
                 : Outcome(kind: "not cancelled", message: "\(target.label.number): the background feedsh went away")
         }

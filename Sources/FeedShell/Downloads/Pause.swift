@@ -3,25 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    /// Pauses a download the background feedsh runs; nil when it runs none such.
-    static func pauseInBackground(_ target: DownloadTarget, _ context: CommandContext) async -> Outcome? {
-        let session = context.session
-        guard let view = await session.board.view(of: target.request), view.holder == .background,
-            view.state.isActive,
-            let after = await session.backgroundRequest(.pause, [target.request.id])?.first
-        else { return nil }
-        let number = target.label.number
-        return after.state == .paused
-            ? Outcome(
-                kind: "paused",
-                message:
-                    "paused \(number) at \(Formatting.precisePercent(after.bytes ?? 0, of: after.total)) (in the background)"
-            )
-            : Outcome(kind: "finished first", message: "\(number) finished before it could be paused")
-    }
-}
-
-extension Command {
     static let pause = perDownload(
         CommandSpec(
             "pause",
@@ -32,19 +13,23 @@ extension Command {
         var outcomes: [Outcome] = []
         for target in targets {
             let number = target.label.number
+            // Paused where it runs: here, or in the background feedsh.
             let outcome: Outcome =
-                switch await context.session.downloads.pause(target.request.id) {
-                case .paused(let bytes, let total)?:
+                switch await context.session.board.pause(target.request) {
+                case .paused(let bytes, let total, let holder):
                     Outcome(
                         kind: "paused",
                         message: "paused \(number) at \(Formatting.precisePercent(bytes, of: total))"
+                            + (holder == .background ? " (in the background)" : "")
                     )
-                case .completed?:
+                case .finishedFirst:
                     Outcome(kind: "finished first", message: "\(number) finished before it could be paused")
-                default:
-                    await pauseInBackground(target, context)
-                        ?? ownedElsewhere(target, context)
-                        ?? Outcome(kind: "not downloading", message: "\(number) is not downloading")
+                case .heldElsewhere(let pid):
+                    Self.elsewhere(target, pid: pid)
+                case .unreachable:
+                    Outcome(kind: "not paused", message: "\(number): the background feedsh went away")
+                case .notRunning:
+                    Outcome(kind: "not downloading", message: "\(number) is not downloading")
                 }
             outcomes.append(outcome)
         }

@@ -1,4 +1,3 @@
-import Downloads
 import ShellKit
 import TerminalKit
 
@@ -13,12 +12,9 @@ extension Command {
         await startAll(targets, context) { target in
             let number = target.label.number
             // One the background feedsh holds continues there.
-            if let held = await context.session.board.view(of: target.request), held.holder == .background,
-                held.state.isResumable,
-                await context.session.backgroundRequest(.resume, [target.request.id]) != nil
-            {
+            if let before = await context.session.board.resumeWhereHeld(target.request) {
                 var at = ""
-                if case .paused(let bytes, let total) = held.state {
+                if case .paused(let bytes, let total) = before {
                     at = " at \(Formatting.precisePercent(bytes, of: total))"
                 }
                 return .skip(Outcome(kind: "resumed", message: "resuming \(number)\(at) in the background"))

@@ -107,7 +107,12 @@ extension Command {
     /// Says another process owns a download, or nil when none does.
     static func ownedElsewhere(_ target: DownloadTarget, _ context: CommandContext) -> Outcome? {
         guard let holder = context.session.downloads.owner(of: target.request) else { return nil }
-        let who = holder.map { "pid \($0)" } ?? "another process"
+        return elsewhere(target, pid: holder)
+    }
+
+    /// `3 is being downloaded by feedsh (pid 123)`.
+    static func elsewhere(_ target: DownloadTarget, pid: Int32?) -> Outcome {
+        let who = pid.map { "pid \($0)" } ?? "another process"
         return Outcome(
             kind: "being downloaded elsewhere",
             message: "\(target.label.number) is being downloaded by feedsh (\(who))"
