@@ -359,3 +359,37 @@ extension TmuxTests {
         }
     }
 }
+
+extension TmuxTests {
+    /// In one shell, `delete` is seen by `episodes` and `get` downloads anew; a
+    /// download paused there is resumed by `resume 1:1` from the next shell, which
+    /// has no podcast loaded and says at start that one waits.
+    @Test func deleteThenGetInOneShellAndResumePEWithNoPodcastLoaded() async throws {
+        try await TmuxSession.with(mediaRate: 2_000_000, jobControl: true) { tmux in
+            try await tmux.startFeedshFromTheShell()
+            tmux.keys("subscribe \(tmux.base)/feeds/1386867488.xml; get 1; wait", "Enter")
+            try await tmux.waitForScreen { $0.contains("downloaded 1 Ports") && $0.hasSuffix("Loopback Radio>") }
+            tmux.keys("C-l")
+            tmux.keys("delete 1; episodes", "Enter")
+            try await tmux.waitForScreen { screen in
+                screen.contains("deleted") && screen.hasSuffix("Loopback Radio>")
+                    && lines(screen).contains { $0.hasPrefix("1  ") && !$0.contains("downloaded") }
+            }
+            tmux.keys("C-l")
+            tmux.keys("get 1", "Enter")
+            try await tmux.waitForScreen { statusLine($0, "1")?.contains("% of") == true }
+            tmux.keys("pause 1", "Enter")
+            try await tmux.waitForScreen { $0.contains("paused 1 at ") && $0.hasSuffix("Loopback Radio>") }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("$") }
+            tmux.keys("clear; " + feedshBinary.path, "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("1 paused download: 'downloads' lists them") && $0.hasSuffix("feedsh>")
+            }
+            tmux.keys("resume 1:1; wait", "Enter")
+            try await tmux.waitForScreen {
+                $0.contains("resuming 1:1 at ") && $0.contains("downloaded 1:1 Ports") && $0.hasSuffix("feedsh>")
+            }
+        }
+    }
+}
