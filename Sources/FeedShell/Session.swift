@@ -4,6 +4,7 @@ import FeedKit
 import Foundation
 import HTTPSupport
 import Library
+import ShellKit
 import Synchronization
 import TerminalKit
 
@@ -239,20 +240,21 @@ public actor Session {
         )
     }
 
-    /// The downloads a selector names: episodes (`3`, `2-4`, `1,3`, `all`) or, with a
-    /// leading `t`, songs of the last `tracks` list (`t2`, `t1-3`).
-    ///
-    /// A bad selector is a usage error naming its bad part (`no episode 9 (1-5)`)
-    /// with `synopsis` (by default the download commands' one for `verb`).
-    func targets(_ selector: String, verb: String, synopsis: String? = nil) async throws(ShellError)
+    /// The downloads a selector names: episodes of the loaded podcast or of
+    /// subscription P, the library's new episodes, or songs of the last `tracks`
+    /// list. Numbers past the list are a usage error naming them
+    /// (`no episode 9 (1-5)`), with `synopsis` (by default the download commands').
+    func targets(_ selector: Selector, verb: String, synopsis: String? = nil) async throws(ShellError)
         -> [DownloadTarget]
     {
-        if selector == "new" { return try await newTargets() }
-        if selector.hasPrefix("t") {
-            let synopsis = synopsis ?? "\(verb) tN|tN-M|tN,M|tall"
+        let synopsis = synopsis ?? "\(verb) \(Command.selectorName)"
+        switch selector.scope {
+        case .new:
+            return try await newTargets()
+        case .songs:
             guard !tracks.isEmpty else { throw .noTracks }
             let numbers: [Int]
-            switch EpisodeSelector.select(String(selector.dropFirst()), count: tracks.count) {
+            switch selector.numbers(count: tracks.count) {
             case .success(let selected): numbers = selected
             case .failure(let problem):
                 throw .usage(
@@ -268,40 +270,42 @@ public actor Session {
                 let request = previewRequest(number: number, of: track, url: url)
                 return DownloadTarget(label: label(for: request.id), request: request)
             }
-        }
-        let selection = try await selectEpisodes(selector, synopsis: synopsis ?? "\(verb) \(Command.selectorName)")
-        return selection.numbers.map { number in
-            let request = downloadRequest(
-                number: number,
-                of: selection.podcast,
-                subscription: selection.subscription,
-                prefix: selection.prefix
-            )
-            return DownloadTarget(label: label(for: request.id), request: request)
+        case .loaded, .subscription:
+            let selection = try await selectEpisodes(selector, synopsis: synopsis)
+            return selection.numbers.map { number in
+                let request = downloadRequest(
+                    number: number,
+                    of: selection.podcast,
+                    subscription: selection.subscription,
+                    prefix: selection.prefix
+                )
+                return DownloadTarget(label: label(for: request.id), request: request)
+            }
         }
     }
 
     /// Episodes a selector names: of the loaded podcast (`3`, `2-4`, `1,3`, `all`),
     /// or of subscription P with no podcast loaded (`P:3`, `P:2-4`, `P:all`), P
     /// being the number `podcasts` shows. A usage error names the bad part.
-    func selectEpisodes(_ selector: String, synopsis: String) async throws(ShellError) -> EpisodeSelection {
+    func selectEpisodes(_ selector: Selector, synopsis: String) async throws(ShellError) -> EpisodeSelection {
         var podcast: Podcast
         var subscription = self.subscription
         var prefix = ""
-        var episodes = Substring(selector)
-        if let colon = selector.firstIndex(of: ":") {
-            let stored = try await self.subscription(numbered: selector[..<colon], synopsis: synopsis)
+        switch selector.scope {
+        case .subscription(let number):
+            let stored = try await self.subscription(numbered: String(number), synopsis: synopsis)
             if let loaded = self.subscription, loaded.podcast.id == stored.id, let current = self.podcast {
                 podcast = current
             } else {
                 (podcast, subscription) = try await view(of: stored)
             }
             prefix = "\(stored.number):"
-            episodes = selector[selector.index(after: colon)...]
-        } else {
+        case .loaded:
             podcast = try requirePodcast()
+        case .new, .songs:
+            throw .usage("'\(TerminalText.line(selector.text))' names no episodes of a podcast", synopsis: synopsis)
         }
-        switch EpisodeSelector.select(String(episodes), count: podcast.episodes.count) {
+        switch selector.numbers(count: podcast.episodes.count) {
         case .success(let numbers):
             return EpisodeSelection(podcast: podcast, subscription: subscription, numbers: numbers, prefix: prefix)
         case .failure(let problem):

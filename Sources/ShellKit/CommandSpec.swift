@@ -74,14 +74,34 @@ public struct ArgumentSpec: Sendable {
     public var optional: Bool
     /// Takes every word left, joined by spaces (`search song exploder`).
     public var rest: Bool
+    /// What the word must be; checked (and made typed) when the line is parsed.
+    public var kind: ArgumentKind
     public var completion: CompletionKind
 
-    public init(_ name: String, optional: Bool = false, rest: Bool = false, completion: CompletionKind = .none) {
+    public init(
+        _ name: String,
+        optional: Bool = false,
+        rest: Bool = false,
+        kind: ArgumentKind = .word,
+        completion: CompletionKind = .none
+    ) {
         self.name = name
         self.optional = optional
         self.rest = rest
+        self.kind = kind
         self.completion = completion
+        if case .choice(let words) = kind, completion == .none { self.completion = .words(words) }
     }
+}
+
+/// What a positional argument must be.
+public enum ArgumentKind: Sendable, Equatable {
+    /// Any word.
+    case word
+    /// A ``Selector`` of these forms, numbering `noun`s (`episode`).
+    case selector(Selector.Forms, noun: String)
+    /// One of these words (case does not matter).
+    case choice([String])
 }
 
 /// An option: `--limit N`, `--medium=M` or a bare `--has-images`.

@@ -6,6 +6,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The verb, for a command with verbs.
     public var subcommand: String?
     private var positionals: [String: String] = [:]
+    private var selectors: [String: Selector] = [:]
     private var options: [String: String] = [:]
     private var present: Set<String> = []
     /// The synopsis the words were parsed with, for usage errors raised later.
@@ -13,6 +14,9 @@ public struct ParsedArguments: Sendable, Equatable {
 
     /// The positional argument named `name` (as in the spec), if given.
     public subscript(_ name: String) -> String? { positionals[name] }
+
+    /// The positional argument named `name`, declared a selector, as parsed.
+    public func selector(_ name: String) -> Selector? { selectors[name] }
 
     /// The value of `--name`, if given.
     public func option(_ name: String) -> String? { options[name] }
@@ -113,13 +117,48 @@ public struct ParsedArguments: Sendable, Equatable {
                 parsed.positionals[argument.name] = loose[index]
                 index += 1
             }
-            if parsed.positionals[argument.name] == nil, !argument.optional {
-                throw parsed.usage()
+            guard let word = parsed.positionals[argument.name] else {
+                if !argument.optional { throw parsed.usage() }
+                continue
+            }
+            switch argument.kind {
+            case .word:
+                break
+            case .selector(let forms, let noun):
+                switch Selector.parse(word, forms: forms, noun: noun) {
+                case .success(let selector):
+                    parsed.selectors[argument.name] = selector
+                case .failure(.formNotTaken(let word)):
+                    throw parsed.usage(
+                        "\(spec.name) takes \(Self.describe(forms, noun: noun)), not '\(TerminalText.line(word))'"
+                    )
+                case .failure(let problem):
+                    throw parsed.usage(problem.description(noun: noun, count: nil))
+                }
+            case .choice(let choices):
+                guard let match = choices.first(where: { $0.lowercased() == word.lowercased() }) else {
+                    throw parsed.usage(
+                        "\(spec.name) takes \(Self.list(choices)), not '\(TerminalText.line(word))'"
+                    )
+                }
+                parsed.positionals[argument.name] = match
             }
         }
         if index < loose.count {
             throw parsed.usage("unexpected argument '\(TerminalText.line(loose[index]))'")
         }
         return parsed
+    }
+
+    /// `one episode or song`, `episodes`: what a selector of `forms` names.
+    private static func describe(_ forms: Selector.Forms, noun: String) -> String {
+        let songs = forms.contains(.songs)
+        return forms.contains(.several)
+            ? "\(noun)s" + (songs ? " or songs" : "") : "one \(noun)" + (songs ? " or song" : "")
+    }
+
+    /// `played, unplayed or old`.
+    private static func list(_ words: [String]) -> String {
+        words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + words.last! : words.joined()
     }
 }

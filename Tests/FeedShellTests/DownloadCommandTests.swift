@@ -8,22 +8,6 @@ import Testing
 
 @testable import FeedShell
 
-@Suite("Episode selectors")
-struct EpisodeSelectorTests {
-    @Test(arguments: [
-        ("3", 5, [3]), ("2-4", 5, [2, 3, 4]), ("1,3", 5, [1, 3]), ("1-2,5", 5, [1, 2, 5]),
-        ("all", 3, [1, 2, 3]), ("2,2,1-2", 5, [2, 1]), ("5", 5, [5]),
-    ])
-    func selects(text: String, count: Int, expected: [Int]) {
-        #expect(EpisodeSelector.parse(text, count: count) == expected)
-    }
-
-    @Test(arguments: ["0", "6", "4-2", "1-", "-1", "a", "1,,2", "", "all"])
-    func rejects(text: String) {
-        #expect(EpisodeSelector.parse(text, count: text == "all" ? 0 : 5) == nil)
-    }
-}
-
 @Suite("Download commands")
 struct DownloadCommandTests {
     /// The media of episode `number` of the default fixture, as the server sends it.
@@ -115,7 +99,18 @@ struct DownloadCommandTests {
         }
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; pause 2,x") == .failure)
-            #expect(h.output.standardError.hasPrefix("feedsh: 'x' is not an episode number or range (1-5)"))
+            #expect(h.output.standardError.hasPrefix("feedsh: 'x' is not an episode number or range; usage: pause "))
+        }
+        // A form the command does not take is refused before anything is looked up.
+        try await ShellHarness.run { h in
+            #expect(await h.run("lookup; play 1-3") == .failure)
+            #expect(
+                h.output.standardError
+                    == "feedsh: play takes one episode or song, not '1-3'; usage: play N|tN [--from-start]\n"
+            )
+            h.output.clear()
+            #expect(await h.run("show new") == .failure)
+            #expect(h.output.standardError.hasPrefix("feedsh: show takes one episode, not 'new'; usage: show N|P:E"))
         }
         try await ShellHarness.run { h in
             #expect(await h.run("get 1") == .failure)

@@ -24,7 +24,7 @@ extension Command {
         let cancelled = await engine.cancel(targets.map(\.request.id))
         let earlier = targets.filter { cancelled[$0.request.id] != true }
         var deleteEarlier = true
-        if (arguments[selectorName] ?? "").hasSuffix("all"), !arguments.has("yes") {
+        if arguments.selector(selectorName)?.isAll == true, !arguments.has("yes") {
             let partial = earlier.filter {
                 if case .partial = context.session.layout.status(of: $0.request.file) { true } else { false }
             }

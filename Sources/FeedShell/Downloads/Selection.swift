@@ -16,7 +16,12 @@ extension Command {
     /// The selector argument of the download commands, completed with the episodes
     /// (and songs) that `verb` can act on.
     static func selectorArgument(_ verb: String, optional: Bool = false) -> ArgumentSpec {
-        ArgumentSpec(selectorName, optional: optional, completion: .selector(verb))
+        ArgumentSpec(
+            selectorName,
+            optional: optional,
+            kind: .selector(.downloads, noun: "episode"),
+            completion: .selector(verb)
+        )
     }
 
     /// The downloads the selector argument names, or a usage error naming the range.
@@ -25,7 +30,8 @@ extension Command {
         _ context: CommandContext,
         _ verb: String
     ) async throws(ShellError) -> [DownloadTarget] {
-        try await context.session.targets(arguments[selectorName] ?? "", verb: verb, synopsis: arguments.synopsis)
+        guard let selector = arguments.selector(selectorName) else { throw .usage(arguments.usage()) }
+        return try await context.session.targets(selector, verb: verb, synopsis: arguments.synopsis)
     }
 
     /// What a command did to one download: a kind for summaries (`queued`) and the
@@ -58,8 +64,7 @@ extension Command {
                 return .proceed
             }
             let outcomes = await act(targets, arguments, context)
-            let selector = arguments[selectorName] ?? ""
-            await report(targets, outcomes, summarise: selector.hasSuffix("all"), context)
+            await report(targets, outcomes, summarise: arguments.selector(selectorName)?.isAll == true, context)
             return .proceed
         }
     }

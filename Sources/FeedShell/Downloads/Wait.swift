@@ -21,7 +21,7 @@ extension Command {
         let board = context.session.board
         // What is waited for: the selected downloads, or every one this shell sees.
         let requests: [DownloadRequest]
-        if arguments[selectorName] != nil {
+        if arguments.selector(selectorName) != nil {
             requests = try await selection(arguments, context, "wait").map(\.request)
         } else {
             requests = await board.all().map(\.request)
@@ -43,7 +43,7 @@ extension Command {
                 context.output("", json: .array([]))
             } else {
                 context.console.printError(
-                    arguments[selectorName] == nil
+                    arguments.selector(selectorName) == nil
                         ? "nothing to wait for: no download is running" : "nothing to wait for: not downloading"
                 )
             }

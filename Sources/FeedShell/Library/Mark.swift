@@ -13,25 +13,25 @@ extension Command {
                 episode of the library. Played episodes are no longer new.
                 """,
             arguments: [
-                ArgumentSpec("played|unplayed|old", completion: .words(Library.Mark.allCases.map(\.rawValue))),
-                ArgumentSpec("SELECTOR", completion: .selector(CompletionDomain.episodes)),
+                ArgumentSpec("played|unplayed|old", kind: .choice(Library.Mark.allCases.map(\.rawValue))),
+                ArgumentSpec(
+                    "SELECTOR",
+                    kind: .selector([.several, .subscription, .new], noun: "episode"),
+                    completion: .selector(CompletionDomain.episodes)
+                ),
             ]
         )
     ) { arguments, context throws(ShellError) in
-        let word = arguments["played|unplayed|old"] ?? ""
-        guard let mark = Library.Mark(rawValue: word) else {
-            throw .usage(
-                "mark takes played, unplayed or old, not '\(TerminalText.line(word))'",
-                synopsis: arguments.synopsis
-            )
-        }
-        let selector = arguments["SELECTOR"] ?? ""
+        // Both checked when the line was parsed.
+        guard let mark = Library.Mark(rawValue: arguments["played|unplayed|old"] ?? ""),
+            let selector = arguments.selector("SELECTOR")
+        else { throw .usage(arguments.usage()) }
         let session = context.session
         var ids: [Int64] = []
-        if selector == "new" {
+        if selector.scope == .new {
             ids = try await session.newEpisodes().compactMap(\.episode.id)
         } else {
-            if !selector.contains(":"), await session.subscription == nil { throw .noSubscriptionLoaded }
+            if selector.scope == .loaded, await session.subscription == nil { throw .noSubscriptionLoaded }
             let selection = try await session.selectEpisodes(selector, synopsis: arguments.synopsis)
             guard let subscription = selection.subscription else { throw .noSubscriptionLoaded }
             ids = selection.numbers.compactMap {

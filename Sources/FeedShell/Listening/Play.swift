@@ -22,19 +22,21 @@ extension Command {
                 waits until playback ends; with --json it reports started, position,
                 stopped and played events.
                 """,
-            arguments: [ArgumentSpec("N|tN", completion: .selector(CompletionDomain.episodes))],
+            arguments: [
+                ArgumentSpec(
+                    "N|tN",
+                    kind: .selector([.subscription, .songs], noun: "episode"),
+                    completion: .selector(CompletionDomain.episodes)
+                )
+            ],
             flags: [FlagSpec("from-start")]
         )
     ) { arguments, context throws(ShellError) in
-        let selector = arguments["N|tN"] ?? ""
+        guard let selector = arguments.selector("N|tN") else { throw .usage(arguments.usage()) }
         let session = context.session
+        // One episode or song: the forms the argument takes select no more.
         let targets = try await session.targets(selector, verb: "play", synopsis: arguments.synopsis)
-        guard targets.count == 1, let target = targets.first, selector != "new" else {
-            throw .usage(
-                "play takes one episode or song, not '\(TerminalText.line(selector))'",
-                synopsis: arguments.synopsis
-            )
-        }
+        guard let target = targets.first else { throw .usage(arguments.usage()) }
         let request = target.request
         let marks = await session.marks[Int64(request.id) ?? 0]
         let reference = await session.libraryEpisode(request.id)

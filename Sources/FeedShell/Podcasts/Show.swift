@@ -9,14 +9,19 @@ extension Command {
             summary: "show one episode in full, with where its file goes",
             details:
                 "N is the episode's number in the 'episodes' table; P:E is episode E of subscription P, from anywhere.",
-            arguments: [ArgumentSpec("N|P:E", completion: .items(CompletionDomain.episodes))]
+            arguments: [
+                ArgumentSpec(
+                    "N|P:E",
+                    kind: .selector(.oneEpisode, noun: "episode"),
+                    completion: .items(CompletionDomain.episodes)
+                )
+            ]
         )
     ) { arguments, context throws(ShellError) in
-        let text = arguments["N|P:E"] ?? ""
-        let selection = try await context.session.selectEpisodes(text, synopsis: arguments.synopsis)
-        guard selection.numbers.count == 1, let number = selection.numbers.first else {
-            throw .usage("show takes one episode, not '\(TerminalText.line(text))'", synopsis: arguments.synopsis)
-        }
+        guard let selector = arguments.selector("N|P:E") else { throw .usage(arguments.usage()) }
+        let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
+        // One episode: the forms the argument takes select no more.
+        guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
         let podcast = selection.podcast
         var episode = podcast.episodes[number - 1]
         let marks = selection.subscription?.marks[episode.id]

@@ -68,8 +68,15 @@ extension Command {
             arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.songs))]
         )
     ) { arguments, context throws(ShellError) in
+        // Song N or tN: the songs' own selector either way.
         let text = arguments["N"] ?? ""
-        let targets = try await context.session.targets(text.hasPrefix("t") ? text : "t" + text, verb: "preview")
+        let selector: Selector
+        switch Selector.parse(text.hasPrefix("t") ? text : "t" + text, forms: .songs, noun: "song") {
+        case .success(let parsed): selector = parsed
+        case .failure(let problem):
+            throw .usage(problem.description(noun: "song", count: nil), synopsis: arguments.synopsis)
+        }
+        let targets = try await context.session.targets(selector, verb: "preview")
         await report(targets, await startDownloads(targets, context), summarise: false, context)
         return .proceed
     }

@@ -1,0 +1,166 @@
+import TerminalKit
+
+/// Which items a command acts on, parsed once from its word: `3`, `2-4`, `1,3`,
+/// `all` of the loaded list; `P:3`, `P:2-4`, `P:all` of subscription P; `t2`,
+/// `t1-3`, `tall` of the songs; `new` for the library's new episodes.
+///
+/// What the word can be is declared with the argument (``Forms``): a word of a
+/// form the command does not take is a usage error naming it, as is a part that
+/// is no number or range. Numbers past the list are found by ``numbers(count:)``,
+/// once the list is known.
+public struct Selector: Sendable, Equatable, CustomStringConvertible {
+    /// What list the numbers are of.
+    public enum Scope: Sendable, Equatable {
+        /// The loaded podcast's episodes.
+        case loaded
+        /// Subscription P's episodes (`P:` before the numbers).
+        case subscription(Int64)
+        /// The songs of the last `tracks` list (`t` before the numbers).
+        case songs
+        /// The library's new episodes (`new`).
+        case new
+    }
+
+    /// Which of a list's items.
+    public enum Items: Sendable, Equatable {
+        case all
+        /// Ranges in the order given (a single number is a range of one).
+        case ranges([ClosedRange<Int>])
+    }
+
+    /// The forms an argument takes.
+    public struct Forms: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// More than one item: ranges, lists and `all`.
+        public static let several = Forms(rawValue: 1 << 0)
+        /// `P:E` and its ranges.
+        public static let subscription = Forms(rawValue: 1 << 1)
+        /// `tN` and its ranges.
+        public static let songs = Forms(rawValue: 1 << 2)
+        /// `new`.
+        public static let new = Forms(rawValue: 1 << 3)
+
+        /// What the download commands take.
+        public static let downloads: Forms = [.several, .subscription, .songs, .new]
+        /// One episode, of the loaded podcast or of a subscription.
+        public static let oneEpisode: Forms = [.subscription]
+    }
+
+    public let scope: Scope
+    public let items: Items
+    /// The word as typed (sanitized when shown).
+    public let text: String
+
+    public var description: String { text }
+
+    /// Whether it names more than one item (ranges, lists, `all`, `new`): a
+    /// command then summarises what it did.
+    public var isSeveral: Bool {
+        switch (scope, items) {
+        case (.new, _), (_, .all): true
+        case (_, .ranges(let ranges)): ranges.count > 1 || ranges.contains { $0.count > 1 }
+        }
+    }
+
+    /// Whether it is `all`, `P:all` or `tall`.
+    public var isAll: Bool { items == .all && scope != .new }
+
+    /// Parses `word` as one of `forms`; the message of a usage error when it is not.
+    public static func parse(_ word: String, forms: Forms, noun: String = "episode") -> Result<Selector, Problem> {
+        if word == "new" {
+            guard forms.contains(.new) else { return .failure(.formNotTaken(word)) }
+            return .success(Selector(scope: .new, items: .all, text: word))
+        }
+        var scope = Scope.loaded
+        var rest = Substring(word)
+        var noun = noun
+        if let colon = word.firstIndex(of: ":") {
+            guard forms.contains(.subscription) else { return .failure(.formNotTaken(word)) }
+            guard let number = Int64(word[..<colon]), number > 0 else {
+                return .failure(.badSubscription(String(word[..<colon])))
+            }
+            scope = .subscription(number)
+            rest = word[word.index(after: colon)...]
+        } else if word.hasPrefix("t") {
+            guard forms.contains(.songs) else { return .failure(.formNotTaken(word)) }
+            scope = .songs
+            rest = word.dropFirst()
+            noun = "song"
+        }
+        guard let items = parseItems(rest) else {
+            let bad = rest.split(separator: ",", omittingEmptySubsequences: false).first { parseItems($0) == nil }
+            return .failure(.malformed(String(bad ?? rest), noun: noun))
+        }
+        let selector = Selector(scope: scope, items: items, text: word)
+        guard forms.contains(.several) || !selector.isSeveral else { return .failure(.formNotTaken(word)) }
+        return .success(selector)
+    }
+
+    /// `all`, or comma-separated numbers and ranges; nil when a part is neither.
+    private static func parseItems(_ text: Substring) -> Items? {
+        if text == "all" { return .all }
+        var ranges: [ClosedRange<Int>] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let low = Int(bounds[0]), let high = bounds.count == 2 ? Int(bounds[1]) : low, 1 <= low,
+                low <= high
+            else { return nil }
+            ranges.append(low...high)
+        }
+        return .ranges(ranges)
+    }
+
+    /// The 1-based numbers selected out of `count`, in order and without repeats,
+    /// or the first number past the list.
+    public func numbers(count: Int) -> Result<[Int], Problem> {
+        switch items {
+        case .all:
+            return count > 0 ? .success(Array(1...count)) : .failure(.empty)
+        case .ranges(let ranges):
+            var numbers: [Int] = []
+            var seen = Set<Int>()
+            for range in ranges {
+                guard range.upperBound <= count else {
+                    let past = range.lowerBound > count ? range.lowerBound : range.upperBound
+                    return .failure(.outOfRange(String(past)))
+                }
+                for number in range where seen.insert(number).inserted { numbers.append(number) }
+            }
+            return numbers.isEmpty ? .failure(.empty) : .success(numbers)
+        }
+    }
+
+    /// Why a word selects nothing, naming the part that is wrong.
+    public enum Problem: Error, Sendable, Equatable {
+        /// A number (or a range's end) past the list: `9` of 1-5.
+        case outOfRange(String)
+        /// A part that is no number or range: `x`, `3-`, `4-2`.
+        case malformed(String, noun: String)
+        /// A subscription number that is none: `x:3`.
+        case badSubscription(String)
+        /// A form the command does not take (`play 1-3`, `show new`).
+        case formNotTaken(String)
+        /// An empty list (`all` of nothing).
+        case empty
+
+        /// `no episode 9 (1-5)`, with `noun` for what is numbered and the list's
+        /// `count`; for subscription P, `prefix` is `P:` and `owner` its title:
+        /// `no episode 2:9 (1-5 in Title)`.
+        public func description(noun: String, count: Int?, prefix: String = "", owner: String? = nil) -> String {
+            let within = owner.map { " in \($0)" } ?? ""
+            let range = count.map { $0 > 0 ? " (1-\($0)\(within))" : " (there are none\(within))" } ?? ""
+            return switch self {
+            case .outOfRange(let part): "no \(noun) \(prefix)\(part)\(range)"
+            case .malformed(let part, let noun):
+                "'\(TerminalText.line(part))' is not \("aeiou".contains(noun.prefix(1)) ? "an" : "a") \(noun) "
+                    + "number or range\(range)"
+            case .badSubscription(let part):
+                "'\(TerminalText.line(part))' is not a subscription number ('podcasts' lists them)"
+            case .formNotTaken(let word): "'\(TerminalText.line(word))' is not a selector this command takes"
+            case .empty: "no \(noun) selected\(range)"
+            }
+        }
+    }
+}
