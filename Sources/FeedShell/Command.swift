@@ -8,14 +8,37 @@ import TerminalKit
 /// ``ShellKit/Registry/standard``.
 public struct Command: DeclaredCommand {
     public let spec: CommandSpec
+    /// For a command whose selector completes with the loaded podcast's episodes:
+    /// which of them Tab offers (`get`: those not downloaded); nil offers all.
+    let offers: EpisodeFilter?
+    /// Whether `--json` gives the command a line of its own (`source` gives none:
+    /// the commands it runs write theirs).
+    let jsonLine: Bool
     let action: @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
 
     init(
         _ spec: CommandSpec,
+        offers: EpisodeFilter? = nil,
+        jsonLine: Bool = true,
         action: @escaping @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
     ) {
         self.spec = spec
+        self.offers = offers
+        self.jsonLine = jsonLine
         self.action = action
+    }
+}
+
+/// Which episodes, by their status, a command acts on.
+typealias EpisodeFilter = @Sendable (EpisodeStatus) -> Bool
+
+extension Registry where Command == FeedShell.Command {
+    /// What each command's selector offers, by its name (the completion domain of
+    /// ``Command/selectorArgument(_:optional:)``).
+    var episodeOffers: [String: EpisodeFilter] {
+        Dictionary(commands.compactMap { command in command.offers.map { (command.spec.name, $0) } }) { first, _ in
+            first
+        }
     }
 }
 

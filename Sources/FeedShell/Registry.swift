@@ -22,6 +22,6 @@ enum CompletionDomain {
     static let songs = "songs"
     /// The library's subscriptions, numbered as `podcasts` numbers them.
     static let subscriptions = "subscriptions"
-    // The download commands use their own names as domains: the episodes each can
-    // act on (`get`: not downloaded; `pause`: running; ...).
+    // The download commands use their own names as domains: the episodes each
+    // offers are declared with it (``Command/offers``).
 }

@@ -12,7 +12,7 @@ public final class Shell: Sendable {
     let console: Console
     let registry: CommandRegistry
     /// The interactive shell's state shared with the event printer.
-    let terminal = TerminalState()
+    let terminal: TerminalState
     /// Prints what background downloads report until the engine shuts down.
     private let printer: Task<Void, Never>
     /// Download news in scripts, from this session's engine and the background feedsh.
@@ -23,7 +23,8 @@ public final class Shell: Sendable {
 
     public init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard) {
         let session = Session(configuration: configuration)
-        let terminal = self.terminal
+        let terminal = TerminalState(offers: registry.episodeOffers)
+        self.terminal = terminal
         self.session = session
         self.console = console
         self.registry = registry
@@ -233,8 +234,8 @@ public final class Shell: Sendable {
         let outcome = try await command.action(arguments, context)
         console.activity.stop()
         if console.json {
-            // The commands `source` runs write their own lines.
-            if command.spec.name != "source" {
+            // A command without a line of its own (`source`) lets its commands write theirs.
+            if command.jsonLine {
                 console.emit(
                     .object([
                         "command": .string(command.spec.name), "ok": .bool(true),

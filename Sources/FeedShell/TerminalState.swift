@@ -46,23 +46,15 @@ public struct CompletionSnapshot: Sendable, Equatable {
         self.subscriptions = subscriptions
     }
 
-    /// Which episodes each download command can act on.
-    static func accepts(_ domain: String, _ status: EpisodeStatus) -> Bool {
-        switch (domain, status) {
-        case (CompletionDomain.episodes, _): true
-        case ("get", .none), ("get", .paused), ("get", .failed): true
-        case ("pause", .queued), ("pause", .downloading): true
-        case ("resume", .paused), ("resume", .failed): true
-        case ("cancel", .queued), ("cancel", .downloading), ("cancel", .paused), ("cancel", .failed): true
-        case ("wait", .queued), ("wait", .downloading): true
-        case ("delete", .downloaded): true
-        default: false
-        }
-    }
-
     /// The items of a completion domain, with `live` progress laid over the
-    /// statuses (by download id).
-    func items(_ domain: String, live: [String: DownloadProgress] = [:]) -> [CompletionItem] {
+    /// statuses (by download id); a command's domain offers the episodes its
+    /// declaration accepts (`offers`, by command name), ``CompletionDomain/episodes``
+    /// all of them.
+    func items(
+        _ domain: String,
+        live: [String: DownloadProgress] = [:],
+        offers: [String: EpisodeFilter] = [:]
+    ) -> [CompletionItem] {
         switch domain {
         case CompletionDomain.searchResults:
             return searchResults.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
@@ -74,7 +66,7 @@ public struct CompletionSnapshot: Sendable, Equatable {
             return episodes.compactMap { entry in
                 var status = entry.status
                 if case .downloading = status, let progress = live[entry.id] { status = .downloading(progress) }
-                guard Self.accepts(domain, status) else { return nil }
+                guard offers[domain]?(status) ?? true else { return nil }
                 let text = status.text
                 return CompletionItem(String(entry.number), note: entry.title + (text.isEmpty ? "" : " (\(text))"))
             }
@@ -140,12 +132,19 @@ final class TerminalState: Sendable {
     /// Whether the last question was withdrawn (its words became nil).
     var questionWithdrawn: Bool { state.withLock { $0.questionWithdrawn } }
 
+    /// What each command's selector offers, from the commands' declarations.
+    private let offers: [String: EpisodeFilter]
+
+    init(offers: [String: EpisodeFilter] = [:]) {
+        self.offers = offers
+    }
+
     /// The items Tab offers for a domain, with current progress.
     func completionItems(_ domain: String) -> [CompletionItem] {
         let (snapshot, live) = state.withLock { state in
             (state.snapshot, state.running.compactMapValues(\.progress))
         }
-        return snapshot.items(domain, live: live)
+        return snapshot.items(domain, live: live, offers: offers)
     }
 
     /// Re-reads the episodes and their statuses for completion.

@@ -24,7 +24,8 @@ struct CompleterTests {
         live: [String: DownloadProgress] = [:]
     ) -> TerminalKit.Completion {
         let snapshot = snapshot ?? self.snapshot
-        return Completer(specs: specs).complete(text) { snapshot.items($0, live: live) }
+        let offers = CommandRegistry.standard.episodeOffers
+        return Completer(specs: specs).complete(text) { snapshot.items($0, live: live, offers: offers) }
     }
 
     private func words(_ text: String) -> [String] {

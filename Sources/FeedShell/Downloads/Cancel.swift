@@ -12,7 +12,8 @@ extension Command {
                 you confirm (in a script, only with --yes).
                 """,
             flags: [FlagSpec("yes")]
-        )
+        ),
+        offers: { $0.isActive || $0.isResumable }
     ) { allTargets, arguments, context in
         let engine = context.session.downloads
         // Those the background feedsh holds are cancelled there.

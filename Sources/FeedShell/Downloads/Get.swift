@@ -15,7 +15,8 @@ extension Command {
                 it anew.
                 """,
             flags: [FlagSpec("again")]
-        )
+        ),
+        offers: { !$0.isDownloaded && !$0.isActive }
     ) { targets, arguments, context in
         guard arguments.has("again") else { return await startDownloads(targets, context) }
         return await startAll(targets, context) { target in

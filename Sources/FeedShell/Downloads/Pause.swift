@@ -8,7 +8,8 @@ extension Command {
             "pause",
             summary: "pause downloads, keeping what has arrived",
             details: "The .part file stays; 'resume' continues it, now or in a later run."
-        )
+        ),
+        offers: { $0.isActive }
     ) { targets, _, context in
         var outcomes: [Outcome] = []
         for target in targets {

@@ -7,7 +7,8 @@ extension Command {
             "resume",
             summary: "continue paused or failed downloads",
             details: "Continues from the bytes on disk with a Range request."
-        )
+        ),
+        offers: { $0.isResumable }
     ) { targets, _, context in
         await startAll(targets, context) { target in
             let number = target.label.number

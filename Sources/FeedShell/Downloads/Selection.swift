@@ -39,6 +39,9 @@ extension Command {
     struct Outcome: Sendable {
         let kind: String
         let message: String
+        /// The command started (or queued) a download: `update`'s auto-download
+        /// says which.
+        var started = false
     }
 
     /// Selections longer than this, and `all`, are summarised (`9997 queued,
@@ -50,13 +53,14 @@ extension Command {
     /// them all.
     static func perDownload(
         _ spec: CommandSpec,
+        offers: @escaping EpisodeFilter,
         act: @escaping @Sendable ([DownloadTarget], ParsedArguments, CommandContext) async -> [Outcome]
     ) -> Command {
         var spec = spec
         spec.arguments = [selectorArgument(spec.name)]
         spec.details = selectorDetails + " " + spec.details
         let verb = spec.name
-        return Command(spec) { arguments, context throws(ShellError) in
+        return Command(spec, offers: offers) { arguments, context throws(ShellError) in
             let targets = try await selection(arguments, context, verb)
             guard !targets.isEmpty else {
                 // Only `new` selects nothing without failing: a cron line runs daily.
@@ -161,10 +165,12 @@ extension Command {
             let label = targets[index].label
             outcomes[index] =
                 switch (result, message) {
-                case (.started, let message?), (.queued, let message?): Outcome(kind: "resumed", message: message)
+                case (.started, let message?), (.queued, let message?):
+                    Outcome(kind: "resumed", message: message, started: true)
                 case (.started, nil):
-                    Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)")
-                case (.queued, nil): Outcome(kind: "queued", message: "queued \(label.number): \(label.title)")
+                    Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)", started: true)
+                case (.queued, nil):
+                    Outcome(kind: "queued", message: "queued \(label.number): \(label.title)", started: true)
                 case (.alreadyActive, _):
                     Outcome(kind: "already downloading", message: "\(label.number) is already downloading")
                 }

@@ -16,7 +16,8 @@ extension Command {
                 when one of them failed.
                 """,
             arguments: [selectorArgument("wait", optional: true)]
-        )
+        ),
+        offers: { $0.isActive }
     ) { arguments, context throws(ShellError) in
         let board = context.session.board
         // What is waited for: the selected downloads, or every one this shell sees.

@@ -126,7 +126,7 @@ extension Command {
             return []
         }
         let outcomes = await startDownloads(targets, context)
-        let started = outcomes.filter { ["downloading", "queued", "resumed"].contains($0.kind) }
+        let started = outcomes.filter(\.started)
         guard !started.isEmpty else { return [] }
         if started.count > listLimit { return ["auto-download: " + summary(of: started)] }
         return started.map { "auto-download: " + $0.message }

@@ -13,7 +13,8 @@ extension Command {
                 downloads them again. A download in progress is left alone ('cancel'
                 stops it and removes its partial file).
                 """
-        )
+        ),
+        offers: { $0.isDownloaded }
     ) { targets, _, context in
         var outcomes: [Outcome] = []
         for target in targets {

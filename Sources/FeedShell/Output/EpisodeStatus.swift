@@ -33,6 +33,26 @@ enum EpisodeStatus: Sendable, Equatable {
 
     /// For the episodes table: `downloaded`, `41% paused`, `41% downloading`,
     /// `queued`, `failed: reason`.
+    /// Queued or downloading.
+    var isActive: Bool {
+        switch self {
+        case .queued, .downloading: true
+        default: false
+        }
+    }
+
+    /// Paused or failed: `resume` continues it.
+    var isResumable: Bool {
+        switch self {
+        case .paused, .failed: true
+        default: false
+        }
+    }
+
+    var isDownloaded: Bool {
+        if case .downloaded = self { true } else { false }
+    }
+
     var text: String {
         switch self {
         case .none: ""

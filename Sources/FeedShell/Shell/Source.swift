@@ -11,7 +11,8 @@ extension Command {
                 deep; a file that sources itself is refused.
                 """,
             arguments: [ArgumentSpec("FILE", completion: .path)]
-        )
+        ),
+        jsonLine: false
     ) { arguments, context throws(ShellError) in
         try await context.source(arguments["FILE"] ?? "")
     }
