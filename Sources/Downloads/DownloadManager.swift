@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import OrderedCollections
 import Synchronization
 
 /// Runs downloads in the background: at most `maxConcurrent` at once, the rest
@@ -61,7 +62,8 @@ public actor DownloadManager {
     }
     private nonisolated let maxFileSizeValue: Atomic<Int64>
     public private(set) var maxConcurrent: Int
-    private var entries: [String: Entry] = [:]
+    /// In the order they were first started, for listings.
+    private var entries: OrderedDictionary<String, Entry> = [:]
     /// Ids waiting to start, oldest first. An id whose entry is no longer queued
     /// (paused or cancelled meanwhile) is skipped when it comes up, so that taking
     /// one out costs nothing.
@@ -71,8 +73,6 @@ public actor DownloadManager {
     private var running = 0
     /// Cleared by ``stopStarting()``: from then on nothing new starts.
     private nonisolated let starting = Atomic<Bool>(true)
-    /// Ids in the order they were first started, for listings.
-    private var order: [String] = []
     private var changeWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
 
@@ -136,7 +136,6 @@ public actor DownloadManager {
                 results.append(.alreadyActive)
                 continue
             }
-            if entries[request.id] == nil { order.append(request.id) }
             entries[request.id] = Entry(request: request, state: .queued)
             queue.append(request.id)
             yield(.queued(id: request.id))
@@ -216,7 +215,7 @@ public actor DownloadManager {
 
     /// Every download this manager knows, in the order they were started.
     public func all() -> [(request: DownloadRequest, state: State)] {
-        order.compactMap { entries[$0] }.map { ($0.request, $0.state) }
+        entries.values.map { ($0.request, $0.state) }
     }
 
     /// Waits until none of `ids` (all when nil) is queued or running, or until the

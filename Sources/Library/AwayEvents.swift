@@ -43,9 +43,20 @@ extension Library {
     /// transaction: each is said once, by one feedsh.
     public func takeAwayEvents() async throws(LibraryError) -> [AwayEvent] {
         try await write("write to") { db in
-            let events = try AwayEvent.filter(Column("reported") == false).order(Column("id")).fetchAll(db)
-            try AwayEvent.filter(Column("reported") == false).updateAll(db, Column("reported").set(to: true))
+            let events = try AwayEvent.filter(AwayEvent.Columns.reported == false).order(AwayEvent.Columns.id).fetchAll(
+                db
+            )
+            try AwayEvent.filter(AwayEvent.Columns.reported == false)
+                .updateAll(db, AwayEvent.Columns.reported.set(to: true))
             return events
         }
+    }
+}
+
+extension AwayEvent {
+    /// Its columns, named after its properties.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let reported = Column(CodingKeys.reported)
     }
 }

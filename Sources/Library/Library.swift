@@ -201,7 +201,9 @@ public final class Library: Sendable {
         itunesID: Int64? = nil
     ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool) {
         try await write("write to") { db in
-            if var existing = try StoredPodcast.filter(Column("feedURL") == feedURL.absoluteString).fetchOne(db) {
+            if var existing = try StoredPodcast.filter(StoredPodcast.Columns.feedURL == feedURL.absoluteString)
+                .fetchOne(db)
+            {
                 if existing.itunesID == nil, let itunesID {
                     existing.itunesID = itunesID
                     try existing.update(db)
@@ -222,7 +224,7 @@ public final class Library: Sendable {
     /// Every subscription in the order of its number, without counts (cheap: for
     /// looking one up, or at start).
     public func subscriptions() async throws(LibraryError) -> [StoredPodcast] {
-        try await read { db in try StoredPodcast.order(Column("id")).fetchAll(db) }
+        try await read { db in try StoredPodcast.order(StoredPodcast.Columns.id).fetchAll(db) }
     }
 
     /// Every subscription in the order of its number, with its counts, in one query.
@@ -275,7 +277,9 @@ public final class Library: Sendable {
     }
 
     public func podcast(feedURL: URL) async throws(LibraryError) -> StoredPodcast? {
-        try await read { db in try StoredPodcast.filter(Column("feedURL") == feedURL.absoluteString).fetchOne(db) }
+        try await read { db in
+            try StoredPodcast.filter(StoredPodcast.Columns.feedURL == feedURL.absoluteString).fetchOne(db)
+        }
     }
 
     /// A podcast's episodes, newest first; without their descriptions unless asked
@@ -284,10 +288,10 @@ public final class Library: Sendable {
     public func episodes(of podcastID: Int64, withSummaries: Bool = false) async throws(LibraryError) -> [StoredEpisode]
     {
         try await read { db in
-            var request = StoredEpisode.filter(Column("podcastID") == podcastID)
-                .order(Column("published").desc, Column("id").desc)
+            var request = StoredEpisode.filter(StoredEpisode.Columns.podcastID == podcastID)
+                .order(StoredEpisode.listedOrder)
             if !withSummaries {
-                request = request.select(sql: Self.columnsWithoutSummary)
+                request = request.select(try StoredEpisode.selectionWithoutSummary(db))
             }
             return try request.fetchAll(db)
         }
@@ -313,7 +317,7 @@ public final class Library: Sendable {
     public func episodes(withIDs ids: [Int64]) throws(LibraryError) -> [StoredEpisode] {
         do {
             let found = try pool.read { db in
-                try StoredEpisode.filter(ids: ids).select(sql: Self.columnsWithoutSummary).fetchAll(db)
+                try StoredEpisode.filter(ids: ids).select(try StoredEpisode.selectionWithoutSummary(db)).fetchAll(db)
             }
             let byID = Dictionary(found.map { ($0.id ?? -1, $0) }) { first, _ in first }
             return ids.compactMap { byID[$0] }
@@ -321,13 +325,6 @@ public final class Library: Sendable {
             throw LibraryError("read", path: path, error)
         }
     }
-
-    /// Every column of `episode` but `summary`, which reads as NULL.
-    static let columnsWithoutSummary = """
-        id, podcastID, guid, title, NULL AS summary, published, seconds, audioURL, audioType, audioLength,
-        trackID, season, episodeNumber, chaptersURL, transcripts, funding, isNew, played, position,
-        downloaded, firstSeen
-        """
 
     /// One episode's description.
     public func summary(of episodeID: Int64) async throws(LibraryError) -> String? {
@@ -339,8 +336,8 @@ public final class Library: Sendable {
     /// The new episodes of every subscription, newest first.
     public func newEpisodes() async throws(LibraryError) -> [(podcast: StoredPodcast, episode: StoredEpisode)] {
         try await read { db in
-            let episodes = try StoredEpisode.filter(Column("isNew") == true)
-                .order(Column("published").desc, Column("id").desc).fetchAll(db)
+            let episodes = try StoredEpisode.filter(StoredEpisode.Columns.isNew == true)
+                .order(StoredEpisode.listedOrder).fetchAll(db)
             let podcasts = try StoredPodcast.fetchAll(db, keys: Set(episodes.map(\.podcastID)))
             let byID = Dictionary(uniqueKeysWithValues: podcasts.map { ($0.id!, $0) })
             return episodes.compactMap { episode in byID[episode.podcastID].map { ($0, episode) } }
@@ -376,7 +373,9 @@ public final class Library: Sendable {
             podcast.summary = feed.description ?? podcast.summary
             podcast.artworkURL = feed.artworkURL?.absoluteString ?? podcast.artworkURL
             podcast.podcastGUID = feed.podcastGUID ?? podcast.podcastGUID
-            if let movedTo, try StoredPodcast.filter(Column("feedURL") == movedTo.absoluteString).fetchCount(db) == 0 {
+            if let movedTo,
+                try StoredPodcast.filter(StoredPodcast.Columns.feedURL == movedTo.absoluteString).fetchCount(db) == 0
+            {
                 podcast.feedURL = movedTo.absoluteString
             }
             podcast.etag = validators.etag
@@ -421,8 +420,10 @@ public final class Library: Sendable {
         _ db: Database
     ) throws -> Int {
         let guids = items.map(\.guid)
-        let existing = try StoredEpisode.filter(Column("podcastID") == podcastID && guids.contains(Column("guid")))
-            .fetchAll(db)
+        let existing = try StoredEpisode.filter(
+            StoredEpisode.Columns.podcastID == podcastID && guids.contains(StoredEpisode.Columns.guid)
+        )
+        .fetchAll(db)
         var byGUID = Dictionary(existing.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
         var arrived = 0
         for item in items {
@@ -453,7 +454,9 @@ public final class Library: Sendable {
             )
             // A feed that moved is kept at its new address whatever that answered
             // (a 304 there still says the move was permanent).
-            if let movedTo, try StoredPodcast.filter(Column("feedURL") == movedTo.absoluteString).fetchCount(db) == 0 {
+            if let movedTo,
+                try StoredPodcast.filter(StoredPodcast.Columns.feedURL == movedTo.absoluteString).fetchCount(db) == 0
+            {
                 try db.execute(
                     sql: "UPDATE podcast SET feedURL = ? WHERE id = ?",
                     arguments: [movedTo.absoluteString, podcastID]
@@ -489,9 +492,12 @@ public final class Library: Sendable {
             let assignments: [ColumnAssignment] =
                 switch mark {
                 case .played:
-                    [Column("played").set(to: true), Column("isNew").set(to: false), Column("position").set(to: 0)]
-                case .unplayed: [Column("played").set(to: false)]
-                case .old: [Column("isNew").set(to: false)]
+                    [
+                        StoredEpisode.Columns.played.set(to: true), StoredEpisode.Columns.isNew.set(to: false),
+                        StoredEpisode.Columns.position.set(to: 0),
+                    ]
+                case .unplayed: [StoredEpisode.Columns.played.set(to: false)]
+                case .old: [StoredEpisode.Columns.isNew.set(to: false)]
                 }
             try StoredEpisode.filter(keys: episodeIDs).updateAll(db, assignments)
         }
@@ -500,7 +506,10 @@ public final class Library: Sendable {
     /// Records where listening to an episode stopped.
     public func savePosition(_ episodeID: Int64, seconds: Double) async throws(LibraryError) {
         _ = try await write("write to") { db in
-            try StoredEpisode.filter(key: episodeID).updateAll(db, Column("position").set(to: max(0, seconds)))
+            try StoredEpisode.filter(key: episodeID).updateAll(
+                db,
+                StoredEpisode.Columns.position.set(to: max(0, seconds))
+            )
         }
     }
 
@@ -512,7 +521,7 @@ public final class Library: Sendable {
     /// Records that an episode's file is complete (or gone).
     public func markDownloaded(_ episodeID: Int64, _ downloaded: Bool = true) async throws(LibraryError) {
         _ = try await write("write to") { db in
-            try StoredEpisode.filter(key: episodeID).updateAll(db, Column("downloaded").set(to: downloaded))
+            try StoredEpisode.filter(key: episodeID).updateAll(db, StoredEpisode.Columns.downloaded.set(to: downloaded))
         }
     }
 }

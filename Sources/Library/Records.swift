@@ -156,3 +156,42 @@ public struct PodcastSummary: Sendable, Equatable {
     public var newCount: Int
     public var downloadedCount: Int
 }
+
+extension StoredPodcast {
+    /// Its columns, named after its properties (GRDB's convention: a renamed
+    /// property cannot leave a query behind).
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let feedURL = Column(CodingKeys.feedURL)
+        public static let autodownload = Column(CodingKeys.autodownload)
+        public static let keep = Column(CodingKeys.keep)
+    }
+}
+
+extension StoredEpisode {
+    /// Its columns, named after its properties.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let podcastID = Column(CodingKeys.podcastID)
+        public static let guid = Column(CodingKeys.guid)
+        public static let summary = Column(CodingKeys.summary)
+        public static let published = Column(CodingKeys.published)
+        public static let isNew = Column(CodingKeys.isNew)
+        public static let played = Column(CodingKeys.played)
+        public static let position = Column(CodingKeys.position)
+        public static let downloaded = Column(CodingKeys.downloaded)
+    }
+
+    /// Every column of the table but `summary`, which reads as NULL: a podcast of
+    /// thousands of episodes carries megabytes of descriptions, and only `show`
+    /// needs one. From the schema (GRDB caches it), so a column added by a later
+    /// migration is read too.
+    static func selectionWithoutSummary(_ db: Database) throws -> [any SQLSelectable] {
+        try db.columns(in: databaseTableName).map { column -> any SQLSelectable in
+            column.name == Columns.summary.name ? SQL("NULL AS summary") : Column(column.name)
+        }
+    }
+
+    /// Newest first, as `episodes` numbers them.
+    static var listedOrder: [any SQLOrderingTerm] { [Columns.published.desc, Columns.id.desc] }
+}

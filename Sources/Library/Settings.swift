@@ -160,14 +160,14 @@ extension Library {
     /// Turns auto-download on or off for a podcast.
     public func setAutodownload(_ podcastID: Int64, _ on: Bool) async throws(LibraryError) {
         _ = try await write("write to") { db in
-            try StoredPodcast.filter(key: podcastID).updateAll(db, Column("autodownload").set(to: on))
+            try StoredPodcast.filter(key: podcastID).updateAll(db, StoredPodcast.Columns.autodownload.set(to: on))
         }
     }
 
     /// How many downloaded files cleanup keeps for a podcast; nil keeps all.
     public func setKeep(_ podcastID: Int64, _ keep: Int?) async throws(LibraryError) {
         _ = try await write("write to") { db in
-            try StoredPodcast.filter(key: podcastID).updateAll(db, Column("keep").set(to: keep))
+            try StoredPodcast.filter(key: podcastID).updateAll(db, StoredPodcast.Columns.keep.set(to: keep))
         }
     }
 }
