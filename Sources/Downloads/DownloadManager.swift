@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import HTTPSupport
 import OrderedCollections
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Downloads
 import FixtureServer
 import Foundation
+import HTTPSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import FeedKit
 import FixtureServer
 import Foundation
+import HTTPSupport
 import Testing
 
 extension Result {
@@ -26,7 +27,7 @@ struct BrokenFeedTests {
 
     static func fetched(_ path: String, tries: Int = 1) async throws -> Result<FeedClient.Outcome, FeedError> {
         let server = try await FixtureServer.start()
-        let client = FeedClient(tries: tries, backoff: .milliseconds(10), sizeLimit: limit)
+        let client = FeedClient(retry: RetryPolicy(attempts: tries, baseDelay: .milliseconds(10)), sizeLimit: limit)
         let result: Result<FeedClient.Outcome, FeedError>
         do throws(FeedError) {
             result = .success(try await client.fetch(server.url(path)))

@@ -66,7 +66,7 @@ struct WorldFeedTests {
     /// One failing next page (RFC 5005): what was read stands, the failure is noted.
     @Test func aFailingNextPageKeepsWhatWasRead() async throws {
         let server = try await FixtureServer.start()
-        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
         let outcome = try await client.fetch(server.url("/feeds/paged.xml?page=1&broken=3"))
         try await client.shutdown()
         await server.stop()
@@ -82,7 +82,7 @@ struct WorldFeedTests {
     /// A move (301) to a URL that answers 304 is still a move.
     @Test func aMoveToANotModifiedFeedIsKept() async throws {
         let server = try await FixtureServer.start()
-        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
         let target = server.url("/feeds/1386867488.xml")
         guard case .fetched(_, let etag, _, _) = try await client.fetch(target) else {
             Issue.record("the target feed did not load")
@@ -101,7 +101,7 @@ struct WorldFeedTests {
     /// A redirect to `file:` says so, naming the host that sent it.
     @Test func aRedirectToAFileIsRefused() async throws {
         let server = try await FixtureServer.start()
-        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
         let error = await #expect(throws: FeedError.self) {
             try await client.fetch(server.url("/fault/redirect-file/feeds/1386867488.xml"))
         }

@@ -2,6 +2,7 @@ import FeedKit
 import FixtureServer
 import Foundation
 import GRDB
+import HTTPSupport
 import Testing
 
 @testable import Library
@@ -141,7 +142,7 @@ struct LibraryTests {
 struct FeedUpdaterTests {
     @Test func concurrentUpdatesWithConditionalRequestsMovesAndFailures() async throws {
         let server = try await FixtureServer.start(.init())
-        let client = FeedClient(backoff: .milliseconds(10))
+        let client = FeedClient(retry: RetryPolicy(attempts: 3, baseDelay: .milliseconds(10)))
         let library = try Library(path: temporaryLibraryPath())
         let base = server.baseURL.absoluteString
         var podcasts: [StoredPodcast] = []
@@ -192,7 +193,7 @@ struct BrokenUpdateTests {
     /// gets its error recorded, and the next update runs again.
     @Test func oneTruncatedFeedDoesNotStopTheUpdate() async throws {
         let server = try await FixtureServer.start(.init())
-        let client = FeedClient(tries: 1, backoff: .milliseconds(10))
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
         let library = try Library(path: temporaryLibraryPath())
         let base = server.baseURL.absoluteString
         var podcasts: [StoredPodcast] = []

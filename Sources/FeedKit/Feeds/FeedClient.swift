@@ -19,18 +19,14 @@ public final class FeedClient: Sendable {
     let settings: HTTPSettings
     /// The most a feed may be (``defaultSizeLimit`` but in tests).
     let sizeLimit: Int
-    /// Tries of one request (the first and the retries).
-    let tries: Int
-    /// The delay before the first retry; it doubles each time (at most 5 s, or what
-    /// `Retry-After` says up to 30 s).
-    let backoff: Duration
+    /// When to try a request again (``HTTPSupport/RetryPolicy/feeds``).
+    let retry: RetryPolicy
 
     /// A client of its own (redirects are not followed for it, bodies are
     /// decompressed); call ``shutdown()`` when done.
     public init(
         settings: HTTPSettings = .init(),
-        tries: Int = 3,
-        backoff: Duration = .milliseconds(500),
+        retry: RetryPolicy = .feeds,
         sizeLimit: Int = FeedClient.defaultSizeLimit
     ) {
         self.sizeLimit = sizeLimit
@@ -41,8 +37,7 @@ public final class FeedClient: Sendable {
             decompressUpTo: sizeLimit
         )
         self.settings = settings
-        self.tries = tries
-        self.backoff = backoff
+        self.retry = retry
     }
 
     public func shutdown() async throws {
@@ -127,10 +122,8 @@ public final class FeedClient: Sendable {
             do {
                 return try await getFollowingRedirects(url, etag: etag, lastModified: lastModified, sink: sink)
             } catch let failure as Retryable {
-                guard attempt < tries else { throw failure.error }
-                let doubled = backoff * (1 << (attempt - 1))
-                let wait = failure.retryAfter.map { min($0, .seconds(30)) } ?? min(doubled, .seconds(5))
-                try? await Task.sleep(for: wait)
+                guard attempt < retry.attempts else { throw failure.error }
+                try? await Task.sleep(for: retry.delay(afterAttempt: attempt, retryAfter: failure.retryAfter))
                 if Task.isCancelled { throw failure.error }
                 attempt += 1
             } catch let error as FeedError {
@@ -268,11 +261,10 @@ public final class FeedClient: Sendable {
                     lastModified: response.headers.first(name: "Last-Modified")
                 )
             case 429, 500...599:
-                let retryAfter = response.headers.first(name: "Retry-After").flatMap { value -> Duration? in
-                    if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-                    return HTTPDate.parse(value).map { .seconds(max(0, $0.timeIntervalSinceNow)) }
-                }
-                throw Retryable(error: FeedError.httpStatus(status, url: url), retryAfter: retryAfter)
+                throw Retryable(
+                    error: FeedError.httpStatus(status, url: url),
+                    retryAfter: retry.retryAfter(response.headers.first(name: "Retry-After"))
+                )
             default:
                 throw FeedError.httpStatus(status, url: url)
             }

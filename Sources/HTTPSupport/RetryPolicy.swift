@@ -1,9 +1,9 @@
 import Foundation
-import HTTPSupport
 
-/// When to try a failed transfer again and when a transfer is too slow:
-/// exponential backoff with jitter, honouring `Retry-After`, and a low-speed limit
-/// like curl's `--speed-limit`/`--speed-time`.
+/// When to try a failed request again, for feeds and downloads alike: exponential
+/// backoff with jitter, honouring `Retry-After`; and, for downloads, when a
+/// transfer is too slow (a low-speed limit like curl's `--speed-limit`/
+/// `--speed-time`).
 ///
 /// The random source and the clock are injected, so that tests can pin the jitter
 /// and the date a `Retry-After: <HTTP date>` is measured from.
@@ -12,6 +12,8 @@ public struct RetryPolicy: Sendable {
     public var attempts: Int
     public var baseDelay: Duration
     public var maxDelay: Duration
+    /// The longest `Retry-After` waited for (longer ones are cut to this).
+    public var retryAfterLimit: Duration
     /// A transfer slower than this many bytes a second ...
     public var lowSpeedLimit: Int64
     /// ... for this long is a stall: it is retried from the bytes on disk.
@@ -25,6 +27,7 @@ public struct RetryPolicy: Sendable {
         attempts: Int = 5,
         baseDelay: Duration = .milliseconds(500),
         maxDelay: Duration = .seconds(30),
+        retryAfterLimit: Duration? = nil,
         lowSpeedLimit: Int64 = 1024,
         lowSpeedTime: Duration = .seconds(30),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
@@ -33,17 +36,28 @@ public struct RetryPolicy: Sendable {
         self.attempts = attempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
+        self.retryAfterLimit = retryAfterLimit ?? maxDelay
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
         self.random = random
         self.now = now
     }
 
+    /// A feed's: three tries, 0.5 s doubling to at most 5 s, a server's
+    /// `Retry-After` up to 30 s.
+    public static let feeds = RetryPolicy(
+        attempts: 3,
+        baseDelay: .milliseconds(500),
+        maxDelay: .seconds(5),
+        retryAfterLimit: .seconds(30)
+    )
+
     /// The wait before try `attempt + 1` (attempt counts from 1): the server's
-    /// `Retry-After` when given, else base × 2^(attempt-1) with "equal jitter" (half
-    /// fixed, half random), never above `maxDelay`.
+    /// `Retry-After` when given (at most ``retryAfterLimit``), else base ×
+    /// 2^(attempt-1) with "equal jitter" (half fixed, half random), never above
+    /// `maxDelay`.
     public func delay(afterAttempt attempt: Int, retryAfter: Duration?) -> Duration {
-        if let retryAfter { return min(retryAfter, maxDelay) }
+        if let retryAfter { return min(retryAfter, retryAfterLimit) }
         let exponential = baseDelay * (1 << min(max(attempt, 1) - 1, 20))
         let capped = min(exponential, maxDelay)
         let half = capped / 2
@@ -60,35 +74,5 @@ public struct RetryPolicy: Sendable {
         guard let date = HTTPDate.parse(value) else { return nil }
         let seconds = date.timeIntervalSince(now())
         return seconds > 0 ? .milliseconds(Int64(min(seconds, 86_400) * 1000)) : .zero
-    }
-}
-
-/// Decides when a transfer has been below the low-speed limit for the low-speed
-/// time: the bytes of a window must reach limit × time, or the window ends in a
-/// stall.
-struct LowSpeedDetector {
-    let limit: Int64
-    let window: Duration
-    private var windowStart: ContinuousClock.Instant
-    private var windowBytes: Int64
-
-    init(limit: Int64, window: Duration, bytes: Int64, at start: ContinuousClock.Instant) {
-        self.limit = limit
-        self.window = window
-        windowStart = start
-        windowBytes = bytes
-    }
-
-    /// Records that `bytes` have arrived in all by `now`; true when the window
-    /// passed without enough of them.
-    mutating func isStalled(bytes: Int64, at now: ContinuousClock.Instant) -> Bool {
-        guard limit > 0 else { return false }
-        let needed = Int64(Double(limit) * window.seconds)
-        if bytes - windowBytes >= needed {
-            windowStart = now
-            windowBytes = bytes
-            return false
-        }
-        return now - windowStart >= window
     }
 }
