@@ -64,7 +64,6 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         public static let noArtwork = Code("no-artwork")
         public static let noImage = Code("no-image")
         public static let notTheImage = Code("not-the-image")
-        public static let library = Code("library")
         public static let playerNotFound = Code("player-not-found")
         public static let playerFailed = Code("player-failed")
         public static let notPlayable = Code("not-playable")
@@ -155,7 +154,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .notTheImage: Code.notTheImage.description
         case .feed(let error): error.code.description
         case .download(let error): error.code.description
-        case .library: Code.library.description
+        case .library(let error): error.code.description
         case .playback(.playerNotFound): Code.playerNotFound.description
         case .playback: Code.playerFailed.description
         case .notPlayable: Code.notPlayable.description

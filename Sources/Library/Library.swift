@@ -3,16 +3,89 @@ import Foundation
 import GRDB
 
 /// Why the library could not do something, with the file it concerns.
-public struct LibraryError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-
-    init(_ operation: String, path: String, _ error: any Error) {
-        let detail = (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "\(error)"
-        description = "cannot \(operation) the library \(path): \(detail)"
+///
+/// Like ``FeedKit/FeedError``, a struct over a private enum: match on ``code``,
+/// show ``description`` to a person. SQLite's own failures are told apart where a
+/// person can act on them: another feedsh holding the file, a full disk, a file
+/// that is no (longer a sound) library.
+public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable {
+        case failed(operation: String, path: String, detail: String)
+        case busy(operation: String, path: String)
+        case diskFull(operation: String, path: String)
+        case notALibrary(path: String, detail: String)
+        case newer(path: String, schema: Int)
     }
 
-    init(_ description: String) {
-        self.description = description
+    /// A stable, machine-readable name for the kind of error (`--json`'s `code`).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        /// Any other failure of SQLite or of the file system.
+        public static let failed = Code("library")
+        /// Another process held the library longer than the wait (10 s).
+        public static let busy = Code("library-busy")
+        public static let diskFull = Code("library-disk-full")
+        /// The file is not a SQLite database, or a damaged one.
+        public static let notALibrary = Code("library-unreadable")
+        /// A newer feedsh wrote it; it is left as it is.
+        public static let newer = Code("library-newer")
+    }
+
+    private let kind: Kind
+    private init(_ kind: Kind) { self.kind = kind }
+
+    /// `operation` (`read`, `write to`, `open`) of the library at `path` failed with
+    /// `error`, told apart by SQLite's result code.
+    init(_ operation: String, path: String, _ error: any Error) {
+        guard let database = error as? DatabaseError else {
+            self.init(.failed(operation: operation, path: path, detail: "\(error)"))
+            return
+        }
+        let detail = database.message ?? "\(database.resultCode)"
+        switch database.resultCode.primaryResultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: self.init(.busy(operation: operation, path: path))
+        case .SQLITE_FULL: self.init(.diskFull(operation: operation, path: path))
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: self.init(.notALibrary(path: path, detail: detail))
+        default: self.init(.failed(operation: operation, path: path, detail: detail))
+        }
+    }
+
+    /// A library a newer feedsh wrote (schema `schema`).
+    static func newer(_ path: String, schema: Int) -> LibraryError { .init(.newer(path: path, schema: schema)) }
+
+    public var code: Code {
+        switch kind {
+        case .failed: .failed
+        case .busy: .busy
+        case .diskFull: .diskFull
+        case .notALibrary: .notALibrary
+        case .newer: .newer
+        }
+    }
+
+    /// The library file it concerns.
+    public var path: String {
+        switch kind {
+        case .failed(_, let path, _), .busy(_, let path), .diskFull(_, let path), .notALibrary(let path, _),
+            .newer(let path, _):
+            path
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .failed(let operation, let path, let detail): "cannot \(operation) the library \(path): \(detail)"
+        case .busy(let operation, let path):
+            "cannot \(operation) the library \(path): another feedsh has held it for 10 s; try again"
+        case .diskFull(let operation, let path): "cannot \(operation) the library \(path): the disk is full"
+        case .notALibrary(let path, let detail):
+            "\(path) is not a feedsh library, or is damaged (\(detail)); move it away, or use another (--library)"
+        case .newer(let path, let schema):
+            "this library was written by a newer feedsh (schema v\(schema)): \(path) is left as it is; "
+                + "use that feedsh, or another library (--library)"
+        }
     }
 }
 
@@ -71,7 +144,7 @@ public final class Library: Sendable {
             header.starts(with: Array("SQLite format 3\u{0}".utf8))
         else { return }
         let version = header[60..<64].reduce(0) { $0 << 8 | Int($1) }
-        if version > schemaVersion { throw newer(path, schema: version) }
+        if version > schemaVersion { throw LibraryError.newer(path, schema: version) }
         // Migrations this feedsh does not know: read by one connection that writes
         // nothing (and, as the last one to close, takes its WAL files away again).
         let applied: Set<String>
@@ -86,14 +159,9 @@ public final class Library: Sendable {
             throw LibraryError("open", path: path, error)
         }
         let known = Set(migrator.migrations)
-        if !applied.isSubset(of: known) { throw newer(path, schema: max(applied.count, schemaVersion + 1)) }
-    }
-
-    static func newer(_ path: String, schema: Int) -> LibraryError {
-        LibraryError(
-            "this library was written by a newer feedsh (schema v\(schema)): \(path) is left as it is; "
-                + "use that feedsh, or another library (--library)"
-        )
+        if !applied.isSubset(of: known) {
+            throw LibraryError.newer(path, schema: max(applied.count, schemaVersion + 1))
+        }
     }
 
     /// The schema, one migration a version; never edited once released.

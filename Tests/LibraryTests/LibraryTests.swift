@@ -247,9 +247,27 @@ struct BrokenUpdateTests {
         #expect {
             _ = try Library(path: path)
         } throws: { error in
-            String(describing: error).contains("this library was written by a newer feedsh (schema v")
+            (error as? LibraryError)?.code == .newer
+                && String(describing: error).contains("this library was written by a newer feedsh (schema v")
         }
         #expect(files.map { FileManager.default.contents(atPath: $0) } == before)
+    }
+
+    /// A file that is no library is said to be one, with its own code, and left alone.
+    @Test func aFileThatIsNoLibraryIsSaidToBeOne() throws {
+        let path = temporaryLibraryPath()
+        let text = Data(String(repeating: "not a database; ", count: 64).utf8)
+        let file = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file)
+        #expect {
+            _ = try Library(path: path)
+        } throws: { error in
+            guard let error = error as? LibraryError else { return false }
+            return error.code == .notALibrary && error.path == path
+                && error.description.contains("is not a feedsh library, or is damaged")
+        }
+        #expect(FileManager.default.contents(atPath: path) == text)
     }
 
     @Test func aMoveAnsweredWith304IsStored() async throws {
