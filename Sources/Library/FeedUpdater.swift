@@ -10,7 +10,7 @@ public struct UpdateResult: Sendable, Equatable {
         case updated(newEpisodes: Int)
         /// 304: nothing changed.
         case unchanged
-        case failed(String)
+        case failed(UpdateFailure)
         /// 410: the publisher took the feed down.
         case gone
         /// The update was cancelled (Ctrl-C) before this feed was read: nothing was
@@ -21,9 +21,6 @@ public struct UpdateResult: Sendable, Equatable {
     public var podcastID: Int64
     public var title: String
     public var status: Status
-    /// For a failure of the feed itself: its error's stable code
-    /// (``FeedKit/FeedError/Code``), such as `truncated-body`.
-    public var failureCode: String?
     /// Episodes stored for the first time, new or not: on a feed's first read,
     /// its whole history (none of it marked new).
     public var added = 0
@@ -91,7 +88,7 @@ public struct FeedUpdater: Sendable {
         let id = podcast.id ?? -1
         var result = UpdateResult(podcastID: id, title: podcast.title, status: .unchanged)
         guard let url = URL(string: podcast.feedURL) else {
-            result.status = .failed("not a URL: \(podcast.feedURL)")
+            result.status = .failed(.notAURL(podcast.feedURL))
             return result
         }
         // Items are stored in batches while the feed is parsed: a feed of thousands
@@ -117,7 +114,7 @@ public struct FeedUpdater: Sendable {
                 sink: sink
             )
             if let failure = batches.failure.withLock({ $0 }) {
-                result.status = .failed(failure.description)
+                result.status = .failed(.library(failure))
                 return result
             }
             switch outcome {
@@ -139,7 +136,7 @@ public struct FeedUpdater: Sendable {
                     result.added = arrived + batches.arrived.withLock { $0 }
                     result.status = .updated(newEpisodes: markNew ? result.added : 0)
                 } catch {
-                    result.status = .failed(error.description)
+                    result.status = .failed(.library(error))
                 }
             }
         } catch {
@@ -147,10 +144,10 @@ public struct FeedUpdater: Sendable {
                 result.status = .interrupted
                 return result
             }
-            let message = batches.failure.withLock { $0 }?.description ?? error.description
-            result.status = .failed(message)
-            result.failureCode = error.code.description
-            try? await library.storeFailure(id, message)
+            // The parser stops when storing a batch failed: that is the failure.
+            let failure = batches.failure.withLock { $0 }.map(UpdateFailure.library) ?? .feed(error)
+            result.status = .failed(failure)
+            try? await library.storeFailure(id, failure.description)
         }
         return result
     }
@@ -160,4 +157,31 @@ public struct FeedUpdater: Sendable {
 private final class BatchState: Sendable {
     let arrived = Mutex(0)
     let failure = Mutex<LibraryError?>(nil)
+}
+
+/// Why a feed was not updated: its own failure, or the library's.
+public enum UpdateFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Fetching or reading the feed failed.
+    case feed(FeedError)
+    /// Storing what came failed.
+    case library(LibraryError)
+    /// The stored address is no URL.
+    case notAURL(String)
+
+    /// The failure's stable code: the feed's (`truncated-body`) or the library's.
+    public var code: String {
+        switch self {
+        case .feed(let error): error.code.description
+        case .library(let error): error.code.description
+        case .notAURL: "invalid-url"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .feed(let error): error.description
+        case .library(let error): error.description
+        case .notAURL(let text): "not a URL: \(text)"
+        }
+    }
 }

@@ -159,7 +159,7 @@ struct FeedUpdaterTests {
         #expect(
             first.map(\.status) == [
                 .updated(newEpisodes: 0), .updated(newEpisodes: 0), .updated(newEpisodes: 0), .gone,
-                .failed("HTTP 500 Internal Server Error from \(base)/fault/status=500/feeds/x.xml"),
+                .failed(.feed(.httpStatus(500, url: URL(string: "\(base)/fault/status=500/feeds/x.xml")!))),
                 .updated(newEpisodes: 0), .updated(newEpisodes: 0), .updated(newEpisodes: 0),
             ]
         )
@@ -209,8 +209,10 @@ struct BrokenUpdateTests {
             #expect(results.count == 6)
             #expect(
                 results.enumerated().allSatisfy { index, result in
-                    if case .failed(let message) = result.status {
-                        return index == 3 && message.contains("ended after") && message.contains("1000000004.xml")
+                    if case .failed(let failure) = result.status {
+                        return index == 3 && failure.code == "truncated-body"
+                            && failure.description.contains("ended after")
+                            && failure.description.contains("1000000004.xml")
                     }
                     return index != 3
                 }

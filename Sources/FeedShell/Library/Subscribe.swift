@@ -77,7 +77,7 @@ extension Command {
         if case .failed(let reason) = result.status, created {
             // A feed that cannot be read is not kept as a subscription.
             try? await library.unsubscribe(stored.id ?? -1)
-            throw .subscribeFailed(url: feedURL.absoluteString, reason: reason, code: result.failureCode)
+            throw .subscribeFailed(url: feedURL.absoluteString, reason: reason.description, code: reason.code)
         }
         let fresh =
             try await libraryCall { () async throws(LibraryError) in try await library.podcast(stored.id ?? -1) }
@@ -85,7 +85,9 @@ extension Command {
         let loaded = try await session.loadSubscription(fresh)
         let verb = created ? "subscribed to" : "already subscribed to"
         var text = "\(verb) \(TerminalText.line(fresh.title)): \(loaded.episodes.count) episodes"
-        if case .failed(let reason) = result.status { text += "\nupdate failed: \(TerminalText.line(reason))" }
+        if case .failed(let reason) = result.status {
+            text += "\nupdate failed: \(TerminalText.line(reason.description))"
+        }
         context.output(
             text,
             json: .object([

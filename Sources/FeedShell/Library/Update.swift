@@ -72,7 +72,7 @@ extension Command {
             case .interrupted: counts.interrupted += 1
             case .failed(let reason):
                 counts.failed += 1
-                lines.append("failed \(TerminalText.line(result.title)): \(TerminalText.line(reason))")
+                lines.append("failed \(TerminalText.line(result.title)): \(TerminalText.line(reason.description))")
             case .gone:
                 counts.gone += 1
                 lines.append("gone \(TerminalText.line(result.title)): the feed answers 410 Gone")
@@ -96,18 +96,18 @@ extension Command {
             lines.joined(separator: "\n"),
             json: .array(
                 results.map { result in
-                    let (status, arrived, error): (String, Int, String?) =
+                    let (status, arrived, error, code): (String, Int, String?, String?) =
                         switch result.status {
-                        case .updated(let arrived): ("updated", arrived, nil)
-                        case .unchanged: ("unchanged", 0, nil)
-                        case .interrupted: ("interrupted", 0, "interrupted")
-                        case .failed(let reason): ("failed", 0, reason)
-                        case .gone: ("gone", 0, "HTTP 410 Gone")
+                        case .updated(let arrived): ("updated", arrived, nil, nil)
+                        case .unchanged: ("unchanged", 0, nil, nil)
+                        case .interrupted: ("interrupted", 0, "interrupted", nil)
+                        case .failed(let reason): ("failed", 0, reason.description, reason.code)
+                        case .gone: ("gone", 0, "HTTP 410 Gone", nil)
                         }
                     return .object([
                         "number": .int(Int(result.podcastID)),
                         "title": .string(result.title), "status": .string(status), "newEpisodes": .int(arrived),
-                        "error": .string(error),
+                        "error": .string(error), "code": .string(code),
                     ])
                 }
             )
