@@ -64,8 +64,6 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         public static let noArtwork = Code("no-artwork")
         public static let noImage = Code("no-image")
         public static let notTheImage = Code("not-the-image")
-        public static let playerNotFound = Code("player-not-found")
-        public static let playerFailed = Code("player-failed")
         public static let notPlayable = Code("not-playable")
         public static let setting = Code("setting")
         public static let background = Code("background")
@@ -155,8 +153,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .feed(let error): error.code.description
         case .download(let error): error.code.description
         case .library(let error): error.code.description
-        case .playback(.playerNotFound): Code.playerNotFound.description
-        case .playback: Code.playerFailed.description
+        case .playback(let error): error.code.description
         case .notPlayable: Code.notPlayable.description
         case .setting: Code.setting.description
         case .background: Code.background.description

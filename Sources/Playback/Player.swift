@@ -72,14 +72,47 @@ public struct PlayRequest: Sendable {
 }
 
 /// Why playback could not start.
-public enum PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable {
+        case playerNotFound(PlayerCommand)
+        case cannotStart(PlayerCommand, reason: String)
+    }
+
+    /// A stable, machine-readable name for the kind of error (`--json`'s `code`).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        public static let playerNotFound = Code("player-not-found")
+        public static let cannotStart = Code("player-failed")
+    }
+
+    private let kind: Kind
+    private init(_ kind: Kind) { self.kind = kind }
+
     /// The player's program is not installed (not in `PATH`).
-    case playerNotFound(PlayerCommand)
+    public static func playerNotFound(_ player: PlayerCommand) -> PlaybackError { .init(.playerNotFound(player)) }
     /// It could not be started, or its IPC directory could not be made.
-    case cannotStart(PlayerCommand, reason: String)
+    public static func cannotStart(_ player: PlayerCommand, reason: String) -> PlaybackError {
+        .init(.cannotStart(player, reason: reason))
+    }
+
+    public var code: Code {
+        switch kind {
+        case .playerNotFound: .playerNotFound
+        case .cannotStart: .cannotStart
+        }
+    }
+
+    /// The player it concerns.
+    public var player: PlayerCommand {
+        switch kind {
+        case .playerNotFound(let player), .cannotStart(let player, _): player
+        }
+    }
 
     public var description: String {
-        switch self {
+        switch kind {
         case .playerNotFound(let player) where player.isMPV && player.program == "mpv":
             "mpv is not installed: install it (Debian and Ubuntu: apt-get install mpv), or choose another player "
                 + "with 'set player \"mpg123 {}\"' or FEEDSH_PLAYER"

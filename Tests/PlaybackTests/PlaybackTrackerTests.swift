@@ -139,6 +139,8 @@ import Testing
             _ = try await Player.play(PlayRequest(source: "x", title: "x", terminal: false), with: missing) { _ in }
         }
         #expect(PlaybackError.playerNotFound(.mpv).description.contains("apt-get install mpv"))
+        #expect(PlaybackError.playerNotFound(.mpv).code == .playerNotFound)
+        #expect(PlaybackError.cannotStart(.mpv, reason: "x").code.description == "player-failed")
         #expect(PlaybackError.playerNotFound(.mpv).description.contains("set player"))
     }
 }
