@@ -159,6 +159,24 @@ struct FeedParserTests {
         #expect(throws: FeedParseError.self) { try FeedParser.parse(Data("{\"json\": true}".utf8), url: base) }
         #expect(throws: FeedParseError.self) { try FeedParser.parse(Data("<rss><channel><title>x".utf8), url: base) }
     }
+
+    /// A parse error says where: its line and column, and its kind as a code.
+    @Test func parseErrorsSayWhere() throws {
+        // Cut off on its third line.
+        let broken = Data("<rss>\n<channel>\n<title>x".utf8)
+        let error = try #require(throws: FeedParseError.self) { try FeedParser.parse(broken, url: base) }
+        #expect(error.code == .malformed)
+        #expect(error.line == 3)
+        #expect(error.column != nil)
+        #expect(error.description.hasPrefix("malformed XML at line 3, column "))
+        let page = try #require(throws: FeedParseError.self) {
+            try FeedParser.parse(Data("<html><body>hi</body></html>".utf8), url: base)
+        }
+        #expect(page.code == .wrongDocument)
+        #expect(page.description.hasPrefix("not an RSS or Atom feed (<html> at line 1"))
+        let opml = try #require(throws: FeedParseError.self) { try OPML.parse(Data("<rss/>".utf8)) }
+        #expect(opml.code == .wrongDocument && opml.description == "not an OPML file")
+    }
 }
 
 @Suite("OPML")

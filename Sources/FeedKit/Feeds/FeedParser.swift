@@ -7,8 +7,71 @@ import Foundation
 
 /// Why a feed could not be read.
 public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What is wrong, with the line and column when the XML parser gave them.
-    public let description: String
+    private enum Kind: Sendable, Equatable {
+        /// The document broke off or broke a rule of XML (libxml2's words, if any).
+        case malformed(document: String, detail: String?)
+        /// Well-formed, but not that kind of document (its root element, if any).
+        case notA(document: String, root: String?)
+        /// The items' sink refused more.
+        case stopped
+    }
+
+    /// A stable, machine-readable name for the kind of error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        public static let malformed = Code("malformed")
+        public static let wrongDocument = Code("wrong-document")
+        public static let stopped = Code("stopped")
+    }
+
+    private let kind: Kind
+    /// Where the parser was, when it said (1-based).
+    public let line: Int?
+    public let column: Int?
+
+    private init(_ kind: Kind, line: Int? = nil, column: Int? = nil) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+    }
+
+    /// `document` (`XML`, `OPML`) broke off or broke a rule at `line`, `column`.
+    static func malformed(_ document: String, detail: String?, line: Int, column: Int) -> FeedParseError {
+        .init(.malformed(document: document, detail: detail), line: line, column: column)
+    }
+
+    /// Not `document` (`an RSS or Atom feed`): its root element was `root`.
+    static func notA(_ document: String, root: String?, line: Int? = nil, column: Int? = nil) -> FeedParseError {
+        .init(.notA(document: document, root: root), line: line, column: column)
+    }
+
+    static let stopped = FeedParseError(.stopped)
+
+    public var code: Code {
+        switch kind {
+        case .malformed: .malformed
+        case .notA: .wrongDocument
+        case .stopped: .stopped
+        }
+    }
+
+    private var place: String? {
+        line.map { line in "line \(line)" + (column.map { ", column \($0)" } ?? "") }
+    }
+
+    public var description: String {
+        switch kind {
+        case .malformed(let document, let detail):
+            "malformed \(document)" + (place.map { " at \($0)" } ?? "") + (detail.map { " (\($0))" } ?? "")
+        case .notA(let document, let root):
+            "not \(document)"
+                + (root != nil || place != nil
+                    ? " (\(root.map { "<\($0)>" } ?? "no XML")\(place.map { " at \($0)" } ?? ""))" : "")
+        case .stopped: "stopped: the items could not be stored"
+        }
+    }
 }
 
 /// Takes parsed items as they come, in batches; false stops the parse.
@@ -60,15 +123,17 @@ public enum FeedParser {
         // libxml2 reports an undeclared prefix (`itunes:` without its xmlns, error
         // 201) and goes on: a document read to the end of its root element counts.
         // One cut short, or refused (an entity bomb), does not.
-        guard !handler.sinkRefused else { throw FeedParseError(description: "stopped: the items could not be stored") }
+        guard !handler.sinkRefused else { throw FeedParseError.stopped }
         guard (parsed || Self.recoverable(parser.parserError)) && handler.finishedRoot else {
-            let underlying = parser.parserError.map { " (\(($0 as NSError).localizedDescription))" } ?? ""
-            let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
-            throw FeedParseError(
-                description: handler.sawRoot
-                    ? "malformed XML at \(place)\(underlying)"
-                    : "not an RSS or Atom feed (\(handler.rootName.map { "<\($0)>" } ?? "no XML") at \(place))"
-            )
+            let detail = parser.parserError.map { ($0 as NSError).localizedDescription }
+            throw handler.sawRoot
+                ? FeedParseError.malformed("XML", detail: detail, line: parser.lineNumber, column: parser.columnNumber)
+                : FeedParseError.notA(
+                    "an RSS or Atom feed",
+                    root: handler.rootName,
+                    line: parser.lineNumber,
+                    column: parser.columnNumber
+                )
         }
         return handler.finish()
     }

@@ -37,8 +37,9 @@ public enum OPML {
         parser.shouldResolveExternalEntities = false
         parser.delegate = handler
         guard parser.parse(), handler.sawOPML else {
-            let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
-            throw FeedParseError(description: handler.sawOPML ? "malformed OPML at \(place)" : "not an OPML file")
+            throw handler.sawOPML
+                ? FeedParseError.malformed("OPML", detail: nil, line: parser.lineNumber, column: parser.columnNumber)
+                : FeedParseError.notA("an OPML file", root: nil)
         }
         return handler.document
     }
