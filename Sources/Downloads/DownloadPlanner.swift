@@ -126,19 +126,56 @@ struct DownloadPlanner: Sendable {
     private var restarts = 0
     /// The most bytes the `.part` has held: growth beyond it is progress.
     private var highWater: Int64
-    /// What the last request asked for: the offset of its first byte.
-    private var requestedStart: Int64 = 0
-    /// Whether the last request continued bytes on disk.
-    private var resuming = false
-    /// The validator sent in `If-Range`, and whether it was the ETag.
-    private var sentValidator: (value: String, isETag: Bool)?
+    /// What the request in flight asked for: set by ``nextRequest()``, read when
+    /// its answer comes (``received(status:headers:finalURL:)``).
+    private var asked = Asked.whole
     /// The bytes on disk are a body that ended without a length: the next request
     /// asks whether there is more after them.
-    private var probingEnd = false
-    /// Whether the last request was that question.
-    private var probing = false
+    private var probeNext = false
     /// The length the end was last asked about.
     private var probedAt: Int64?
+
+    /// What one request asked for.
+    private enum Asked {
+        /// The whole file (conditionally, when a complete copy is on disk).
+        case whole
+        /// The bytes from `start` on, `start` being an overlap before the
+        /// confirmed ones; `If-Range` with `validator` when one was sent.
+        case resume(start: Int64, validator: SentValidator?)
+        /// Whether anything follows the bytes of a body that ended without a
+        /// length, which start at `start`.
+        case probe(start: Int64, validator: SentValidator?)
+
+        /// The offset of the first byte asked for.
+        var start: Int64 {
+            switch self {
+            case .whole: 0
+            case .resume(let start, _), .probe(let start, _): start
+            }
+        }
+
+        /// Whether it continues bytes on disk (a resume, or a probe of the end).
+        var continues: Bool {
+            if case .whole = self { false } else { true }
+        }
+
+        var isProbe: Bool {
+            if case .probe = self { true } else { false }
+        }
+
+        var validator: SentValidator? {
+            switch self {
+            case .whole: nil
+            case .resume(_, let validator), .probe(_, let validator): validator
+            }
+        }
+    }
+
+    /// The validator sent in `If-Range`, and whether it was the ETag.
+    private struct SentValidator {
+        let value: String
+        let isETag: Bool
+    }
 
     init(
         request: DownloadRequest,
@@ -164,20 +201,19 @@ struct DownloadPlanner: Sendable {
     /// The next request's headers.
     mutating func nextRequest() -> Request {
         var headers = [Header("Accept-Encoding", "identity")]
-        requestedStart = 0
-        sentValidator = nil
-        probing = probingEnd && offset > 0 && saved != nil
-        probingEnd = false
+        let probing = probeNext && offset > 0 && saved != nil
+        probeNext = false
+        asked = .whole
         // A `.part` no longer than the overlap is not worth a resume: it is
         // downloaded again whole.
-        resuming = saved != nil && (probing || offset > Self.overlap)
-        if resuming, let saved {
-            requestedStart = probing ? offset : offset - min(Self.overlap, offset)
-            headers.append(Header("Range", "bytes=\(requestedStart)-"))
-            if let validator = saved.ifRangeValidator {
-                sentValidator = (validator, validator == saved.etag)
-                headers.append(Header("If-Range", validator))
-            }
+        if let saved, probing || offset > Self.overlap {
+            let validator = saved.ifRangeValidator.map { SentValidator(value: $0, isETag: $0 == saved.etag) }
+            asked =
+                probing
+                ? .probe(start: offset, validator: validator)
+                : .resume(start: offset - min(Self.overlap, offset), validator: validator)
+            headers.append(Header("Range", "bytes=\(asked.start)-"))
+            if let validator { headers.append(Header("If-Range", validator.value)) }
         } else if let cached, finalExists {
             if let etag = cached.etag { headers.append(Header("If-None-Match", etag)) }
             if let date = cached.lastModified { headers.append(Header("If-Modified-Since", date)) }
@@ -191,24 +227,24 @@ struct DownloadPlanner: Sendable {
     /// CDN's validators, as they are what the next request will meet).
     mutating func received(status: Int, headers: [String: String], finalURL: URL? = nil) -> Action {
         var headers = headers
-        if resuming, let finalURL,
+        if asked.continues, let finalURL,
             finalURL.host?.lowercased() != url.host?.lowercased() || finalURL.port != url.port
         {
             headers["etag"] = nil
             headers["last-modified"] = nil
         }
-        if probing, let answer = probeAnswered(status: status, headers: headers) { return answer }
+        if asked.isProbe, let answer = probeAnswered(status: status, headers: headers) { return answer }
         switch status {
         case 200, 206:
             break
-        case 304 where cached != nil && finalExists && !resuming:
+        case 304 where cached != nil && finalExists && !asked.continues:
             return .notModified(
                 Validators(
                     etag: headers["etag"] ?? cached?.etag,
                     lastModified: headers["last-modified"] ?? cached?.lastModified
                 )
             )
-        case 416 where resuming:
+        case 416 where asked.continues:
             if let saved, let length = saved.expectedLength, offset == length {
                 return .finish(length: length)
             }
@@ -249,11 +285,11 @@ struct DownloadPlanner: Sendable {
         }
         var restarted: RestartReason?
         if status == 206 {
-            guard let range = ContentRange(headers["content-range"]), range.start == requestedStart else {
+            guard let range = ContentRange(headers["content-range"]), range.start == asked.start else {
                 let received = ContentRange(headers["content-range"])?.start
-                return restart(.wrongOffset(requested: requestedStart, received: received))
+                return restart(.wrongOffset(requested: asked.start, received: received))
             }
-            if let sent = sentValidator,
+            if let sent = asked.validator,
                 let answered = headers[sent.isETag ? "etag" : "last-modified"], answered != sent.value
             {
                 // A missing header says nothing: the server honoured If-Range.
@@ -268,7 +304,7 @@ struct DownloadPlanner: Sendable {
             }
             start = range.start
             expected = total
-        } else if resuming {
+        } else if asked.continues {
             // A 200 to a Range request carries the whole file: take it, and count
             // the discarded bytes as a failure so that a server that never resumes
             // cannot keep the download going round.
@@ -380,7 +416,7 @@ struct DownloadPlanner: Sendable {
                     return retry(.endUnconfirmed(at: partLength), retryAfter: nil)
                 }
                 probedAt = partLength
-                probingEnd = true
+                probeNext = true
                 return .verify
             }
             return .finish(length: partLength)
