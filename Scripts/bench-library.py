@@ -13,7 +13,6 @@ If-Modified-Since with 304 by itself). Three scenarios, medians of `--runs`:
 
 Run from the repository root after building feedsh in release mode.
 """
-import argparse
 import os
 import pathlib
 import shutil
@@ -60,11 +59,7 @@ def write_feeds(www, base, changed=None):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--feedsh", default=str(ROOT / ".build/release/feedsh"))
-    parser.add_argument("--out", default=str(ROOT / "bench-out"))
-    args = parser.parse_args()
+    args = bench.arguments(__doc__)
 
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-library-"))
     www = scratch / "www"

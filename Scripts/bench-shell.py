@@ -13,7 +13,6 @@
 Medians of `--runs`. Run from the repository root after building feedsh in release
 mode.
 """
-import argparse
 import fcntl
 import os
 import pathlib
@@ -116,11 +115,7 @@ class Terminal:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--feedsh", default=str(ROOT / ".build/release/feedsh"))
-    parser.add_argument("--out", default=str(ROOT / "bench-out"))
-    args = parser.parse_args()
+    args = bench.arguments(__doc__)
 
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-shell-"))
     www = scratch / "www"

@@ -120,13 +120,20 @@ def timed(command, env):
     return wall, rss
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc, extra=None):
+    """The options every bench script takes (--runs, --feedsh, --out), and `extra`'s."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--feedsh", default=str(ROOT / ".build/release/feedsh"))
     parser.add_argument("--out", default=str(ROOT / "bench-out"))
-    parser.add_argument("--baseline", help="another feedsh binary (an older build) to run beside this one")
-    args = parser.parse_args()
+    if extra:
+        extra(parser)
+    return parser.parse_args()
+
+
+def main():
+    args = arguments(__doc__, lambda parser: parser.add_argument(
+        "--baseline", help="another feedsh binary (an older build) to run beside this one"))
 
     www = ROOT / ".build-bench/www"
     make_files(www)

@@ -20,6 +20,8 @@ public struct Podcast: Sendable, Hashable, Identifiable {
     /// Results that were skipped because they did not decode.
     public let warnings: [DecodingWarning]
 
+    /// A podcast; its episodes in memory (`EpisodeList(array)`), or read from a
+    /// library's source.
     public init(
         id: Int64,
         title: String,
@@ -28,32 +30,7 @@ public struct Podcast: Sendable, Hashable, Identifiable {
         feedURL: URL? = nil,
         genres: [String] = [],
         episodeCount: Int? = nil,
-        episodes: [Episode] = [],
-        warnings: [DecodingWarning] = []
-    ) {
-        self.init(
-            id: id,
-            title: title,
-            artist: artist,
-            artworkURL: artworkURL,
-            feedURL: feedURL,
-            genres: genres,
-            episodeCount: episodeCount,
-            episodeList: EpisodeList(episodes),
-            warnings: warnings
-        )
-    }
-
-    /// A podcast whose episodes are read from `episodeList` (a library's source).
-    public init(
-        id: Int64,
-        title: String,
-        artist: String? = nil,
-        artworkURL: URL? = nil,
-        feedURL: URL? = nil,
-        genres: [String] = [],
-        episodeCount: Int? = nil,
-        episodeList: EpisodeList,
+        episodes: EpisodeList = [],
         warnings: [DecodingWarning] = []
     ) {
         self.id = id
@@ -63,7 +40,7 @@ public struct Podcast: Sendable, Hashable, Identifiable {
         self.feedURL = feedURL
         self.genres = genres
         self.episodeCount = episodeCount
-        self.episodes = episodeList
+        self.episodes = episodes
         self.warnings = warnings
     }
 
@@ -79,7 +56,7 @@ public struct Podcast: Sendable, Hashable, Identifiable {
             feedURL: feedURL,
             genres: genres,
             episodeCount: episodeCount,
-            episodes: Array(episodes.prefix(max(0, limit))),
+            episodes: EpisodeList(Array(episodes.prefix(max(0, limit)))),
             warnings: warnings
         )
     }

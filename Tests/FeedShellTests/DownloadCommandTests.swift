@@ -67,7 +67,7 @@ struct DownloadCommandTests {
                     audioURL: h.server.url("/fault/rate=20000/media/42/\(number).mp3?size=1000000")
                 )
             }
-            await h.shell.session.load(Podcast(id: 42, title: "Ten Thousand", episodes: episodes))
+            await h.shell.session.load(Podcast(id: 42, title: "Ten Thousand", episodes: EpisodeList(episodes)))
             // Typed at the prompt: a script would wait for the downloads at its end.
             await h.type("get all")
             #expect(h.output.standardOutput == "3 downloading, 9997 queued\n")

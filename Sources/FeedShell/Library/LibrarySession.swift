@@ -221,7 +221,7 @@ extension Session {
             artworkURL: podcast.artworkURL.flatMap(URL.init(string:)),
             feedURL: URL(string: podcast.feedURL),
             episodeCount: ids.count,
-            episodeList: EpisodeList(source: episodes)
+            episodes: EpisodeList(source: episodes)
         )
         return (loaded, LoadedSubscription(podcast: podcast, marks: EpisodeMarksLookup(episodes)))
     }
