@@ -149,11 +149,26 @@ public struct Console: Sendable {
         sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
     }
 
-    /// Writes text to standard error as it is (no newline added), for a progress
-    /// line redrawn in place.
+    /// Writes text to standard error as it is (no newline added).
     func writeError(_ text: String) {
         activity.stop()
         sink.write(text, to: .standardError)
+    }
+
+    /// Redraws the one progress line of a foreground command on standard error
+    /// (`updating 3/8`, `41.2% of 85.7 kB`), in place; only on a terminal. True
+    /// when it was drawn.
+    @discardableResult
+    func progressLine(_ text: String) -> Bool {
+        guard errorIsTerminal else { return false }
+        writeError("\r\u{1B}[K" + TerminalText.line(text))
+        return true
+    }
+
+    /// Erases the progress line, before the command's result is printed.
+    func endProgressLine() {
+        guard errorIsTerminal else { return }
+        writeError("\r\u{1B}[K")
     }
 
     /// Prints a line for a person to standard error.

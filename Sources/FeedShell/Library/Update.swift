@@ -36,16 +36,10 @@ extension Command {
         let library = try await context.session.library()
         let updater = FeedUpdater(library: library, client: context.session.feeds)
         let console = context.console
-        let live = console.errorIsTerminal
-        console.activity.stop()
         let results = await updater.update(chosen) { done, total, failed in
-            guard live else { return }
-            console.sink.write(
-                "\r\u{1B}[K" + "updating \(done)/\(total)" + (failed > 0 ? " · \(failed) failed" : ""),
-                to: .standardError
-            )
+            console.progressLine("updating \(done)/\(total)" + (failed > 0 ? " · \(failed) failed" : ""))
         }
-        if live { console.sink.write("\r\u{1B}[K", to: .standardError) }
+        console.endProgressLine()
         // The loaded subscription shows what arrived.
         if let loaded = await context.session.subscription?.podcast,
             let fresh = try? await library.podcast(loaded.id ?? -1)

@@ -29,8 +29,7 @@ final class InlineProgress: Sendable {
         }
         guard case .progress(_, let progress) = event, let total = progress.total, total > 0 else { return }
         let text = "\(Formatting.precisePercent(progress.bytes, of: total)) of \(ByteCountText.format(Int(total)))"
-        if console.errorIsTerminal {
-            console.writeError("\r\u{1B}[K" + text)
+        if console.progressLine(text) {
             state.withLock { $0.drawn = true }
             return
         }
@@ -45,7 +44,7 @@ final class InlineProgress: Sendable {
 
     /// Clears the line drawn on a terminal, before the result is printed.
     func finish() {
-        if state.withLock({ $0.drawn }) { console.writeError("\r\u{1B}[K") }
+        if state.withLock({ $0.drawn }) { console.endProgressLine() }
     }
 }
 
