@@ -97,6 +97,9 @@ public actor DownloadBoard<Aftermath: Sendable> {
     private var pendingRemote = 0
     /// Engine events observed (against ``DownloadManager/eventsYielded``).
     private var observedEngineEvents = 0
+    /// Whether ``run(finish:observe:)`` is observing: without an observer there is
+    /// no news to wait for.
+    private var observing = false
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
     /// Polls the lock files of downloads other processes hold while someone waits
@@ -126,6 +129,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
         finish: @escaping @Sendable (String) async -> Aftermath?,
         observe: @escaping @Sendable (DownloadChange<Aftermath>) async -> Void
     ) async {
+        observing = true
+        defer { observing = false }
         for await next in inputs {
             switch next {
             case .engine(let event):
@@ -274,7 +279,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
     /// when nil) is queued or running anywhere, and the news of how each ended has
     /// been observed; or until the calling task is cancelled (Ctrl-C stops
     /// waiting, not the downloads). Those another process holds count until it
-    /// lets them go.
+    /// lets them go. Waiters are woken as ``run(finish:observe:)`` observes changes,
+    /// so it must be running (the shell's printer, the background's recorder).
     public func settle(_ requests: [DownloadRequest]? = nil) async {
         let waiter = nextWaiter
         nextWaiter += 1
@@ -317,7 +323,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
                 states[$0.id]?.isActive != true && engine.owner(of: $0) != nil
             }
             watchLocks = watchLocks || heldElsewhere
-            if !activeHere, !activeThere, !heldElsewhere, observedEngineEvents >= yielded, pendingRemote == 0 {
+            let newsObserved = !observing || (observedEngineEvents >= yielded && pendingRemote == 0)
+            if !activeHere, !activeThere, !heldElsewhere, newsObserved {
                 resume(key)
             }
         }
