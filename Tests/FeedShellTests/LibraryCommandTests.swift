@@ -1,8 +1,9 @@
-import FeedShell
 import FixtureServer
 import Foundation
 import ShellKit
 import Testing
+
+@testable import FeedShell
 
 /// The library and listening commands run in-process, against the fixture server
 /// (the end-to-end suites run them again on the binary).
@@ -56,6 +57,34 @@ struct LibraryCommandTests {
             h.output.clear()
             #expect(await h.run("set speed fast") == .failure)
             #expect(h.output.standardError.contains("fast"), "\(h.output.standardError)")
+        }
+    }
+}
+
+/// What `play` will do, decided by the session without playing.
+@Suite("Listening service")
+struct ListeningServiceTests {
+    /// The downloaded file when there is one, else the stream; the saved position,
+    /// unless asked from the start; the library episode that keeps it.
+    @Test func thePlanFollowsTheDiskAndTheSavedPosition() async throws {
+        try await ShellHarness.run { h in
+            let feed = "\(h.server.baseURL.absoluteString)/feeds/listening.xml"
+            #expect(await h.run("subscribe \(feed); get 2; wait") == .success)
+            let session = h.shell.session
+            let selector = try Selector.parse("1,2", forms: .downloads).get()
+            let targets = try await session.targets(selector, verb: "play")
+            let streamed = await session.playbackPlan(for: targets[0], fromStart: false)
+            #expect(streamed.streaming && streamed.source.hasPrefix("http://"))
+            #expect(streamed.start == 0 && streamed.episodeID != nil)
+            let file = await session.playbackPlan(for: targets[1], fromStart: false)
+            #expect(!file.streaming && file.source == targets[1].request.file.final.path)
+
+            let library = try await session.library()
+            try await library.savePosition(try #require(streamed.episodeID), seconds: 42)
+            #expect(await h.run("podcast 1") == .success)
+            let resumed = try await session.targets(selector, verb: "play")
+            #expect(await session.playbackPlan(for: resumed[0], fromStart: false).start == 42)
+            #expect(await session.playbackPlan(for: resumed[0], fromStart: true).start == 0)
         }
     }
 }

@@ -37,66 +37,38 @@ extension Command {
         // One episode or song: the forms the argument takes select no more.
         let targets = try await session.targets(selector, verb: "play", synopsis: arguments.synopsis)
         guard let target = targets.first else { throw .usage(arguments.usage()) }
-        let request = target.request
-        let marks = await session.marks[Int64(request.id) ?? 0]
-        let reference = await session.libraryEpisode(request.id)
-        let downloaded = FileManager.default.fileExists(atPath: request.file.final.path)
-        let source = downloaded ? request.file.final.path : request.url.absoluteString
-        let start = arguments.has("from-start") || marks?.played == true ? 0 : marks?.position ?? 0
-        let settings = await session.settings()
-        let player = await session.player()
+        let plan = await session.playbackPlan(for: target, fromStart: arguments.has("from-start"))
         let console = context.console
         // The player gets the terminal whenever there is one (at the prompt, or a
         // script typed in one: its keys work, `q` stops it); a script reading its
         // input from a pipe, or --json, gives it none.
         let onTerminal = !console.json && console.isTerminal && isatty(STDIN_FILENO) == 1
-        let label = target.label
+        let label = plan.label
         if !console.json {
             var line = "playing \(label.number): \(label.title)"
-            if start > 0 { line += " from \(Formatting.duration(.seconds(start)))" }
-            line += downloaded ? "" : " (streaming)"
-            if settings.speed != 1 { line += " at \(Setting.decimal(settings.speed))×" }
+            if plan.start > 0 { line += " from \(Formatting.duration(.seconds(plan.start)))" }
+            line += plan.streaming ? " (streaming)" : ""
+            if plan.speed != 1 { line += " at \(Setting.decimal(plan.speed))×" }
             console.printError(line)
         }
-        let library = reference == nil ? nil : await session.openedLibrary
-        let recorder = PositionRecorder(library: library, episodeID: reference?.episode, console: console, label: label)
-        let (events, continuation) = AsyncStream<PlaybackEvent>.makeStream()
-        let follower = Task { await recorder.follow(events) }
         context.holdOutput?(true)
         defer { context.holdOutput?(false) }
-        let end: PlaybackEnd
+        let events = PlaybackEvents(console: console, label: label)
+        let played: (end: PlaybackEnd, record: PositionRecord)
         do throws(PlaybackError) {
-            end = try await Player.play(
-                PlayRequest(
-                    source: source,
-                    title: label.title,
-                    start: start,
-                    speed: settings.speed,
-                    terminal: onTerminal
-                ),
-                with: player
-            ) { continuation.yield($0) }
+            played = try await session.play(plan, terminal: onTerminal) { events.report($0) }
         } catch {
-            continuation.finish()
-            await follower.value
             throw .playback(error)
         }
-        continuation.finish()
-        await follower.value
-        // Saved in a task of its own: an interrupted `play` (Ctrl-C) still records
-        // where it stopped, and the loaded subscription shows it.
-        let saved = await Task {
-            let saved = await recorder.finish(end)
-            if saved, let loaded = await session.subscription?.podcast {
-                _ = try? await session.loadSubscription(loaded)
-            }
-            return saved
-        }.value
-        if case .failed(let reason) = end.reason { throw .notPlayable(source, reason: reason) }
+        let (end, record) = played
+        events.reportEnd(end)
+        if case .failed(let error) = record { console.printError("warning: \(error)") }
+        if case .failed(let reason) = end.reason { throw .notPlayable(plan.source, reason: reason) }
+        let saved = record == .saved
         context.output(
-            playedText(end, label: label, saved: saved, player: player),
+            playedText(end, label: label, saved: saved, player: plan.player),
             json: .object([
-                "number": .string(label.number), "title": .string(label.title), "source": .string(source),
+                "number": .string(label.number), "title": .string(label.title), "source": .string(plan.source),
                 "position": end.position.map { .double($0) }, "duration": end.duration.map { .double($0) },
                 "played": .bool(end.finished), "reason": .string(end.reason.name), "saved": .bool(saved),
             ])
@@ -135,52 +107,23 @@ extension PlaybackEnd.Reason {
     }
 }
 
-/// Saves a library episode's position while it plays (every few seconds) and when
-/// it stops, and reports playback events as JSON lines with `--json`.
-struct PositionRecorder: Sendable {
-    /// How often the position is written while playing.
-    static let saveInterval = Duration.seconds(5)
-
-    let library: Library?
-    let episodeID: Int64?
+/// Playback's events as JSON lines with `--json` (nothing otherwise: the player
+/// has the screen).
+struct PlaybackEvents: Sendable {
     let console: Console
     let label: DownloadLabel
 
-    func follow(_ events: AsyncStream<PlaybackEvent>) async {
-        var lastSave = ContinuousClock.now
-        for await event in events {
-            if console.json { console.emit(json(event)) }
-            guard case .position(let seconds, _) = event, let library, let episodeID,
-                ContinuousClock.now - lastSave >= Self.saveInterval
-            else { continue }
-            lastSave = .now
-            try? await library.savePosition(episodeID, seconds: seconds)
-        }
+    func report(_ event: PlaybackEvent) {
+        if console.json { console.emit(json(event)) }
     }
 
-    /// Records how playback ended: played, or the last position. True when the
-    /// library has it.
-    func finish(_ end: PlaybackEnd) async -> Bool {
-        if console.json {
-            console.emit(
-                event("stopped", ["position": end.position.map { .double($0) }, "reason": .string(end.reason.name)])
-            )
-            if end.finished { console.emit(event("played", [:])) }
-        }
-        guard let library, let episodeID else { return false }
-        do {
-            if end.finished {
-                try await library.mark([episodeID], .played)
-            } else if let position = end.position {
-                try await library.savePosition(episodeID, seconds: position)
-            } else {
-                return false
-            }
-            return true
-        } catch {
-            console.printError("warning: \(error)")
-            return false
-        }
+    /// `stopped`, and `played` when it played to the end.
+    func reportEnd(_ end: PlaybackEnd) {
+        guard console.json else { return }
+        console.emit(
+            event("stopped", ["position": end.position.map { .double($0) }, "reason": .string(end.reason.name)])
+        )
+        if end.finished { console.emit(event("played", [:])) }
     }
 
     private func json(_ event: PlaybackEvent) -> JSONValue {

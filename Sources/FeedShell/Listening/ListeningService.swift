@@ -1,0 +1,122 @@
+import Downloads
+import FeedKit
+import Foundation
+import Library
+import Playback
+
+/// What `play` does with one episode or song, as the session decides it: the
+/// downloaded file or the stream, from the saved position, at the speed set,
+/// through the player set.
+struct PlaybackPlan: Sendable {
+    let label: DownloadLabel
+    /// The downloaded file's path, or the episode's URL.
+    let source: String
+    let streaming: Bool
+    /// Seconds in: the saved position, unless played or asked from the start.
+    let start: Double
+    let speed: Double
+    let player: PlayerCommand
+    /// The library episode that keeps the position, when it is one.
+    let episodeID: Int64?
+}
+
+/// How the end of playback was recorded in the library.
+enum PositionRecord: Sendable, Equatable {
+    /// Played, or the position where it stopped.
+    case saved
+    /// Not a library episode (a lookup's, a song), or no position was known.
+    case notKept
+    case failed(LibraryError)
+}
+
+extension Session {
+    /// How often the position is written while playing.
+    static let positionSaveInterval = Duration.seconds(5)
+
+    /// The plan for playing `target`.
+    func playbackPlan(for target: DownloadTarget, fromStart: Bool) async -> PlaybackPlan {
+        let request = target.request
+        let marks = marks[Int64(request.id) ?? 0]
+        let downloaded = FileManager.default.fileExists(atPath: request.file.final.path)
+        return PlaybackPlan(
+            label: target.label,
+            source: downloaded ? request.file.final.path : request.url.absoluteString,
+            streaming: !downloaded,
+            start: fromStart || marks?.played == true ? 0 : marks?.position ?? 0,
+            speed: await settings().speed,
+            player: await player(),
+            episodeID: libraryEpisode(request.id)?.episode
+        )
+    }
+
+    /// Plays `plan` until the player exits, passing its events on and writing the
+    /// position to the library every few seconds; then records how it ended
+    /// (played, or where it stopped), also when the calling task was cancelled
+    /// (Ctrl-C asks the player to quit), and reloads the loaded subscription.
+    func play(
+        _ plan: PlaybackPlan,
+        terminal: Bool,
+        events: @escaping @Sendable (PlaybackEvent) -> Void
+    ) async throws(PlaybackError) -> (end: PlaybackEnd, record: PositionRecord) {
+        let library = plan.episodeID == nil ? nil : openedLibrary
+        let episodeID = plan.episodeID
+        let (positions, continuation) = AsyncStream<Double>.makeStream()
+        let saver = Task {
+            var lastSave = ContinuousClock.now
+            for await seconds in positions where ContinuousClock.now - lastSave >= Self.positionSaveInterval {
+                lastSave = .now
+                if let library, let episodeID { try? await library.savePosition(episodeID, seconds: seconds) }
+            }
+        }
+        let end: PlaybackEnd
+        do throws(PlaybackError) {
+            end = try await Player.play(
+                PlayRequest(
+                    source: plan.source,
+                    title: plan.label.title,
+                    start: plan.start,
+                    speed: plan.speed,
+                    terminal: terminal
+                ),
+                with: plan.player
+            ) { event in
+                if case .position(let seconds, _) = event { continuation.yield(seconds) }
+                events(event)
+            }
+        } catch {
+            continuation.finish()
+            await saver.value
+            throw error
+        }
+        continuation.finish()
+        await saver.value
+        // In a task of its own: a cancelled `play` still records where it stopped.
+        let record = await Task {
+            let record = await Self.record(end, of: episodeID, in: library)
+            if record == .saved, let loaded = subscription?.podcast {
+                _ = try? await loadSubscription(loaded)
+            }
+            return record
+        }.value
+        return (end, record)
+    }
+
+    /// Played at the end (or past 95 %), else the last position.
+    private static func record(_ end: PlaybackEnd, of episodeID: Int64?, in library: Library?) async
+        -> PositionRecord
+    {
+        guard let library, let episodeID else { return .notKept }
+        do throws(LibraryError) {
+            if end.finished {
+                try await library.mark([episodeID], .played)
+            } else if let position = end.position {
+                try await library.savePosition(episodeID, seconds: position)
+            } else {
+                return .notKept
+            }
+            return .saved
+        } catch {
+            return .failed(error)
+        }
+    }
+}
