@@ -39,9 +39,6 @@ extension Command {
     struct Outcome: Sendable {
         let kind: String
         let message: String
-        /// The command started (or queued) a download: `update`'s auto-download
-        /// says which.
-        var started = false
     }
 
     /// Selections longer than this, and `all`, are summarised (`9997 queued,
@@ -165,12 +162,10 @@ extension Command {
             let label = targets[index].label
             outcomes[index] =
                 switch (result, message) {
-                case (.started, let message?), (.queued, let message?):
-                    Outcome(kind: "resumed", message: message, started: true)
+                case (.started, let message?), (.queued, let message?): Outcome(kind: "resumed", message: message)
                 case (.started, nil):
-                    Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)", started: true)
-                case (.queued, nil):
-                    Outcome(kind: "queued", message: "queued \(label.number): \(label.title)", started: true)
+                    Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)")
+                case (.queued, nil): Outcome(kind: "queued", message: "queued \(label.number): \(label.title)")
                 case (.alreadyActive, _):
                     Outcome(kind: "already downloading", message: "\(label.number) is already downloading")
                 }

@@ -33,19 +33,12 @@ extension Command {
             context.output("no subscriptions to update", json: .array([]))
             return .proceed
         }
-        let library = try await context.session.library()
-        let updater = FeedUpdater(library: library, client: context.session.feeds)
         let console = context.console
-        let results = await updater.update(chosen) { done, total, failed in
+        let report = try await context.session.updateLibrary(chosen) { done, total, failed in
             console.progressLine("updating \(done)/\(total)" + (failed > 0 ? " · \(failed) failed" : ""))
         }
         console.endProgressLine()
-        // The loaded subscription shows what arrived.
-        if let loaded = await context.session.subscription?.podcast,
-            let fresh = try? await library.podcast(loaded.id ?? -1)
-        {
-            try await context.session.loadSubscription(fresh)
-        }
+        let results = report.results
         var lines: [String] = []
         var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0, interrupted: 0)
         for result in results {
@@ -82,10 +75,8 @@ extension Command {
         let interrupted = counts.interrupted > 0
         if interrupted { summary += ", \(counts.interrupted) not read: interrupted" }
         lines.append(summary)
-        if !interrupted {
-            lines += await autodownload(chosen, context)
-            lines += context.said(await context.session.cleanUp(chosen.compactMap(\.id)))
-        }
+        lines += Self.autodownloadLines(report.autodownloads)
+        lines += context.said(report.deletions)
         context.output(
             lines.joined(separator: "\n"),
             json: .array(
@@ -112,17 +103,15 @@ extension Command {
 }
 
 extension Command {
-    /// Starts downloading the new, unplayed episodes of the podcasts among `podcasts`
-    /// that have auto-download on; returns the lines that say so.
-    static func autodownload(_ podcasts: [StoredPodcast], _ context: CommandContext) async -> [String] {
-        let ids = Set(podcasts.filter(\.autodownload).compactMap(\.id))
-        guard !ids.isEmpty, let targets = try? await context.session.newTargets(of: ids), !targets.isEmpty else {
-            return []
+    /// `auto-download: downloading 3: Title`, a line each, or counts for many.
+    static func autodownloadLines(_ started: [UpdateReport.AutoDownload]) -> [String] {
+        let outcomes = started.map { download in
+            let label = download.label
+            return download.queued
+                ? Outcome(kind: "queued", message: "queued \(label.number): \(label.title)")
+                : Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)")
         }
-        let outcomes = await startDownloads(targets, context)
-        let started = outcomes.filter(\.started)
-        guard !started.isEmpty else { return [] }
-        if started.count > listLimit { return ["auto-download: " + summary(of: started)] }
-        return started.map { "auto-download: " + $0.message }
+        if outcomes.count > listLimit { return ["auto-download: " + summary(of: outcomes)] }
+        return outcomes.map { "auto-download: " + $0.message }
     }
 }

@@ -1,0 +1,70 @@
+import Downloads
+import Library
+
+/// What `update` did: each feed's result, the downloads auto-download started
+/// and the files cleanup deleted (neither runs after an interrupted update).
+struct UpdateReport: Sendable {
+    let results: [UpdateResult]
+    /// The new episodes auto-download started or queued, in order.
+    let autodownloads: [AutoDownload]
+    let deletions: [CleanupDeletion]
+
+    /// Ctrl-C stopped it: the feeds it did not read are no failure of theirs.
+    var interrupted: Bool {
+        results.contains { $0.status == .interrupted }
+    }
+
+    /// A download auto-download started (`queued`: waiting for a free slot).
+    struct AutoDownload: Sendable {
+        let label: DownloadLabel
+        let queued: Bool
+    }
+}
+
+extension Session {
+    /// Updates `podcasts` (calling `progress` with how many are done, of how many,
+    /// and how many failed), reloads the loaded subscription, then, unless it was
+    /// interrupted, starts the new episodes of those with auto-download on and runs
+    /// cleanup for them.
+    func updateLibrary(
+        _ podcasts: [StoredPodcast],
+        progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void
+    ) async throws(ShellError) -> UpdateReport {
+        let library = try library()
+        let results = await FeedUpdater(library: library, client: feeds).update(podcasts, progress: progress)
+        // The loaded subscription shows what arrived.
+        if let loaded = subscription?.podcast, let fresh = try? await library.podcast(loaded.id ?? -1) {
+            try await loadSubscription(fresh)
+        }
+        guard !results.contains(where: { $0.status == .interrupted }) else {
+            return UpdateReport(results: results, autodownloads: [], deletions: [])
+        }
+        let autodownloads = await autodownload(podcasts)
+        let deletions = await cleanUp(podcasts.compactMap(\.id))
+        return UpdateReport(results: results, autodownloads: autodownloads, deletions: deletions)
+    }
+
+    /// Starts the new, unplayed episodes of those of `podcasts` with auto-download
+    /// on that are not downloaded or running already (here or in another process).
+    private func autodownload(_ podcasts: [StoredPodcast]) async -> [UpdateReport.AutoDownload] {
+        let ids = Set(podcasts.filter(\.autodownload).compactMap(\.id))
+        guard !ids.isEmpty, let targets = try? await newTargets(of: ids), !targets.isEmpty else { return [] }
+        await applySettings()
+        var starting: [DownloadTarget] = []
+        for target in targets {
+            switch await status(of: target.request) {
+            case .downloaded, .queued, .downloading: continue
+            case .none, .paused, .failed:
+                if downloads.owner(of: target.request) == nil { starting.append(target) }
+            }
+        }
+        let results = await downloads.start(starting.map(\.request))
+        return zip(starting, results).compactMap { target, result in
+            switch result {
+            case .started: UpdateReport.AutoDownload(label: target.label, queued: false)
+            case .queued: UpdateReport.AutoDownload(label: target.label, queued: true)
+            case .alreadyActive: nil
+            }
+        }
+    }
+}
