@@ -85,6 +85,13 @@ public actor DownloadBoard<Aftermath: Sendable> {
         case engine(DownloadEvent)
         case remote(DownloadEvent)
         case remoteGone
+
+        var isProgress: Bool {
+            switch self {
+            case .engine(.progress), .remote(.progress): true
+            default: false
+            }
+        }
     }
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
@@ -108,8 +115,13 @@ public actor DownloadBoard<Aftermath: Sendable> {
 
     private struct Waiter {
         let ids: Set<String>?
-        let requests: [DownloadRequest]
+        /// Those another process held when the wait began: watched until it lets
+        /// them go (a lock gives no notice).
+        var elsewhere: [DownloadRequest]
         let continuation: CheckedContinuation<Void, Never>
+        /// How many engine events had been put out when its downloads were seen
+        /// ended: it resumes once the observer has seen that many.
+        var endedAt: Int?
     }
 
     public init(engine: DownloadManager) {
@@ -144,7 +156,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
             case .remoteGone:
                 break
             }
-            await wakeWaiters()
+            // Progress changes no download's state: only the news count moves.
+            await wakeWaiters(statesChanged: !next.isProgress)
         }
         resumeAllWaiters()
     }
@@ -257,7 +270,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
 
     /// Every download this engine and the background feedsh know: this engine's
     /// in the order they started (one the background took over listed as it is
-    /// there), then the background's others, active first.
+    /// there, one another process has taken up since as held there), then the
+    /// background's others, active first.
     public func all() async -> [DownloadView] {
         var views: [DownloadView] = []
         var seen: Set<String> = []
@@ -265,6 +279,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
             seen.insert(request.id)
             if !state.isActive, let held = remote[request.id] {
                 views.append(DownloadView(request: held.request, state: held.state, holder: .background))
+            } else if !state.isActive, let pid = engine.owner(of: request) {
+                views.append(DownloadView(request: request, state: state, holder: .elsewhere(pid: pid)))
             } else {
                 views.append(DownloadView(request: request, state: state, holder: .here))
             }
@@ -284,14 +300,18 @@ public actor DownloadBoard<Aftermath: Sendable> {
     public func settle(_ requests: [DownloadRequest]? = nil) async {
         let waiter = nextWaiter
         nextWaiter += 1
+        var elsewhere: [DownloadRequest] = []
+        for request in requests ?? [] where await engine.state(of: request.id)?.isActive != true {
+            if engine.owner(of: request) != nil { elsewhere.append(request) }
+        }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 waiters[waiter] = Waiter(
                     ids: requests.map { Set($0.map(\.id)) },
-                    requests: requests ?? [],
+                    elsewhere: elsewhere,
                     continuation: continuation
                 )
-                Task { await self.wakeWaiters() }
+                Task { await self.wakeWaiters(statesChanged: true) }
             }
         } onCancel: {
             Task { await self.resume(waiter) }
@@ -307,32 +327,39 @@ public actor DownloadBoard<Aftermath: Sendable> {
         for waiter in waiters.keys { resume(waiter) }
     }
 
-    /// Resumes the waiters whose downloads have settled.
-    private func wakeWaiters() async {
+    /// Resumes the waiters whose downloads have ended and whose news has been
+    /// observed. The states are read again only when `statesChanged` (not for
+    /// progress, many a second while downloads run).
+    private func wakeWaiters(statesChanged: Bool) async {
         guard !waiters.isEmpty else { return }
-        let states = Dictionary(await engine.all().map { ($0.request.id, $0.state) }) { first, _ in first }
-        // After reading the states: an ended download's event was yielded by then.
-        let yielded = engine.eventsYielded
-        var watchLocks = false
-        for (key, waiter) in waiters {
-            let activeHere = states.contains { (waiter.ids?.contains($0.key) ?? true) && $0.value.isActive }
-            let activeThere =
-                remoteAlive
-                && remote.values.contains { (waiter.ids?.contains($0.request.id) ?? true) && $0.state.isActive }
-            let heldElsewhere = waiter.requests.contains {
-                states[$0.id]?.isActive != true && engine.owner(of: $0) != nil
-            }
-            watchLocks = watchLocks || heldElsewhere
-            let newsObserved = !observing || (observedEngineEvents >= yielded && pendingRemote == 0)
-            if !activeHere, !activeThere, !heldElsewhere, newsObserved {
-                resume(key)
+        if statesChanged {
+            let states = Dictionary(await engine.all().map { ($0.request.id, $0.state) }) { first, _ in first }
+            // After reading the states: an ended download's event was put out by then.
+            let yielded = engine.eventsYielded
+            for key in Array(waiters.keys) {
+                guard var waiter = waiters[key] else { continue }
+                waiter.elsewhere.removeAll { engine.owner(of: $0) == nil }
+                let activeHere = states.contains { (waiter.ids?.contains($0.key) ?? true) && $0.value.isActive }
+                let activeThere =
+                    remoteAlive
+                    && remote.values.contains { (waiter.ids?.contains($0.request.id) ?? true) && $0.state.isActive }
+                let ended = !activeHere && !activeThere && waiter.elsewhere.isEmpty
+                waiter.endedAt = ended ? (waiter.endedAt ?? yielded) : nil
+                waiters[key] = waiter
             }
         }
-        if watchLocks, lockWatch == nil {
+        for (key, waiter) in waiters {
+            guard let endedAt = waiter.endedAt else { continue }
+            if !observing || (observedEngineEvents >= endedAt && pendingRemote == 0) { resume(key) }
+        }
+        let watching = waiters.values.contains { !$0.elsewhere.isEmpty }
+        if !watching {
+            stopLockWatch()
+        } else if lockWatch == nil {
             lockWatch = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(200))
-                    await self?.wakeWaiters()
+                    await self?.wakeWaiters(statesChanged: true)
                 }
             }
         }

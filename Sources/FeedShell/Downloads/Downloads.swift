@@ -48,11 +48,7 @@ extension Command {
         var rows: [[String]] = []
         var results: [JSONValue] = []
         for (view, status) in shown {
-            let (request, state) = (view.request, view.state)
-            var holder = view.holder
-            if holder == .here, !state.isActive, let pid = context.session.downloads.owner(of: request) {
-                holder = .elsewhere(pid: pid)
-            }
+            let (request, state, holder) = (view.request, view.state, view.holder)
             var detail: String =
                 switch state {
                 case .cancelled: "cancelled"

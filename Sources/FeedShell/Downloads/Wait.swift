@@ -21,16 +21,15 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let board = context.session.board
         // What is waited for: the selected downloads, or every one this shell sees.
-        let requests: [DownloadRequest]
-        if arguments.selector(selectorName) != nil {
-            requests = try await selection(arguments, context, "wait").map(\.request)
-        } else {
-            requests = await board.all().map(\.request)
-        }
         var before: [DownloadView] = []
-        for request in requests {
-            if let view = await board.view(of: request) { before.append(view) }
+        if arguments.selector(selectorName) != nil {
+            for target in try await selection(arguments, context, "wait") {
+                if let view = await board.view(of: target.request) { before.append(view) }
+            }
+        } else {
+            before = await board.all()
         }
+        let requests = before.map(\.request)
         let elsewhere = before.filter { if case .elsewhere = $0.holder { true } else { false } }
         if !elsewhere.isEmpty {
             var numbers: [String] = []
