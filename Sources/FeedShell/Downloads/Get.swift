@@ -16,7 +16,7 @@ extension Command {
                 """,
             flags: [FlagSpec("again")]
         ),
-        offers: { !$0.isDownloaded && !$0.isActive }
+        offers: \.isStartable
     ) { targets, arguments, context in
         guard arguments.has("again") else { return await startDownloads(targets, context) }
         return await startAll(targets, context) { target in

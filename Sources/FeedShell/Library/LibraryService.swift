@@ -51,12 +51,8 @@ extension Session {
         guard !ids.isEmpty, let targets = try? await newTargets(of: ids), !targets.isEmpty else { return [] }
         await applySettings()
         var starting: [DownloadTarget] = []
-        for target in targets {
-            switch await status(of: target.request) {
-            case .downloaded, .queued, .downloading: continue
-            case .none, .paused, .failed:
-                if downloads.owner(of: target.request) == nil { starting.append(target) }
-            }
+        for target in targets where await status(of: target.request).isStartable {
+            if downloads.owner(of: target.request) == nil { starting.append(target) }
         }
         let results = await downloads.start(starting.map(\.request))
         return zip(starting, results).compactMap { target, result in

@@ -53,6 +53,10 @@ enum EpisodeStatus: Sendable, Equatable {
         if case .downloaded = self { true } else { false }
     }
 
+    /// Neither on disk whole nor queued or running: `get` (and auto-download)
+    /// starts it.
+    var isStartable: Bool { !isDownloaded && !isActive }
+
     var text: String {
         switch self {
         case .none: ""
