@@ -110,11 +110,10 @@ public final class URLSessionTransport: DownloadTransport {
         delegate.register(state, for: task.taskIdentifier)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                state.awaitHead(continuation)
-                task.resume()
+                if state.awaitHead(continuation) { task.resume() }
             }
         } onCancel: {
-            task.cancel()
+            state.cancel()
         }
     }
 
@@ -201,6 +200,7 @@ struct WindowedBody: AsyncSequence, Sendable {
 final class TaskState: Sendable {
     private struct Guarded {
         var head: CheckedContinuation<TransportResponse, any Error>?
+        var cancelled = false
     }
 
     let task: URLSessionDataTask
@@ -218,8 +218,32 @@ final class TaskState: Sendable {
         }
     }
 
-    func awaitHead(_ head: CheckedContinuation<TransportResponse, any Error>) {
-        guarded.withLock { $0.head = head }
+    /// Keeps `head` until the response's head arrives; false (and `head` resumed
+    /// with a `CancellationError`) when the task was cancelled already, so that it
+    /// is never started.
+    func awaitHead(_ head: CheckedContinuation<TransportResponse, any Error>) -> Bool {
+        let cancelled = guarded.withLock { state in
+            if !state.cancelled { state.head = head }
+            return state.cancelled
+        }
+        if cancelled { head.resume(throwing: CancellationError()) }
+        return !cancelled
+    }
+
+    /// Ends the wait for the head and the body with a `CancellationError`, then
+    /// cancels the data task. FoundationNetworking calls back nothing for a task
+    /// cancelled before it was resumed, so the wait cannot rely on the delegate
+    /// (seen: a pause at that moment waited forever).
+    func cancel() {
+        let head = guarded.withLock { state in
+            state.cancelled = true
+            let continuation = state.head
+            state.head = nil
+            return continuation
+        }
+        head?.resume(throwing: CancellationError())
+        continuation.finish(throwing: CancellationError())
+        task.cancel()
     }
 
     func received(_ response: URLResponse) {
