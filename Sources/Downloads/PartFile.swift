@@ -44,7 +44,7 @@ struct PartFile: ~Copyable {
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
                 close(fd)
-                if code == EWOULDBLOCK { throw .locked(path: path, pid: Self.lockHolder(inode: info.st_ino)) }
+                if code == EWOULDBLOCK { throw .locked(path: path, pid: Self.lockHolder(ofFile: info)) }
                 throw .disk("lock", path: path, errno: code)
             }
             if Self.path(path, names: info) {
@@ -129,7 +129,7 @@ struct PartFile: ~Copyable {
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             var info = stat()
             fstat(fd, &info)
-            throw .locked(path: path, pid: lockHolder(inode: info.st_ino))
+            throw .locked(path: path, pid: lockHolder(ofFile: info))
         }
         let existed = unlink(path) == 0
         unlink(sidecar)
@@ -154,21 +154,59 @@ struct PartFile: ~Copyable {
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .some(nil) }
-        return .some(lockHolder(inode: info.st_ino))
+        return .some(lockHolder(ofFile: info))
     }
 
-    /// Reads the holder of a `flock` on inode `inode` from `/proc/locks`
-    /// (`1: FLOCK  ADVISORY  WRITE 4242 08:01:1311 0 EOF`).
-    static func lockHolder(inode: ino_t) -> Int32? {
-        guard let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+    /// Reads the holder of a `flock` on the file `info` describes from `/proc/locks`
+    /// (`1: FLOCK  ADVISORY  WRITE 4242 fe:01:1311 0 EOF`: pid, then the device's
+    /// major and minor number in hex and the inode).
+    static func lockHolder(ofFile info: stat) -> Int32? {
+        guard let text = readWhole("/proc/locks") else { return nil }
+        let device = "\(String(deviceMajor(info.st_dev), radix: 16)):\(String(deviceMinor(info.st_dev), radix: 16))"
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "FLOCK",
-                let device = fields[5].split(separator: ":").last, UInt64(device) == UInt64(inode)
+            // A waiting lock's line has "->" before FLOCK; only the holder counts.
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[2]) == UInt64(info.st_ino),
+                "\(trimmingZeros(file[0])):\(trimmingZeros(file[1]))" == device
             else { continue }
             return Int32(fields[4])
         }
         return nil
+    }
+
+    private static func trimmingZeros(_ hex: Substring) -> String {
+        String(UInt64(hex, radix: 16) ?? .max, radix: 16)
+    }
+
+    /// glibc's `major()` and `minor()`, which Swift does not import (macros).
+    static func deviceMajor(_ device: dev_t) -> UInt64 {
+        let device = UInt64(device)
+        return ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+    }
+
+    static func deviceMinor(_ device: dev_t) -> UInt64 {
+        let device = UInt64(device)
+        return (device & 0xff) | ((device >> 12) & ~0xff)
+    }
+}
+
+/// A whole file read with `read(2)` to its end. `String(contentsOfFile:)` reads a
+/// file in `/proc` (which says it has no size) only up to its first 4 KiB: with
+/// many locks held on the machine, a lock's holder was missed.
+func readWhole(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count >= 0 else { return nil }
+        if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+        bytes.append(contentsOf: buffer[..<count])
     }
 }
 

@@ -162,6 +162,32 @@ struct DownloadTrustTests {
         }
     }
 
+    /// The holder of a download's lock is named however many locks the machine
+    /// holds: `/proc/locks` lists the newest first, and a lock behind 4 KiB of others
+    /// was once reported as "another process".
+    @Test func aLockHolderIsFoundAmongManyLocks() async throws {
+        try await EngineHarness.run(.ahc) { h in
+            let request = h.request("held", size: 10)
+            let folder = request.file.part.deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var descriptors: [Int32] = []
+            defer { for fd in descriptors { close(fd) } }
+            for index in 0...200 {
+                let path = index == 0 ? request.file.part.path : folder.appendingPathComponent("other-\(index)").path
+                let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+                try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+                descriptors.append(fd)
+            }
+            #expect(h.manager.owner(of: request) == .some(getpid()))
+            let state = await h.download(request)
+            guard case .failed(let error) = state else {
+                Issue.record("expected the held download to be refused, got \(String(describing: state))")
+                return
+            }
+            #expect(error.description == "being downloaded by feedsh (pid \(getpid()))")
+        }
+    }
+
     /// A server that drops every body and answers every resume at the wrong byte used
     /// to loop without pause (6,494 requests in 60 s); now each failure counts and
     /// backs off.
