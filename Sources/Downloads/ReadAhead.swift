@@ -93,12 +93,13 @@ struct ReadAhead: AsyncSequence, Sendable {
         }
 
         /// Queues a chunk; waits while the queue is full. Throws when the consumer
-        /// has gone.
+        /// has gone, so that the producer stops reading.
         func push(_ chunk: ByteBuffer) async throws {
+            enum Next { case proceed, wait, stop }
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (consumer, batch, proceed): (CheckedContinuation<[ByteBuffer]?, any Error>?, [ByteBuffer], Bool) =
+                let (consumer, batch, next): (CheckedContinuation<[ByteBuffer]?, any Error>?, [ByteBuffer], Next) =
                     state.withLock { state in
-                        if case .failure = state.end { return (nil, [], true) }
+                        if case .failure = state.end { return (nil, [], .stop) }
                         state.chunks.append(chunk)
                         state.bytes += chunk.readableBytes
                         if let consumer = state.consumer {
@@ -106,14 +107,18 @@ struct ReadAhead: AsyncSequence, Sendable {
                             let batch = state.chunks
                             state.chunks = []
                             state.bytes = 0
-                            return (consumer, batch, true)
+                            return (consumer, batch, .proceed)
                         }
-                        if state.bytes < limit { return (nil, [], true) }
+                        if state.bytes < limit { return (nil, [], .proceed) }
                         state.producer = continuation
-                        return (nil, [], false)
+                        return (nil, [], .wait)
                     }
                 consumer?.resume(returning: batch)
-                if proceed { continuation.resume() }
+                switch next {
+                case .proceed: continuation.resume()
+                case .stop: continuation.resume(throwing: CancellationError())
+                case .wait: break
+                }
             }
         }
 
