@@ -42,12 +42,16 @@ test-deps: deps
 # The unit tests run on their own first: their timeouts are short (a 1 s stall, a
 # rate-limited transfer), and the end-to-end tests' processes (background feedsh,
 # mpv, tmux) running beside them on two cores made them miss.
+#
+# Each run has a deadline (Scripts/test-within), far above its usual time (unit
+# tests about 15 s, end-to-end about 3 min): a test that hangs fails the run and is
+# named, instead of using up CI's 90 minutes.
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip EndToEndTests
-	$(SWIFT) test --skip-build --filter EndToEndTests
+	SWIFT=$(SWIFT) Scripts/test-within 600 --skip-build --skip EndToEndTests
+	SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 	$(SWIFT) build -c release --product feedsh
-	FEEDSH_BINARY=$(CURDIR)/.build/release/feedsh $(SWIFT) test --skip-build --filter EndToEndTests
+	FEEDSH_BINARY=$(CURDIR)/.build/release/feedsh SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Fixtures/FixtureData.swift Package.swift

@@ -97,8 +97,7 @@ struct ControlSocketTests {
         )
         server.publish(event)
         for client in [first, second] {
-            var iterator = client.events.makeAsyncIterator()
-            #expect(await iterator.next() == event)
+            #expect(await firstEvent(of: client, within: .seconds(30)) == event)
         }
         await first.close()
         await second.close()
@@ -142,5 +141,23 @@ struct ControlSocketTests {
         // Without XDG_RUNTIME_DIR, the state directory.
         #expect(ControlPaths(environment: ["HOME": "/home/u"]).socket == "/home/u/.local/state/feedsh/control.sock")
         #expect(ControlPaths(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).directory == "/s/feedsh")
+    }
+}
+
+/// The first event `client` receives, or nil after `limit`: a lost event fails the
+/// test instead of hanging it.
+func firstEvent(of client: ControlClient, within limit: Duration) async -> ControlDownload? {
+    await withTaskGroup(of: ControlDownload?.self) { group in
+        group.addTask {
+            var iterator = client.events.makeAsyncIterator()
+            return await iterator.next()
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
     }
 }

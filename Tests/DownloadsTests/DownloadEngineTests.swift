@@ -121,24 +121,7 @@ struct EngineHarness {
     /// settles fails the test (naming its state and last events) instead of
     /// hanging the run.
     func settle(_ ids: [String], within limit: Duration = .seconds(60)) async {
-        let manager = manager
-        let settled = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await manager.waitUntilIdle(ids)
-                return !Task.isCancelled
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        guard !settled else { return }
-        var states: [String] = []
-        for id in ids { states.append("\(id): \(String(describing: await manager.state(of: id)))") }
-        Issue.record("not idle within \(limit): \(states); last events: \(events.all.suffix(12))")
+        await settleDownloads(manager, ids, within: limit, events: events)
     }
 
     /// Starts and waits, expecting a failure; records an issue otherwise.
@@ -186,6 +169,35 @@ final class EventLog: Sendable {
 }
 
 func fileData(_ url: URL) -> Data? { try? Data(contentsOf: url) }
+
+/// Waits until `manager`'s downloads `ids` (all when nil) are idle, for at most
+/// `limit`; when they are not, records an issue naming their states (and the last
+/// events) instead of hanging the run.
+func settleDownloads(
+    _ manager: DownloadManager,
+    _ ids: [String]? = nil,
+    within limit: Duration = .seconds(60),
+    events: EventLog? = nil
+) async {
+    let settled = await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            await manager.waitUntilIdle(ids)
+            return !Task.isCancelled
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+    guard !settled else { return }
+    let states = await manager.all().filter { ids?.contains($0.request.id) ?? true }.map {
+        "\($0.request.id): \($0.state)"
+    }
+    Issue.record("not idle within \(limit): \(states); last events: \(events?.all.suffix(12) ?? [])")
+}
 
 /// How something watched from another task ended: nil while it runs.
 final class Outcome: Sendable {

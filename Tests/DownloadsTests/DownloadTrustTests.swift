@@ -145,7 +145,7 @@ struct DownloadTrustTests {
             #expect(h.manager.owner(of: request) == .some(getpid()))
             let second = DownloadManager(transport: engine.makeTransport(), policy: EngineHarness.fastRetries)
             await second.start(request)
-            await second.waitUntilIdle()
+            await settleDownloads(second)
             guard case .failed(let error) = await second.state(of: request.id) else {
                 Issue.record("the second owner was not refused")
                 return
@@ -154,7 +154,7 @@ struct DownloadTrustTests {
             #expect(error.description == "being downloaded by feedsh (pid \(getpid()))")
             #expect(throws: DownloadError.self) { try second.removePartial(request) }
             await second.shutdown()
-            await h.manager.waitUntilIdle([request.id])
+            await h.settle([request.id])
             #expect(await h.manager.state(of: request.id) == .completed(bytes: 1_000_000))
             #expect(fileData(request.file.final) == h.expectedBytes("owned", size: 1_000_000))
             #expect(!FileManager.default.fileExists(atPath: request.file.sidecar.path))
@@ -242,7 +242,7 @@ struct DownloadTrustTests {
         )
         let events = EventLog(manager.events)
         await manager.start(request)
-        await manager.waitUntilIdle([request.id])
+        await settleDownloads(manager, [request.id], events: events)
         #expect(await manager.state(of: request.id) == .completed(bytes: 20_000))
         let reasons = events.all.compactMap { if case .retrying(_, _, _, let reason) = $0 { reason } else { nil } }
         let final = await manager.state(of: request.id)
