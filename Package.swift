@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // Lines of mpv's JSON IPC (hummingbird builds it already).
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // The fixture server's graceful shutdown (hummingbird builds it already).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .executableTarget(
@@ -150,6 +152,7 @@ let package = Package(
                 "FixtureData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // NIO's HTTP/1 parts, for responses framed by the connection's close.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]

@@ -122,6 +122,10 @@ public final class ControlServer: Sendable {
     public typealias Handler = @Sendable (ControlRequest) async -> Result<ControlMessage.Result, ControlMessage.Failure>
 
     private let serving: Task<Void, Never>
+    private let listener: any Channel
+    /// Finishes when the listening socket has closed and every connection it
+    /// accepted is being served.
+    private let acceptEnded: AsyncStream<Void>
     private let subscribers: Subscribers
     private let peers: Peers
 
@@ -139,8 +143,11 @@ public final class ControlServer: Sendable {
     private init(_ server: NIOAsyncChannel<LineChannel, Never>, handler: @escaping Handler) {
         let subscribers = Subscribers()
         let peers = Peers()
+        let (acceptEnded, acceptEnding) = AsyncStream<Void>.makeStream()
         self.subscribers = subscribers
         self.peers = peers
+        self.listener = server.channel
+        self.acceptEnded = acceptEnded
         serving = Task {
             try? await server.executeThenClose { connections in
                 await withDiscardingTaskGroup { group in
@@ -153,10 +160,12 @@ public final class ControlServer: Sendable {
                             }
                         }
                     } catch {
-                        // The listening socket closed: stop().
+                        // The listening socket failed.
                     }
+                    acceptEnding.finish()
                 }
             }
+            acceptEnding.finish()
         }
     }
 
@@ -171,8 +180,13 @@ public final class ControlServer: Sendable {
         subscribers.send(.event(download))
     }
 
-    /// Closes the socket and every connection.
+    /// Closes the socket and every connection. The listening socket closes first
+    /// and every connection it accepted is taken up before the rest is cancelled:
+    /// cancelling with an accepted connection not yet taken crashes in NIO
+    /// ("Deinited NIOAsyncWriter without calling finish()", swift-nio #3481).
     public func stop() async {
+        try? await listener.close()
+        for await _ in acceptEnded {}
         serving.cancel()
         subscribers.finish()
         await serving.value

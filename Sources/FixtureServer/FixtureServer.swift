@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A loopback HTTP server that speaks the APIs feedsh talks to, from `Fixtures/`.
@@ -36,11 +37,13 @@ public final class FixtureServer: Sendable {
     /// The server's root, such as `http://127.0.0.1:41234`.
     public let baseURL: URL
     private let task: Task<Void, any Error>
+    private let group: ServiceGroup
     private let routes: FixtureRoutes
 
-    private init(baseURL: URL, task: Task<Void, any Error>, routes: FixtureRoutes) {
+    private init(baseURL: URL, task: Task<Void, any Error>, group: ServiceGroup, routes: FixtureRoutes) {
         self.baseURL = baseURL
         self.task = task
+        self.group = group
         self.routes = routes
     }
 
@@ -48,7 +51,7 @@ public final class FixtureServer: Sendable {
     public static func start(_ configuration: Configuration = .init()) async throws -> FixtureServer {
         let routes = FixtureRoutes(mediaRate: configuration.mediaRate)
         var logger = Logger(label: "feedsh.fixture-server")
-        logger.logLevel = .critical  // stop() cancels; the resulting "cancelled" logs are expected
+        logger.logLevel = .critical  // a stop that has to cancel logs "cancelled"; expected
         let (ports, portsContinuation) = AsyncStream<Int>.makeStream()
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
@@ -62,9 +65,12 @@ public final class FixtureServer: Sendable {
             },
             logger: logger
         )
+        var shutdown = ServiceGroupConfiguration(services: [.init(service: app)], logger: logger)
+        shutdown.maximumGracefulShutdownDuration = .seconds(5)
+        let group = ServiceGroup(configuration: shutdown)
         let task = Task {
             defer { portsContinuation.finish() }
-            try await app.run()
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
@@ -73,12 +79,21 @@ public final class FixtureServer: Sendable {
             throw FixtureServerError.notStarted(host: configuration.host, port: configuration.port)
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return FixtureServer(baseURL: URL(string: "http://\(host):\(port)")!, task: task, routes: routes)
+        return FixtureServer(
+            baseURL: URL(string: "http://\(host):\(port)")!,
+            task: task,
+            group: group,
+            routes: routes
+        )
     }
 
-    /// Stops serving and waits until the server has shut down.
+    /// Stops serving and waits until the server has shut down: gracefully (no new
+    /// connections, the open ones finish), cancelled after 5 s. Cancelling at once
+    /// crashed the process when a connection had been accepted but not yet served
+    /// (NIO's "Deinited NIOAsyncWriter without calling finish()", swift-nio #3481,
+    /// whose maintainers advise a graceful shutdown).
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 
