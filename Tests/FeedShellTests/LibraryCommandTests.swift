@@ -37,6 +37,36 @@ struct LibraryCommandTests {
         }
     }
 
+    /// `update` takes its subscriptions as a selector of their own numbers: one,
+    /// a list or range, `all`; a number that is no subscription is refused, naming
+    /// the ones there are, before any feed is read.
+    @Test func updateSelectsSubscriptionsByNumber() async throws {
+        try await ShellHarness.run { h in
+            let base = h.server.baseURL.absoluteString
+            let feeds = ["1386867488", "1000000001", "1000000002"].map { "\(base)/feeds/\($0).xml" }
+            #expect(await h.run(feeds.map { "subscribe \($0)" }.joined(separator: "; ")) == .success)
+            h.output.clear()
+            #expect(await h.run("update 1,3") == .success)
+            #expect(h.output.standardOutput.contains("2 feeds:"), "\(h.output.standardOutput)")
+            h.output.clear()
+            #expect(await h.run("update 2-3") == .success)
+            #expect(h.output.standardOutput.contains("2 feeds:"), "\(h.output.standardOutput)")
+            h.output.clear()
+            #expect(await h.run("update all") == .success)
+            #expect(h.output.standardOutput.contains("3 feeds:"), "\(h.output.standardOutput)")
+            h.output.clear()
+            #expect(await h.run("update 2,9") == .failure)
+            #expect(h.output.standardError.contains("no subscription 9 (1-3)"), "\(h.output.standardError)")
+            #expect(h.output.standardOutput.isEmpty, "\(h.output.standardOutput)")
+            h.output.clear()
+            #expect(await h.run("update x") == .failure)
+            #expect(
+                h.output.standardError.contains("'x' is not a subscription number or range"),
+                "\(h.output.standardError)"
+            )
+        }
+    }
+
     /// `set` keeps settings in the library, lists them, forgets one with `default`,
     /// and refuses a bad value naming it.
     @Test func setKeepsListsAndRefuses() async throws {

@@ -9,7 +9,7 @@ extension Command {
             "update",
             summary: "refresh subscriptions and say what is new",
             details: """
-                Reads every subscription's feed (or subscription N's), eight at once and at
+                Reads every subscription's feed (or those N names: 3, 1-3,5), eight at once and at
                 most two from one host, with conditional requests: a feed that has not
                 changed costs a 304. A feed that fails is recorded on its podcast
                 ('podcasts' shows it) and never stops the others. On a terminal a line
@@ -20,15 +20,19 @@ extension Command {
                 ('set podcast N autodownload on') start downloading, and cleanup deletes
                 the played files beyond each subscription's keep.
                 """,
-            arguments: [ArgumentSpec("N|all", optional: true, completion: .items(CompletionDomain.subscriptions))],
+            arguments: [
+                ArgumentSpec(
+                    "N|all",
+                    optional: true,
+                    kind: .selector(.several, noun: "subscription"),
+                    completion: .selector(CompletionDomain.subscriptions)
+                )
+            ],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
-        let all = try await subscriptions(context)
-        var chosen = all.map(\.podcast)
-        if let text = arguments["N|all"], text != "all" {
-            chosen = [try await subscription(text, arguments, context)]
-        }
+        let all = try await subscriptions(context).map(\.podcast)
+        let chosen = try chosenSubscriptions(arguments.selector("N|all"), of: all, synopsis: arguments.synopsis)
         guard !chosen.isEmpty else {
             context.output("no subscriptions to update", json: .array([]))
             return .proceed
@@ -104,6 +108,28 @@ extension Command {
 
 extension Command {
     /// `auto-download: downloading 3: Title`, a line each, or counts for many.
+    /// The subscriptions `selector` names (every one without it), by their own
+    /// numbers (`podcasts` lists them): `3`, `1-3,5`, `all`. A number that is no
+    /// subscription is a usage error naming it and the numbers there are.
+    static func chosenSubscriptions(
+        _ selector: Selector?,
+        of all: [StoredPodcast],
+        synopsis: String
+    ) throws(ShellError) -> [StoredPodcast] {
+        guard case .ranges(let ranges)? = selector?.items else { return all }
+        guard !all.isEmpty else { throw .noSubscriptions }
+        let byNumber = Dictionary(all.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        var chosen: [StoredPodcast] = []
+        var seen = Set<Int>()
+        for number in ranges.joined() where seen.insert(number).inserted {
+            guard let podcast = byNumber[number] else {
+                throw .usage("no subscription \(number) (\(numberList(all.map(\.number))))", synopsis: synopsis)
+            }
+            chosen.append(podcast)
+        }
+        return chosen
+    }
+
     static func autodownloadLines(_ started: [UpdateReport.AutoDownload]) -> [String] {
         let outcomes = started.map { download in
             let label = download.label
