@@ -308,23 +308,14 @@ final class BackgroundConfirm: Sendable {
     init(_ part: borrowing PartFile, record: Sidecar, to sidecar: URL) {
         let (fd, path, done) = (part.descriptor, part.path, DoneFlag())
         self.done = done
-        // The syscalls block: they run on a dispatch queue, never on a thread of
-        // Swift's cooperative pool; the task only waits.
+        // The syscalls block: they run on NIO's pool of threads for blocking work,
+        // never on a thread of Swift's cooperative pool; the task only waits. (An
+        // unstructured task: cancelling the job does not cancel a confirm begun.)
         task = Task {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                DispatchQueue.global(qos: .utility).async {
-                    defer { done.value.store(true, ordering: .releasing) }
-                    guard fdatasync(fd) == 0 else {
-                        continuation.resume(throwing: DownloadError.disk("sync", path: path, errno: errno))
-                        return
-                    }
-                    do {
-                        try record.save(to: sidecar)
-                        continuation.resume()
-                    } catch {
-                        continuation.resume(throwing: error)
-                    }
-                }
+            defer { done.value.store(true, ordering: .releasing) }
+            try await NIOThreadPool.singleton.runIfActive {
+                guard fdatasync(fd) == 0 else { throw DownloadError.disk("sync", path: path, errno: errno) }
+                try record.save(to: sidecar)
             }
         }
     }

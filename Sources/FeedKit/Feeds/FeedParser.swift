@@ -94,7 +94,9 @@ public enum FeedParser {
     }
 
     /// Parses what `stream` delivers, on a thread of its own (the parser blocks
-    /// while it waits for bytes), and tells the stream when it is done.
+    /// while it waits for bytes), and tells the stream when it is done. A dispatch
+    /// thread, not NIO's pool for blocking work: that has one thread a core, and
+    /// eight feeds read at once would wait for each other's networks.
     /// With a `sink`, items go to it in batches as they are parsed (a feed of
     /// thousands is never held whole) and the feed comes back without them.
     static func parse(_ channel: ByteChannel, url: URL, sink: FeedItemSink? = nil) async -> Result<Feed, FeedParseError>
