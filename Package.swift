@@ -43,7 +43,7 @@ let package = Package(
             name: "FeedShell",
             dependencies: [
                 "Background", "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback", "ShellKit",
-                "TerminalKit",
+                "PlainText", "TerminalKit",
             ]
         ),
         .target(
@@ -63,7 +63,8 @@ let package = Package(
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
-        .target(name: "TerminalKit", dependencies: ["CFileIO"]),
+        .target(name: "PlainText"),
+        .target(name: "TerminalKit", dependencies: ["CFileIO", "PlainText"]),
         .target(name: "ShellKit", dependencies: ["TerminalKit"]),
         .systemLibrary(
             name: "CEditLine",
@@ -85,7 +86,7 @@ let package = Package(
             name: "FeedKit",
             dependencies: [
                 "HTTPSupport",
-                "TerminalKit",
+                "PlainText",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

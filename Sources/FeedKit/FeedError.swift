@@ -1,6 +1,6 @@
 import Foundation
 import HTTPSupport
-import TerminalKit
+import PlainText
 
 /// An error from talking to a feed API: what went wrong and where.
 ///

@@ -1,3 +1,5 @@
+import PlainText
+
 /// How far a transfer has come, as the terminal shows it.
 public struct ProgressReading: Sendable, Equatable {
     public var bytes: Int64

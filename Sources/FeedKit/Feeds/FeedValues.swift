@@ -1,5 +1,5 @@
 import Foundation
-import TerminalKit
+import PlainText
 
 /// Dates as feeds write them: RFC 822 in its real-world variants, and ISO 8601.
 public enum FeedDates {
@@ -210,7 +210,7 @@ public enum FeedText {
     /// One line: whitespace collapsed.
     public static func line(_ text: String) -> String {
         let decoded = HTMLEntities.decode(text)
-        return TerminalText.line(decoded).split(separator: " ", omittingEmptySubsequences: true).joined(
+        return SafeText.line(decoded).split(separator: " ", omittingEmptySubsequences: true).joined(
             separator: " "
         )
     }
@@ -259,7 +259,7 @@ public enum FeedText {
             index += 1
         }
         source = []
-        let text = TerminalText.block(HTMLEntities.decode(String(decoding: out, as: UTF8.self)))
+        let text = SafeText.block(HTMLEntities.decode(String(decoding: out, as: UTF8.self)))
         return collapse(text)
     }
 

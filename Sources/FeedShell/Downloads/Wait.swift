@@ -1,5 +1,6 @@
 import Downloads
 import Foundation
+import PlainText
 import ShellKit
 import TerminalKit
 

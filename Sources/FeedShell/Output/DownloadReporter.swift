@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import PlainText
 import Synchronization
 import TerminalKit
 

@@ -1,6 +1,7 @@
 import Downloads
 import FeedKit
 import Foundation
+import PlainText
 import ShellKit
 import Synchronization
 import TerminalKit
