@@ -20,7 +20,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case truncated(received: Int64, declared: Int64, URL)
         case locked(path: String, pid: Int32?)
         case unsafePath(path: String)
-        case background(code: String, message: String)
+        case reported(code: String, message: String)
     }
 
     private let kind: Kind
@@ -70,9 +70,11 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     /// A symbolic link (or another non-file) stands where a download file goes.
     public static func unsafePath(_ path: String) -> DownloadError { .init(.unsafePath(path: path)) }
 
-    /// A failure the background feedsh reported, as its code and words.
-    public static func background(code: String, message: String) -> DownloadError {
-        .init(.background(code: code, message: message))
+    /// A failure the feedsh holding the download (the background one) reported
+    /// over the control socket: its code and words, as they crossed the process
+    /// boundary, so that `--json` keeps the code.
+    public static func reported(code: String, message: String) -> DownloadError {
+        .init(.reported(code: code, message: message))
     }
 
     /// A stable name for a kind of failure (for `--json` and for tests), like
@@ -115,7 +117,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .truncated: .truncated
         case .locked: .locked
         case .unsafePath: .unsafePath
-        case .background(let code, _): .reported(code)
+        case .reported(let code, _): .reported(code)
         }
     }
 
@@ -166,7 +168,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
             "being downloaded by feedsh (\(pid.map { "pid \($0)" } ?? "another process"))"
         case .unsafePath(let path):
             "\(path) is a symbolic link or not a regular file; refusing to write through it"
-        case .background(_, let message):
+        case .reported(_, let message):
             message
         }
     }

@@ -48,7 +48,7 @@ extension ControlDownload {
         case .running: .running(bytes.map { DownloadProgress(bytes: $0, total: total, bytesPerSecond: bytesPerSecond) })
         case .paused: .paused(bytes: bytes ?? 0, total: total)
         case .completed: .completed(bytes: bytes ?? 0)
-        case .failed: .failed(.background(code: code ?? "background", message: message ?? "failed"))
+        case .failed: .failed(.reported(code: code ?? "background", message: message ?? "failed"))
         case .cancelled: .cancelled
         }
     }
@@ -62,7 +62,7 @@ extension ControlDownload {
                 ?? .started(id: id, offset: 0)
         case .paused: .paused(id: id, bytes: bytes ?? 0, total: total)
         case .completed: .completed(id: id, bytes: bytes ?? 0, file: URL(fileURLWithPath: path))
-        case .failed: .failed(id: id, .background(code: code ?? "background", message: message ?? "failed"))
+        case .failed: .failed(id: id, .reported(code: code ?? "background", message: message ?? "failed"))
         case .cancelled: .cancelled(id: id)
         }
     }
