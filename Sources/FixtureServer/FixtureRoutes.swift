@@ -18,49 +18,115 @@ final class FixtureRoutes: Sendable {
         self.mediaRate = mediaRate
     }
 
-    func respond(to request: Request) async -> Response {
-        concurrency.withLock {
-            $0.now += 1
-            $0.peak = max($0.peak, $0.now)
+    /// Every route, on `router`. The paths are the real APIs' (Apple's, the Met's,
+    /// JSONPlaceholder's) and this server's own; ``FaultMiddleware`` has taken any
+    /// `/fault/SPEC` prefix off before they are matched, and left its ``Fault`` in
+    /// the context. GET routes answer HEAD too, each in its own way.
+    func register(on router: Router<FixtureRequestContext>) {
+        router.get("/lookup") { request, context in
+            let query = request.uri.queryParameters
+            return self.lookup(
+                id: query.get("id"),
+                limit: context.fault.ignoreLimit ? "200" : query.get("limit"),
+                host: request.head.authority
+            )
         }
-        defer { concurrency.withLock { $0.now -= 1 } }
-        var path = Substring(request.uri.path)
-        var fault = Fault()
-        if path.hasPrefix("/fault/") {
-            let rest = path.dropFirst("/fault/".count)
-            let spec = rest.prefix { $0 != "/" }
-            path = rest.dropFirst(spec.count)
-            do {
-                fault = try Fault(spec: spec)
-            } catch {
-                return .json(status: .badRequest, ["errorMessage": "unknown fault '\(error.item)'"])
+        router.get("/search") { request, _ in
+            let query = request.uri.queryParameters
+            if query.get("media") == "music" {
+                return self.musicSearch(
+                    term: query.get("term"),
+                    limit: query.get("limit"),
+                    host: request.head.authority
+                )
             }
-            let key = "\(spec)|\(path)"
-            let count = faultCounts.withLock { counts in
-                counts[key, default: 0] += 1
-                return counts[key]!
-            }
-            if let times = fault.times, count > times { fault = Fault() }
-            if let after = fault.after, count <= after { fault = Fault() }
-            if let after = fault.changesAfter, count > after { fault.version += 1 }
-            if fault.redirectToFile {
-                return Response(status: .found, headers: [.location: "file:///etc/passwd"])
-            }
-            if fault.elsewhere, request.headers[.range] != nil,
-                let authority = request.head.authority, !authority.hasPrefix("localhost:")
-            {
-                let port = authority.split(separator: ":").last.map(String.init) ?? "80"
-                var target = "http://localhost:\(port)/fault/\(spec)\(path)"
-                if let query = request.uri.query { target += "?\(query)" }
-                return Response(status: .found, headers: [.location: target])
-            }
-            if fault.redirects != 0 {
-                let next = fault.redirects < 0 ? String(spec) : Fault.nextHop(spec)
-                var target = "/fault/\(next)\(path)"
-                if let query = request.uri.query { target += "?\(query)" }
-                return Response(status: .found, headers: [.location: target])
+            return self.search(term: query.get("term"), media: query.get("media"), limit: query.get("limit"))
+        }
+        for prefix in ["/images/**", "/artwork/**"] {
+            getOrHead(router, prefix) { request, context in
+                self.image(request, path: Substring(request.uri.path), fault: context.fault)
             }
         }
+        router.get("/public/collection/v1/search") { request, _ in
+            let query = request.uri.queryParameters
+            return self.metSearch(query: query.get("q"), medium: query.get("medium"), hasImages: query.get("hasImages"))
+        }
+        router.get("/public/collection/v1/objects/:id") { request, context in
+            self.metObject(id: context.parameters.get("id") ?? "", host: request.head.authority)
+        }
+        for path in ["/posts", "/posts/**"] {
+            router.get(RouterPath(path)) { request, _ in
+                self.posts(
+                    path: Substring(request.uri.path).dropFirst("/posts".count),
+                    userId: request.uri.queryParameters.get("userId")
+                )
+            }
+        }
+        getOrHead(router, "/feeds/**") { request, context in
+            self.feed(request, path: Substring(request.uri.path).dropFirst("/feeds/".count), fault: context.fault)
+        }
+        getOrHead(router, "/opml/**") { request, _ in
+            self.opml(request, name: Substring(request.uri.path).dropFirst("/opml/".count))
+        }
+        getOrHead(router, "/media/**") { request, context in
+            self.media(
+                request,
+                key: String(request.uri.path.dropFirst("/media/".count)),
+                size: request.uri.queryParameters.get("size").flatMap { Int($0) },
+                fault: context.fault
+            )
+        }
+    }
+
+    /// Registers `handler` for GET and for HEAD (it answers HEAD itself).
+    private func getOrHead(
+        _ router: Router<FixtureRequestContext>,
+        _ path: String,
+        _ handler: @escaping @Sendable (Request, FixtureRequestContext) -> Response
+    ) {
+        router.get(RouterPath(path)) { request, context in handler(request, context) }
+        router.head(RouterPath(path)) { request, context in handler(request, context) }
+    }
+
+    /// What the `/fault/SPEC` prefix of a request says, after counting it (for
+    /// `times=`, `after=` and `changes=`): the fault, or a response that answers
+    /// the request at once (a bad spec, a redirect).
+    fileprivate func fault(spec: Substring, path: Substring, request: Request) -> FaultOutcome {
+        var fault: Fault
+        do {
+            fault = try Fault(spec: spec)
+        } catch {
+            return .answer(.json(status: .badRequest, ["errorMessage": "unknown fault '\(error.item)'"]))
+        }
+        let key = "\(spec)|\(path)"
+        let count = faultCounts.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
+        if let times = fault.times, count > times { fault = Fault() }
+        if let after = fault.after, count <= after { fault = Fault() }
+        if let after = fault.changesAfter, count > after { fault.version += 1 }
+        if fault.redirectToFile {
+            return .answer(Response(status: .found, headers: [.location: "file:///etc/passwd"]))
+        }
+        if fault.elsewhere, request.headers[.range] != nil,
+            let authority = request.head.authority, !authority.hasPrefix("localhost:")
+        {
+            let port = authority.split(separator: ":").last.map(String.init) ?? "80"
+            var target = "http://localhost:\(port)/fault/\(spec)\(path)"
+            if let query = request.uri.query { target += "?\(query)" }
+            return .answer(Response(status: .found, headers: [.location: target]))
+        }
+        if fault.redirects != 0 {
+            let next = fault.redirects < 0 ? String(spec) : Fault.nextHop(spec)
+            var target = "/fault/\(next)\(path)"
+            if let query = request.uri.query { target += "?\(query)" }
+            return .answer(Response(status: .found, headers: [.location: target]))
+        }
+        return .fault(fault)
+    }
+
+    fileprivate func record(_ request: Request, path: Substring) {
         log.withLock {
             // Bounded, for a long `serve-fixtures` run; tests look at far fewer.
             if $0.count >= Self.logLimit { $0.removeFirst($0.count / 2) }
@@ -73,58 +139,6 @@ final class FixtureRoutes: Sendable {
                     ifRange: request.headers[.ifRange]
                 )
             )
-        }
-        if fault.delayMilliseconds > 0 {
-            try? await Task.sleep(for: .milliseconds(fault.delayMilliseconds))
-        }
-        if let status = fault.status {
-            var response = Response.json(
-                status: HTTPResponse.Status(code: status),
-                ["errorMessage": "injected status \(status)"]
-            )
-            if let retryAfter = fault.retryAfter {
-                response.headers[.retryAfter] = String(retryAfter)
-            }
-            return response
-        }
-        if fault.html {
-            let page = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Captive portal</body></html>\n"
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/html; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: page))
-            )
-        }
-        let query = request.uri.queryParameters
-        switch true {
-        case path == "/lookup":
-            return lookup(
-                id: query.get("id"),
-                limit: fault.ignoreLimit ? "200" : query.get("limit"),
-                host: request.head.authority
-            )
-        case path == "/search" && query.get("media") == "music":
-            return musicSearch(term: query.get("term"), limit: query.get("limit"), host: request.head.authority)
-        case path == "/search":
-            return search(term: query.get("term"), media: query.get("media"), limit: query.get("limit"))
-        case path.hasPrefix("/images/") || path.hasPrefix("/artwork/"):
-            return image(request, path: path, fault: fault)
-        case path == "/public/collection/v1/search":
-            return metSearch(query: query.get("q"), medium: query.get("medium"), hasImages: query.get("hasImages"))
-        case path.hasPrefix("/public/collection/v1/objects/"):
-            let id = path.dropFirst("/public/collection/v1/objects/".count)
-            return metObject(id: String(id), host: request.head.authority)
-        case path == "/posts" || path.hasPrefix("/posts/"):
-            return posts(path: path.dropFirst("/posts".count), userId: query.get("userId"))
-        case path.hasPrefix("/feeds/"):
-            return feed(request, path: path.dropFirst("/feeds/".count), fault: fault)
-        case path.hasPrefix("/opml/"):
-            return opml(request, name: path.dropFirst("/opml/".count))
-        case path.hasPrefix("/media/"):
-            let size = query.get("size").flatMap { Int($0) }
-            return media(request, key: String(path.dropFirst("/media/".count)), size: size, fault: fault)
-        default:
-            return .json(status: .notFound, ["errorMessage": "no fixture route for \(path)"])
         }
     }
 
@@ -408,4 +422,104 @@ func httpDate(_ date: Date) -> String {
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
     return formatter.string(from: date)
+}
+
+/// What a `/fault/SPEC` prefix comes to: the fault to inject, or an answer given
+/// at once (a bad spec, a redirect).
+enum FaultOutcome {
+    case fault(Fault)
+    case answer(Response)
+}
+
+/// A request's context: Hummingbird's, and the fault its `/fault/SPEC` prefix asked
+/// for (none without one).
+struct FixtureRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var fault = Fault()
+
+    init(source: Source) {
+        coreContext = .init(source: source)
+    }
+}
+
+/// What every request goes through before the router: counted (for
+/// ``FixtureServer/peakConcurrency``), its `/fault/SPEC` prefix taken off and
+/// turned into the context's ``Fault``, recorded, delayed, or answered at once
+/// with an injected status or page. It wraps the router's responder rather than
+/// being a router middleware: the router picks a route before its middleware run,
+/// and the route must be picked from the path without the prefix.
+struct FaultMiddleware: MiddlewareProtocol {
+    typealias Input = Request
+    typealias Output = Response
+    typealias Context = FixtureRequestContext
+    let routes: FixtureRoutes
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        routes.concurrency.withLock {
+            $0.now += 1
+            $0.peak = max($0.peak, $0.now)
+        }
+        defer { routes.concurrency.withLock { $0.now -= 1 } }
+        var request = request
+        var context = context
+        var path = Substring(request.uri.path)
+        if path.hasPrefix("/fault/") {
+            let rest = path.dropFirst("/fault/".count)
+            let spec = rest.prefix { $0 != "/" }
+            path = rest.dropFirst(spec.count)
+            switch routes.fault(spec: spec, path: path, request: request) {
+            case .answer(let answer): return answer
+            case .fault(let fault): context.fault = fault
+            }
+            var head = request.head
+            head.path = String(path) + (request.uri.query.map { "?\($0)" } ?? "")
+            request = Request(head: head, body: request.body)
+        }
+        routes.record(request, path: path)
+        let fault = context.fault
+        if fault.delayMilliseconds > 0 {
+            try? await Task.sleep(for: .milliseconds(fault.delayMilliseconds))
+        }
+        if let status = fault.status {
+            var response = Response.json(
+                status: HTTPResponse.Status(code: status),
+                ["errorMessage": "injected status \(status)"]
+            )
+            if let retryAfter = fault.retryAfter {
+                response.headers[.retryAfter] = String(retryAfter)
+            }
+            return response
+        }
+        if fault.html {
+            let page = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Captive portal</body></html>\n"
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: page))
+            )
+        }
+        return try await next(request, context)
+    }
+}
+
+/// A path no route takes gets JSON like the APIs' errors (a router middleware:
+/// it wraps the router's "not found").
+struct NoRouteMiddleware: RouterMiddleware {
+    typealias Context = FixtureRequestContext
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return .json(status: .notFound, ["errorMessage": "no fixture route for \(request.uri.path)"])
+        }
+    }
 }

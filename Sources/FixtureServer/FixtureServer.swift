@@ -53,9 +53,16 @@ public final class FixtureServer: Sendable {
         var logger = Logger(label: "feedsh.fixture-server")
         logger.logLevel = .critical  // a stop that has to cancel logs "cancelled"; expected
         let (ports, portsContinuation) = AsyncStream<Int>.makeStream()
+        let router = Router(context: FixtureRequestContext.self)
+        router.add(middleware: NoRouteMiddleware())
+        routes.register(on: router)
+        let routed = router.buildResponder()
+        let faults = FaultMiddleware(routes: routes)
         let app = Application(
-            responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
-                await routes.respond(to: request)
+            responder: CallbackResponder { (request: Request, context: FixtureRequestContext) in
+                try await faults.handle(request, context: context) { request, context in
+                    try await routed.respond(to: request, context: context)
+                }
             },
             server: .http1(configuration: .init(additionalChannelHandlers: [CloseDelimitedInstaller()])),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
