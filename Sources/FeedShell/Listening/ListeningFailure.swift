@@ -1,0 +1,27 @@
+import Playback
+import TerminalKit
+
+/// Why playing failed, beyond what ``Playback/PlaybackError`` says.
+enum ListeningFailure: CommandFailure {
+    /// The player ran but could not play the file or stream.
+    case notPlayable(source: String, reason: String)
+
+    var failureCode: String { "not-playable" }
+
+    var description: String {
+        switch self {
+        case .notPlayable(let source, let reason): "cannot play \(source): \(reason)"
+        }
+    }
+}
+
+extension PlaybackError: CommandFailure {
+    var failureCode: String { code.description }
+}
+
+extension ShellError {
+    static func playback(_ error: PlaybackError) -> ShellError { .failure(error) }
+    static func notPlayable(_ source: String, reason: String) -> ShellError {
+        .failure(ListeningFailure.notPlayable(source: TerminalText.line(source), reason: TerminalText.line(reason)))
+    }
+}
