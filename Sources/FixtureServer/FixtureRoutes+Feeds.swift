@@ -17,6 +17,8 @@ import NIOCore
 ///   `/media/tone/{seconds}.wav`) for playback; version V adds V bonus episodes.
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`;
 ///   with `&broken=K`, page K answers 500.
+/// - `/chapters/tone-1.json`, `/chapters/tone-2.json`: the listening feed's
+///   chapters (see ``chapters(_:)``).
 /// - `/feeds/moved.xml`: 301 to `/feeds/1386867488.xml`; `/feeds/gone.xml`: 410.
 /// - `/feeds/huge.xml?mb=N`: a valid feed of one item padded to N MiB (default 65)
 ///   with a comment, streamed (never held whole).
@@ -214,9 +216,13 @@ extension FixtureRoutes {
         url: String,
         date: Date?,
         seconds: Int?,
-        description: String
+        description: String,
+        chapters: String? = nil
     ) -> String {
         var out = "    <item>\n      <title>\(escape(title))</title>\n"
+        if let chapters {
+            out += "      <podcast:chapters url=\"\(escape(chapters))\" type=\"application/json+chapters\"/>\n"
+        }
         out += "      <guid isPermaLink=\"false\">\(escape(guid))</guid>\n"
         if let date {
             out += "      <pubDate>\(httpDate(date).replacingOccurrences(of: "GMT", with: "+0000"))</pubDate>\n"
@@ -231,7 +237,7 @@ extension FixtureRoutes {
         let head = """
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" \
-            xmlns:atom="http://www.w3.org/2005/Atom">
+            xmlns:atom="http://www.w3.org/2005/Atom" xmlns:podcast="https://podcastindex.org/namespace/1.0">
               <channel>
                 <title>\(escape(title))</title>
                 <itunes:author>\(escape(author ?? ""))</itunes:author>
@@ -316,10 +322,39 @@ extension FixtureRoutes {
                 url: "\(base)/media/tone/\(seconds).wav",
                 date: Date(timeIntervalSince1970: 1_793_000_000 - Double(offset) * 86_400),
                 seconds: seconds,
-                description: "\(seconds) seconds of a 400 Hz tone."
+                description: "\(seconds) seconds of a 400 Hz tone.",
+                // The long tone has chapters; the next one's chapters are broken.
+                chapters: offset < 2 ? "\(base)/chapters/tone-\(offset + 1).json" : nil
             )
         }
         return channel("Tones for Listening", author: "feedsh fixtures", items: items)
+    }
+
+    /// `/chapters/tone-1.json`: the long tone's chapters (one title with an
+    /// escape sequence, one `toc: false` marker, out of order); `tone-2.json`: a
+    /// chapter without its `startTime`.
+    static func chapters(_ name: Substring) -> Response {
+        let json: String
+        switch name {
+        case "tone-1.json":
+            json = """
+                {"version": "1.2.0", "chapters": [
+                  {"startTime": 0, "title": "Opening", "url": "https://example.org/opening"},
+                  {"startTime": 90, "title": "Close"},
+                  {"startTime": 30.5, "title": "The \\u001b[31mmiddle", "img": "https://example.org/m.jpg"},
+                  {"startTime": 60, "title": "A silent marker", "toc": false}
+                ]}
+                """
+        case "tone-2.json":
+            json = #"{"version": "1.2.0", "chapters": [{"title": "No start"}]}"#
+        default:
+            return .json(status: .notFound, ["errorMessage": "no fixture chapters \(name)"])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json+chapters"],
+            body: .init(byteBuffer: ByteBuffer(string: json))
+        )
     }
 
     static func pagedFeed(page: Int, base: String, broken: Int? = nil) -> Data {

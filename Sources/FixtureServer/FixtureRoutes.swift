@@ -68,6 +68,9 @@ final class FixtureRoutes: Sendable {
         getOrHead(router, "/opml/**") { request, _ in
             self.opml(request, name: Substring(request.uri.path).dropFirst("/opml/".count))
         }
+        router.get("/chapters/:name") { _, context in
+            Self.chapters(Substring(context.parameters.get("name") ?? ""))
+        }
         getOrHead(router, "/media/**") { request, context in
             self.media(
                 request,
