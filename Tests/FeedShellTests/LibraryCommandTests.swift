@@ -67,6 +67,43 @@ struct LibraryCommandTests {
         }
     }
 
+    /// `chapters` lists a library episode's podcast:chapters in time order,
+    /// sanitized and without `toc: false` markers; an episode without chapters and
+    /// a malformed chapters file are refused, the latter naming its JSON path.
+    @Test func chaptersListsTheFeedsChapters() async throws {
+        try await ShellHarness.run { h in
+            let feed = "\(h.server.baseURL.absoluteString)/feeds/listening.xml"
+            #expect(await h.run("subscribe \(feed)") == .success)
+            h.output.clear()
+            #expect(await h.run("chapters 1:1") == .success)
+            let out = h.output.standardOutput
+            let lines = out.split(separator: "\n").map(String.init)
+            #expect(lines.count == 4, "\(out)")
+            #expect(lines.dropFirst().first?.contains("Opening  https://example.org/opening") == true, "\(out)")
+            #expect(out.contains("0:30  The middle"), "\(out)")
+            #expect(out.contains("1:30  Close"), "\(out)")
+            #expect(!out.contains("silent") && !out.contains("\u{1B}"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("chapters 1:2") == .failure)
+            #expect(h.output.standardError.contains("chapters[0].startTime"), "\(h.output.standardError)")
+            h.output.clear()
+            #expect(await h.run("chapters 1:3") == .failure)
+            #expect(h.output.standardError.contains("has no chapters"), "\(h.output.standardError)")
+        }
+        try await ShellHarness.run(json: true) { h in
+            let feed = "\(h.server.baseURL.absoluteString)/feeds/listening.xml"
+            #expect(await h.run("subscribe \(feed); chapters 1:1") == .success)
+            let last = h.output.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(
+                last.contains(
+                    #""result":[{"number":1,"start":0.0,"title":"Opening","url":"https://example.org/opening"}"#
+                ),
+                "\(last)"
+            )
+            #expect(last.contains(#"{"number":2,"start":30.5,"title":"The middle","url":null}"#), "\(last)")
+        }
+    }
+
     /// `set` keeps settings in the library, lists them, forgets one with `default`,
     /// and refuses a bad value naming it.
     @Test func setKeepsListsAndRefuses() async throws {

@@ -1,0 +1,78 @@
+import FeedKit
+import Foundation
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let chapters = Command(
+        CommandSpec(
+            "chapters",
+            summary: "list an episode's chapters",
+            details: """
+                Reads the episode's podcast:chapters JSON (the Podcast Index chapters
+                format) and lists each chapter's number, start and title, and its web
+                page when it has one. Markers the format keeps out of a table of
+                contents ("toc": false) are left out. N is the episode's number in the
+                'episodes' table; P:E is episode E of subscription P, from anywhere.
+                """,
+            arguments: [
+                ArgumentSpec(
+                    "N|P:E",
+                    kind: .selector(.oneEpisode, noun: "episode"),
+                    completion: .items(CompletionDomain.episodes)
+                )
+            ],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        guard let selector = arguments.selector("N|P:E") else { throw .usage(arguments.usage()) }
+        let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
+        guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
+        let episode = selection.podcast.episodes[number - 1]
+        let marks = selection.subscription?.marks[episode.id]
+        guard let address = marks?.chaptersURL, let url = URL(string: address) else {
+            throw .failure(ChaptersFailure.none(episode: TerminalText.line(episode.title)))
+        }
+        let chapters = try await feed { () async throws(FeedError) in try await context.session.http.chapters(at: url) }
+        guard !chapters.isEmpty else {
+            context.output("\(TerminalText.line(episode.title)) lists no chapters", json: .array([]))
+            return .proceed
+        }
+        let rows = chapters.enumerated().map { index, chapter in
+            [
+                String(index + 1),
+                Formatting.duration(.seconds(chapter.start)),
+                chapter.title + (chapter.url.map { "  " + TerminalText.line($0.absoluteString) } ?? ""),
+            ]
+        }
+        context.output(
+            Table(
+                columns: [.init("#", rightAligned: true), .init("Start", rightAligned: true), .init("Title")],
+                rows: rows
+            ),
+            json: .array(
+                chapters.enumerated().map { index, chapter in
+                    .object([
+                        "number": .int(Int64(index + 1)), "start": .double(chapter.start),
+                        "title": .string(chapter.title), "url": .string(chapter.url?.absoluteString),
+                    ])
+                }
+            )
+        )
+        return .proceed
+    }
+}
+
+/// Why `chapters` has nothing to list.
+enum ChaptersFailure: CommandFailure {
+    /// The episode's feed names no chapters (or it is no library episode).
+    case none(episode: String)
+
+    var failureCode: String { "no-chapters" }
+
+    var description: String {
+        switch self {
+        case .none(let episode): "\(episode) has no chapters (its feed gives no podcast:chapters)"
+        }
+    }
+}
