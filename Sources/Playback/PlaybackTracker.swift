@@ -7,6 +7,9 @@ public enum PlaybackEvent: Sendable, Equatable {
     case started(pid: Int32, from: Double, speed: Double?, duration: Double?)
     /// Playback moved on (at most one event a second of media time).
     case position(Double, duration: Double?)
+    /// Playback entered chapter `number` (from 1), as mpv counts the chapters it
+    /// has: those feedsh gave it, else the file's own.
+    case chapter(Int)
 }
 
 /// How playback ended.
@@ -54,12 +57,15 @@ public struct PlaybackTracker: Sendable {
     private var lastReported: Double?
     private var endReason: String?
     private var endError: String?
+    /// mpv's chapter index (from 0; -1 before the first chapter), once told.
+    private var chapter: Int?
 
     /// The IDs of the observed properties and of the speed request, as
     /// ``commands`` sends them.
     static let timeID = 1
     static let durationID = 2
     static let speedRequest = 3
+    static let chapterID = 4
 
     public init(pid: Int32) {
         self.pid = pid
@@ -69,7 +75,7 @@ public struct PlaybackTracker: Sendable {
     /// nothing plays before feedsh watches, and is unpaused last.
     public static let commands: [MPVCommand] = [
         .observe("time-pos", id: timeID), .observe("duration", id: durationID), .get("speed", requestID: speedRequest),
-        .set("pause", false),
+        .observe("chapter", id: chapterID), .set("pause", false),
     ]
 
     /// Takes one message; returns the events it means.
@@ -81,6 +87,11 @@ public struct PlaybackTracker: Sendable {
         case .propertyChange("duration", let value?):
             duration = value
             return []
+        case .propertyChange("chapter", let value?):
+            let index = Int(value)
+            guard index != chapter else { return [] }
+            chapter = index
+            return index >= 0 ? [.chapter(index + 1)] : []
         case .reply(Self.speedRequest, let error, let value):
             speed = error == "success" ? value : nil
             speedAnswered = true

@@ -61,13 +61,54 @@ public struct PlayRequest: Sendable {
     /// The player gets the terminal (its keys and its status line); otherwise its
     /// input is /dev/null and mpv shows nothing (`--no-terminal`).
     public var terminal: Bool
+    /// Chapters mpv is given (its chapter keys and `chapter-list` then have them),
+    /// replacing any in the file; none leaves the file's own.
+    public var chapters: [Chapter]
 
-    public init(source: String, title: String, start: Double = 0, speed: Double = 1, terminal: Bool) {
+    /// A chapter: where it starts, in seconds, and its title.
+    public struct Chapter: Sendable, Equatable {
+        public var start: Double
+        public var title: String
+
+        public init(start: Double, title: String) {
+            self.start = start
+            self.title = title
+        }
+    }
+
+    public init(
+        source: String,
+        title: String,
+        start: Double = 0,
+        speed: Double = 1,
+        terminal: Bool,
+        chapters: [Chapter] = []
+    ) {
         self.source = source
         self.title = title
         self.start = start
         self.speed = speed
         self.terminal = terminal
+        self.chapters = chapters
+    }
+
+    /// `chapters` as an FFmpeg metadata file, which mpv's `--chapters-file` reads:
+    /// each chapter ends where the next starts (the last one day later; mpv only
+    /// uses the starts). `=`, `;`, `#`, `\` and line breaks in titles are escaped.
+    static func ffmetadata(_ chapters: [Chapter]) -> String {
+        let sorted = chapters.sorted { $0.start < $1.start }
+        var text = ";FFMETADATA1\n"
+        for (index, chapter) in sorted.enumerated() {
+            let start = Int64((chapter.start * 1000).rounded())
+            let end = index + 1 < sorted.count ? Int64((sorted[index + 1].start * 1000).rounded()) : start + 86_400_000
+            var title = ""
+            for character in chapter.title {
+                if "=;#\\\n".contains(character) { title.append("\\") }
+                title.append(character)
+            }
+            text += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(start)\nEND=\(max(end, start))\ntitle=\(title)\n"
+        }
+        return text
     }
 }
 
@@ -147,10 +188,24 @@ public enum Player {
                 "--force-media-title=\(request.title)",
             ]
             if !request.terminal { options.append("--no-terminal") }
+            if !request.chapters.isEmpty {
+                let file = directory + "/chapters.txt"
+                guard
+                    FileManager.default.createFile(
+                        atPath: file,
+                        contents: Data(PlayRequest.ffmetadata(request.chapters).utf8)
+                    )
+                else {
+                    rmdir(directory)
+                    throw .cannotStart(player, reason: "cannot write the chapters to \(directory)")
+                }
+                options.append("--chapters-file=\(file)")
+            }
         }
         defer {
             if let socketDirectory {
                 unlink(socketDirectory + "/mpv.sock")
+                unlink(socketDirectory + "/chapters.txt")
                 rmdir(socketDirectory)
             }
         }

@@ -95,7 +95,10 @@ struct DownloadCommandTests {
         }
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; play 9") == .failure)
-            #expect(h.output.standardError == "feedsh: no episode 9 (1-5); usage: play N|tN [--from-start]\n")
+            #expect(
+                h.output.standardError
+                    == "feedsh: no episode 9 (1-5); usage: play N|tN [--from-start] [--at TIME] [--chapter N]\n"
+            )
         }
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; pause 2,x") == .failure)
@@ -106,7 +109,7 @@ struct DownloadCommandTests {
             #expect(await h.run("lookup; play 1-3") == .failure)
             #expect(
                 h.output.standardError
-                    == "feedsh: play takes one episode or song, not '1-3'; usage: play N|tN [--from-start]\n"
+                    == "feedsh: play takes one episode or song, not '1-3'; usage: play N|tN [--from-start] [--at TIME] [--chapter N]\n"
             )
             h.output.clear()
             #expect(await h.run("show new") == .failure)

@@ -140,18 +140,50 @@ struct ListeningServiceTests {
             let session = h.shell.session
             let selector = try Selector.parse("1,2", forms: .downloads).get()
             let targets = try await session.targets(selector, verb: "play")
-            let streamed = await session.playbackPlan(for: targets[0], fromStart: false)
+            let streamed = try await session.playbackPlan(for: targets[0], start: .saved, synopsis: "play")
             #expect(streamed.streaming && streamed.source.hasPrefix("http://"))
             #expect(streamed.start == 0 && streamed.episodeID != nil)
-            let file = await session.playbackPlan(for: targets[1], fromStart: false)
+            // The long tone's feed names its chapters: mpv gets them, in time order.
+            #expect(streamed.chapters.map(\.start) == [0, 30.5, 90])
+            let file = try await session.playbackPlan(for: targets[1], start: .saved, synopsis: "play")
             #expect(!file.streaming && file.source == targets[1].request.file.final.path)
+            // The second tone's chapters are malformed: it plays without them.
+            #expect(file.chapters.isEmpty)
 
             let library = try await session.library()
             try await library.savePosition(try #require(streamed.episodeID), seconds: 42)
             #expect(await h.run("podcast 1") == .success)
             let resumed = try await session.targets(selector, verb: "play")
-            #expect(await session.playbackPlan(for: resumed[0], fromStart: false).start == 42)
-            #expect(await session.playbackPlan(for: resumed[0], fromStart: true).start == 0)
+            #expect(try await session.playbackPlan(for: resumed[0], start: .saved, synopsis: "play").start == 42)
+            #expect(try await session.playbackPlan(for: resumed[0], start: .beginning, synopsis: "play").start == 0)
+            #expect(try await session.playbackPlan(for: resumed[0], start: .at(65), synopsis: "play").start == 65)
+            #expect(try await session.playbackPlan(for: resumed[0], start: .chapter(2), synopsis: "play").start == 30.5)
+            await #expect(throws: ShellError.self) {
+                _ = try await session.playbackPlan(for: resumed[0], start: .chapter(4), synopsis: "play")
+            }
+            // The second tone's malformed chapters are an error when one was asked for.
+            do {
+                _ = try await session.playbackPlan(for: resumed[1], start: .chapter(1), synopsis: "play")
+                Issue.record("a chapter of a malformed chapters file was found")
+            } catch {
+                #expect("\(error)".contains("chapters[0].startTime"), "\(error)")
+            }
+            h.output.clear()
+            #expect(await h.run("play 1:1 --at 1:05 --chapter 2") == .failure)
+            #expect(h.output.standardError.contains("cannot go together"), "\(h.output.standardError)")
+            h.output.clear()
+            #expect(await h.run("play 1:1 --at soon") == .failure)
+            #expect(h.output.standardError.contains("not 'soon'"), "\(h.output.standardError)")
         }
+    }
+
+    @Test(arguments: [("95", 95.0), ("12:34", 754.0), ("1:02:03", 3723.0), ("0:30.5", 30.5)])
+    func playTimes(text: String, seconds: Double) {
+        #expect(PlayStart.seconds(text) == seconds)
+    }
+
+    @Test(arguments: ["", "x", "1:60", "-5", "1:2:3:4", "1::2", "nan"])
+    func badPlayTimes(text: String) {
+        #expect(PlayStart.seconds(text) == nil)
     }
 }

@@ -60,6 +60,27 @@ struct MPVPlaybackTests {
         #expect(speed == 2)
     }
 
+    /// mpv plays with the chapters it is given (read from the file feedsh writes
+    /// for its --chapters-file) and says as it enters each.
+    @Test func mpvIsGivenTheChaptersAndSaysWhenEachBegins() async throws {
+        let file = try Self.tone(seconds: 4)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let events = Events()
+        let end = try await Player.play(
+            PlayRequest(
+                source: file.path,
+                title: "Tone",
+                speed: 2,
+                terminal: false,
+                chapters: [.init(start: 0, title: "Opening"), .init(start: 2, title: "Close")]
+            ),
+            with: Self.mpv
+        ) { events.append($0) }
+        #expect(end.reason == .endOfFile)
+        let chapters = events.all.compactMap { if case .chapter(let number) = $0 { number } else { nil } }
+        #expect(chapters == [1, 2], "\(events.all)")
+    }
+
     @Test func aStreamThatCannotBeOpenedFailsWithMPVsReason() async throws {
         let end = try await Player.play(
             PlayRequest(source: "http://127.0.0.1:9/nothing.wav", title: "Nothing", terminal: false),

@@ -1,7 +1,8 @@
 import Foundation
-import Playback
 import TerminalKit
 import Testing
+
+@testable import Playback
 
 /// mpv's IPC lines and what they mean, without mpv or sockets.
 @Suite struct MPVProtocolTests {
@@ -142,5 +143,42 @@ import Testing
         #expect(PlaybackError.playerNotFound(.mpv).code == .playerNotFound)
         #expect(PlaybackError.cannotStart(.mpv, reason: "x").code.description == "player-failed")
         #expect(PlaybackError.playerNotFound(.mpv).description.contains("set player"))
+    }
+
+    /// mpv's chapter index (from 0, -1 before the first) becomes a chapter number
+    /// from 1, once each time it changes.
+    @Test func chaptersAreNumberedFromOneOnceEach() {
+        var tracker = PlaybackTracker(pid: 7)
+        #expect(tracker.handle(.propertyChange(name: "chapter", value: -1)).isEmpty)
+        #expect(tracker.handle(.propertyChange(name: "chapter", value: 0)) == [.chapter(1)])
+        #expect(tracker.handle(.propertyChange(name: "chapter", value: 0)).isEmpty)
+        #expect(tracker.handle(.propertyChange(name: "chapter", value: 2)) == [.chapter(3)])
+        #expect(tracker.handle(.propertyChange(name: "chapter", value: nil)).isEmpty)
+    }
+}
+
+/// The chapters file mpv's `--chapters-file` reads.
+@Suite struct ChaptersFileTests {
+    @Test func chaptersBecomeFFmetadataInTimeOrderWithTitlesEscaped() {
+        let text = PlayRequest.ffmetadata([
+            .init(start: 30.5, title: "Two = 1+1; #2 \\ end"),
+            .init(start: 0, title: "One"),
+        ])
+        #expect(
+            text == """
+                ;FFMETADATA1
+                [CHAPTER]
+                TIMEBASE=1/1000
+                START=0
+                END=30500
+                title=One
+                [CHAPTER]
+                TIMEBASE=1/1000
+                START=30500
+                END=86430500
+                title=Two \\= 1+1\\; \\#2 \\\\ end
+
+                """
+        )
     }
 }

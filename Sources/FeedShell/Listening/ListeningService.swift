@@ -18,6 +18,35 @@ struct PlaybackPlan: Sendable {
     let player: PlayerCommand
     /// The library episode that keeps the position, when it is one.
     let episodeID: Int64?
+    /// The episode's `podcast:chapters`, in time order, given to mpv.
+    let chapters: [PlayRequest.Chapter]
+}
+
+/// Where `play` starts.
+enum PlayStart: Sendable, Equatable {
+    /// The saved position (the beginning when played or none is saved).
+    case saved
+    /// `--from-start`.
+    case beginning
+    /// `--at 12:34`: seconds in.
+    case at(Double)
+    /// `--chapter K`: chapter K's start (K from 1).
+    case chapter(Int)
+
+    /// `95`, `12:34`, `1:02:03`, `12:34.5`: seconds; nil when it is none of them.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var total = 0.0
+        for (index, part) in parts.enumerated() {
+            let last = index == parts.count - 1
+            guard let value = last ? Double(part) : Double(Int(part) ?? -1), value >= 0, value.isFinite,
+                index == 0 || value < 60
+            else { return nil }
+            total = total * 60 + value
+        }
+        return total
+    }
 }
 
 /// How the end of playback was recorded in the library.
@@ -33,19 +62,48 @@ extension Session {
     /// How often the position is written while playing.
     static let positionSaveInterval = Duration.seconds(5)
 
-    /// The plan for playing `target`.
-    func playbackPlan(for target: DownloadTarget, fromStart: Bool) async -> PlaybackPlan {
+    /// The plan for playing `target` from `start`. A library episode's chapters
+    /// are read (when its feed names them) so that mpv has them; when they cannot
+    /// be read, it plays without them, unless `start` is one of them.
+    func playbackPlan(
+        for target: DownloadTarget,
+        start: PlayStart,
+        synopsis: String
+    ) async throws(ShellError) -> PlaybackPlan {
         let request = target.request
         let marks = marks[Int64(request.id) ?? 0]
         let downloaded = FileManager.default.fileExists(atPath: request.file.final.path)
+        var chapters: [PlayRequest.Chapter] = []
+        if let address = marks?.chaptersURL, let url = URL(string: address) {
+            do throws(FeedError) {
+                chapters = try await http.chapters(at: url).map {
+                    PlayRequest.Chapter(start: $0.start, title: $0.title)
+                }
+            } catch {
+                if case .chapter = start { throw .feed(error) }
+            }
+        }
+        let seconds: Double
+        switch start {
+        case .saved: seconds = marks?.played == true ? 0 : marks?.position ?? 0
+        case .beginning: seconds = 0
+        case .at(let at): seconds = at
+        case .chapter(let number):
+            guard chapters.indices.contains(number - 1) else {
+                let have = chapters.isEmpty ? "it has none" : "it has 1-\(chapters.count)"
+                throw .usage("no chapter \(number) in \(target.label.number) (\(have))", synopsis: synopsis)
+            }
+            seconds = chapters[number - 1].start
+        }
         return PlaybackPlan(
             label: target.label,
             source: downloaded ? request.file.final.path : request.url.absoluteString,
             streaming: !downloaded,
-            start: fromStart || marks?.played == true ? 0 : marks?.position ?? 0,
+            start: seconds,
             speed: await settings().speed,
             player: await player(),
-            episodeID: libraryEpisode(request.id)?.episode
+            episodeID: libraryEpisode(request.id)?.episode,
+            chapters: chapters
         )
     }
 
@@ -76,7 +134,8 @@ extension Session {
                     title: plan.label.title,
                     start: plan.start,
                     speed: plan.speed,
-                    terminal: terminal
+                    terminal: terminal,
+                    chapters: plan.chapters
                 ),
                 with: plan.player
             ) { event in

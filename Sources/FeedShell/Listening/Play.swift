@@ -20,7 +20,11 @@ extension Command {
                 'set player "mpg123 {}"' or FEEDSH_PLAYER: feedsh then only marks the
                 episode played when the player exits with status 0. From a script, play
                 waits until playback ends; with --json it reports started, position,
-                stopped and played events.
+                stopped and played events (and chapter, as playback enters one).
+                When the episode's feed names chapters (podcast:chapters), mpv is given
+                them: its chapter keys (PgUp, PgDn) move between them. --at TIME starts
+                there (12:34, 1:02:03 or seconds) and --chapter K at chapter K
+                ('chapters N' lists them).
                 """,
             arguments: [
                 ArgumentSpec(
@@ -29,15 +33,19 @@ extension Command {
                     completion: .selector(CompletionDomain.episodes)
                 )
             ],
-            flags: [FlagSpec("from-start")]
+            flags: [
+                FlagSpec("from-start"), FlagSpec("at", value: .text("TIME")),
+                FlagSpec("chapter", value: .integer(1...100_000)),
+            ]
         )
     ) { arguments, context throws(ShellError) in
         guard let selector = arguments.selector("N|tN") else { throw .usage(arguments.usage()) }
+        let start = try playStart(arguments)
         let session = context.session
         // One episode or song: the forms the argument takes select no more.
         let targets = try await session.targets(selector, verb: "play", synopsis: arguments.synopsis)
         guard let target = targets.first else { throw .usage(arguments.usage()) }
-        let plan = await session.playbackPlan(for: target, fromStart: arguments.has("from-start"))
+        let plan = try await session.playbackPlan(for: target, start: start, synopsis: arguments.synopsis)
         let console = context.console
         // The player gets the terminal whenever there is one (at the prompt, or a
         // script typed in one: its keys work, `q` stops it); a script reading its
@@ -53,7 +61,7 @@ extension Command {
         }
         context.holdOutput?(true)
         defer { context.holdOutput?(false) }
-        let events = PlaybackEvents(console: console, label: label)
+        let events = PlaybackEvents(console: console, label: label, chapters: plan.chapters)
         let played: (end: PlaybackEnd, record: PositionRecord)
         do throws(PlaybackError) {
             played = try await session.play(plan, terminal: onTerminal) { events.report($0) }
@@ -74,6 +82,27 @@ extension Command {
             ])
         )
         return .proceed
+    }
+
+    /// Where `--from-start`, `--at` or `--chapter` (at most one of them) says to
+    /// start.
+    private static func playStart(_ arguments: ParsedArguments) throws(ShellError) -> PlayStart {
+        let given = ["from-start", "at", "chapter"].filter(arguments.has)
+        guard given.count <= 1 else {
+            throw .usage("--\(given[0]) and --\(given[1]) cannot go together", synopsis: arguments.synopsis)
+        }
+        if arguments.has("from-start") { return .beginning }
+        if let number = arguments.integer("chapter") { return .chapter(number) }
+        if let text = arguments.option("at") {
+            guard let seconds = PlayStart.seconds(text) else {
+                throw .usage(
+                    "--at takes a time such as 12:34, 1:02:03 or 95, not '\(TerminalText.line(text))'",
+                    synopsis: arguments.synopsis
+                )
+            }
+            return .at(seconds)
+        }
+        return .saved
     }
 
     /// `played 3: Title`, or `stopped 3 at 1:23 of 20:00`.
@@ -112,6 +141,8 @@ extension PlaybackEnd.Reason {
 struct PlaybackEvents: Sendable {
     let console: Console
     let label: DownloadLabel
+    /// The chapters mpv was given, to name the one playback enters.
+    var chapters: [PlayRequest.Chapter] = []
 
     func report(_ event: PlaybackEvent) {
         if console.json { console.emit(json(event)) }
@@ -138,6 +169,14 @@ struct PlaybackEvents: Sendable {
             )
         case .position(let seconds, let duration):
             self.event("position", ["seconds": .double(seconds), "duration": duration.map { .double($0) }])
+        case .chapter(let number):
+            self.event(
+                "chapter",
+                [
+                    "chapter": .int(number),
+                    "chapterTitle": chapters.indices.contains(number - 1) ? .string(chapters[number - 1].title) : nil,
+                ]
+            )
         }
     }
 
