@@ -95,19 +95,8 @@ private struct BoardHarness {
 
     /// `settle`, failing the test instead of hanging when it never returns.
     func settle(_ requests: [DownloadRequest]?, within limit: Duration = .seconds(20)) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await board.settle(requests)
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        let board = board
+        return await within(limit) { await board.settle(requests) } != nil
     }
 }
 

@@ -179,24 +179,31 @@ func settleDownloads(
     within limit: Duration = .seconds(60),
     events: EventLog? = nil
 ) async {
-    let settled = await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-            await manager.waitUntilIdle(ids)
-            return !Task.isCancelled
-        }
-        group.addTask {
-            try? await Task.sleep(for: limit)
-            return false
-        }
-        let first = await group.next() ?? false
-        group.cancelAll()
-        return first
+    let settled = await within(limit) {
+        await manager.waitUntilIdle(ids)
+        return !Task.isCancelled
     }
-    guard !settled else { return }
+    guard settled != true else { return }
     let states = await manager.all().filter { ids?.contains($0.request.id) ?? true }.map {
         "\($0.request.id): \($0.state)"
     }
     Issue.record("not idle within \(limit): \(states); last events: \(events?.all.suffix(12) ?? [])")
+}
+
+/// What `operation` gives, or nil when it has not finished within `limit` (it is
+/// cancelled then, and must end when cancelled): a wait that never ends fails its
+/// test instead of hanging the run.
+func within<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask { await operation() }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
 }
 
 /// How something watched from another task ended: nil while it runs.
