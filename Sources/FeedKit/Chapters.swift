@@ -68,9 +68,13 @@ public struct ChapterList: Decodable, Sendable, Equatable {
     }
 }
 
-extension HTTPFetcher {
-    /// The chapters at `url` (an episode's `podcast:chapters`).
-    public func chapters(at url: URL) async throws(FeedError) -> [Chapter] {
-        try await decode(ChapterList.self, from: url).chapters
+extension ChapterList {
+    /// Decodes a chapters document read from `url`; a failure names the JSON path.
+    public static func decode(_ data: Data, from url: URL) throws(FeedError) -> ChapterList {
+        do {
+            return try JSONDecoder().decode(ChapterList.self, from: data)
+        } catch {
+            throw FeedError(decoding: error, url: url, byteCount: data.count)
+        }
     }
 }

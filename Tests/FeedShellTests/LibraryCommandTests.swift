@@ -83,6 +83,11 @@ struct LibraryCommandTests {
             #expect(out.contains("0:30  The middle"), "\(out)")
             #expect(out.contains("1:30  Close"), "\(out)")
             #expect(!out.contains("silent") && !out.contains("\u{1B}"), "\(out)")
+            // Kept once read: the next time (and play) reads the cache.
+            let asked = { h.server.requests.filter { $0.path == "/chapters/tone-1.json" }.count }
+            #expect(asked() == 1)
+            #expect(await h.run("chapters 1:1") == .success)
+            #expect(asked() == 1)
             h.output.clear()
             #expect(await h.run("chapters 1:2") == .failure)
             #expect(h.output.standardError.contains("chapters[0].startTime"), "\(h.output.standardError)")

@@ -33,7 +33,8 @@ extension Command {
         guard let address = marks?.chaptersURL, let url = URL(string: address) else {
             throw .failure(ChaptersFailure.none(episode: TerminalText.line(episode.title)))
         }
-        let chapters = try await feed { () async throws(FeedError) in try await context.session.http.chapters(at: url) }
+        let cache = context.session.chaptersCache
+        let chapters = try await feed { () async throws(FeedError) in try await cache.chapters(at: url) }
         guard !chapters.isEmpty else {
             context.output("\(TerminalText.line(episode.title)) lists no chapters", json: .array([]))
             return .proceed

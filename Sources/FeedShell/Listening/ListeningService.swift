@@ -62,9 +62,22 @@ extension Session {
     /// How often the position is written while playing.
     static let positionSaveInterval = Duration.seconds(5)
 
+    private static func read(_ cache: ChaptersCache, _ url: URL) async -> Result<[Chapter], FeedError> {
+        do throws(FeedError) {
+            return .success(try await cache.chapters(at: url))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// How long `play` waits for chapters it was not asked to start at, before it
+    /// plays without them (a slow server must not hold up a downloaded episode).
+    static let chaptersWait = Duration.seconds(5)
+
     /// The plan for playing `target` from `start`. A library episode's chapters
-    /// are read (when its feed names them) so that mpv has them; when they cannot
-    /// be read, it plays without them, unless `start` is one of them.
+    /// are read (when its feed names them: from the cache, else the network) so
+    /// that mpv has them; when they cannot be read (in ``chaptersWait``, unless
+    /// `start` is one of them), it plays without them.
     func playbackPlan(
         for target: DownloadTarget,
         start: PlayStart,
@@ -75,12 +88,26 @@ extension Session {
         let downloaded = FileManager.default.fileExists(atPath: request.file.final.path)
         var chapters: [PlayRequest.Chapter] = []
         if let address = marks?.chaptersURL, let url = URL(string: address) {
-            do throws(FeedError) {
-                chapters = try await http.chapters(at: url).map {
-                    PlayRequest.Chapter(start: $0.start, title: $0.title)
+            let cache = chaptersCache
+            let read: Result<[Chapter], FeedError>?
+            if case .chapter = start {
+                read = await Self.read(cache, url)
+            } else {
+                read = await withTaskGroup(of: Result<[Chapter], FeedError>?.self) { group in
+                    group.addTask { await Self.read(cache, url) }
+                    group.addTask {
+                        try? await Task.sleep(for: Self.chaptersWait)
+                        return nil
+                    }
+                    let first = await group.next() ?? nil
+                    group.cancelAll()
+                    return first
                 }
-            } catch {
-                if case .chapter = start { throw .feed(error) }
+            }
+            switch read {
+            case .success(let list)?: chapters = list.map { PlayRequest.Chapter(start: $0.start, title: $0.title) }
+            case .failure(let error)?: if case .chapter = start { throw .feed(error) }
+            case nil: break
             }
         }
         let seconds: Double

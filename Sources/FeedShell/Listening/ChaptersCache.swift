@@ -1,0 +1,43 @@
+import Downloads
+import FeedKit
+import Foundation
+
+/// Where episodes' chapters are kept once read: `{cache-dir}/chapters/{key}.json`,
+/// the JSON as the feed's server sent it, keyed by a hash of its URL. `chapters`
+/// and `play` read a file here before the network, so a downloaded episode plays
+/// with its chapters offline, and a second `play` waits for no server.
+struct ChaptersCache: Sendable {
+    let directory: URL
+    let http: HTTPFetcher
+
+    func file(for url: URL) -> URL {
+        let key = String(fnv1a64(url.absoluteString), radix: 16)
+        return directory.appendingPathComponent(String(repeating: "0", count: 16 - key.count) + key + ".json")
+    }
+
+    /// The chapters at `url`: from the cache when a readable copy is there, else
+    /// fetched (and kept when they decode).
+    func chapters(at url: URL) async throws(FeedError) -> [Chapter] {
+        let file = file(for: url)
+        if let data = try? Data(contentsOf: file),
+            let list = try? JSONDecoder().decode(ChapterList.self, from: data)
+        {
+            return list.chapters
+        }
+        let body = try await http.getJSON(url)
+        let list = try ChapterList.decode(body.data, from: url)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? body.data.write(to: file, options: .atomic)
+        return list.chapters
+    }
+}
+
+extension Session {
+    /// The chapters cache, in the configured cache directory.
+    nonisolated var chaptersCache: ChaptersCache {
+        ChaptersCache(
+            directory: configuration.cacheDirectory.appendingPathComponent("chapters", isDirectory: true),
+            http: http
+        )
+    }
+}
