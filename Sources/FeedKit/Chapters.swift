@@ -25,7 +25,8 @@ public struct Chapter: Sendable, Equatable {
 /// "title", "img", "url", "toc"}]}`.
 ///
 /// Chapters are returned in time order. Those marked `"toc": false` are silent
-/// markers the format keeps out of a table of contents, and so are they here.
+/// markers the format keeps out of a table of contents, and so are they here, as
+/// are starts that are negative or past ``latestStart``.
 /// A chapter without a numeric `startTime` makes the document malformed (its JSON
 /// path is named); an `img` or `url` that is no http(s) URL is dropped.
 public struct ChapterList: Decodable, Sendable, Equatable {
@@ -50,7 +51,7 @@ public struct ChapterList: Decodable, Sendable, Equatable {
         let entries = try container.decode([Entry].self, forKey: .chapters)
         chapters =
             entries
-            .filter { $0.toc != false && $0.startTime.isFinite && $0.startTime >= 0 }
+            .filter { $0.toc != false && (0...Self.latestStart).contains($0.startTime) }
             .map { entry in
                 Chapter(
                     start: entry.startTime,
@@ -61,6 +62,10 @@ public struct ChapterList: Decodable, Sendable, Equatable {
             }
             .sorted { $0.start < $1.start }
     }
+
+    /// Starts past a week in are dropped: no episode lasts that long, and a
+    /// server's `1e300` must not reach arithmetic that traps.
+    public static let latestStart = 7 * 86_400.0
 
     private static func web(_ text: String?) -> URL? {
         guard let text, let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else { return nil }

@@ -98,9 +98,13 @@ public struct PlayRequest: Sendable {
     static func ffmetadata(_ chapters: [Chapter]) -> String {
         let sorted = chapters.sorted { $0.start < $1.start }
         var text = ";FFMETADATA1\n"
+        // Milliseconds, from starts kept within 0...1e12 s so that Int64 cannot trap.
+        func milliseconds(_ seconds: Double) -> Int64 {
+            Int64((min(max(seconds.isFinite ? seconds : 0, 0), 1e12) * 1000).rounded())
+        }
         for (index, chapter) in sorted.enumerated() {
-            let start = Int64((chapter.start * 1000).rounded())
-            let end = index + 1 < sorted.count ? Int64((sorted[index + 1].start * 1000).rounded()) : start + 86_400_000
+            let start = milliseconds(chapter.start)
+            let end = index + 1 < sorted.count ? milliseconds(sorted[index + 1].start) : start + 86_400_000
             var title = ""
             for character in chapter.title {
                 if "=;#\\\n".contains(character) { title.append("\\") }
@@ -255,7 +259,10 @@ public enum Player {
 
     /// `12.5`, `3`: seconds as mpv's options take them.
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
+        // Int(value) traps past Int's range: such a value (never a real position)
+        // is written as a decimal, and one that is no number at all as 0.
+        guard value.isFinite else { return "0" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.3f", value)
     }
 
     /// A new directory only this user can enter, for mpv's socket.

@@ -12,7 +12,9 @@ struct ChaptersTests {
               {"startTime": 95.5, "title": "Second", "url": "https://example.org/two"},
               {"startTime": 0, "title": "First\\u0007 part", "img": "https://example.org/1.jpg"},
               {"startTime": 50, "title": "Hidden", "toc": false},
-              {"startTime": 120, "url": "javascript:alert(1)"}
+              {"startTime": 120, "url": "javascript:alert(1)"},
+              {"startTime": 1e300, "title": "Far"},
+              {"startTime": -1, "title": "Before"}
             ]}
             """
         let list = try JSONDecoder().decode(ChapterList.self, from: Data(json.utf8))

@@ -187,7 +187,7 @@ struct ListeningServiceTests {
         #expect(PlayStart.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "x", "1:60", "-5", "1:2:3:4", "1::2", "nan"])
+    @Test(arguments: ["", "x", "1:60", "-5", "1:2:3:4", "1::2", "nan", "inf", "1e300", "170:00:00"])
     func badPlayTimes(text: String) {
         #expect(PlayStart.seconds(text) == nil)
     }

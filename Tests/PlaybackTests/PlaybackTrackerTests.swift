@@ -181,4 +181,18 @@ import Testing
                 """
         )
     }
+
+    /// Values a library or a caller could hold never trap on the way to mpv.
+    @Test func hugeOrBrokenNumbersDoNotTrap() {
+        #expect(Player.seconds(12) == "12")
+        #expect(Player.seconds(1.5) == "1.500")
+        #expect(Player.seconds(.infinity) == "0")
+        #expect(Player.seconds(.nan) == "0")
+        #expect(Player.seconds(1e300).hasPrefix("1000000"))
+        #expect(
+            PlayRequest.ffmetadata([.init(start: 1e300, title: "x"), .init(start: -.infinity, title: "y")]).contains(
+                "START=0"
+            )
+        )
+    }
 }

@@ -33,7 +33,9 @@ enum PlayStart: Sendable, Equatable {
     /// `--chapter K`: chapter K's start (K from 1).
     case chapter(Int)
 
-    /// `95`, `12:34`, `1:02:03`, `12:34.5`: seconds; nil when it is none of them.
+    /// `95`, `12:34`, `1:02:03`, `12:34.5`: seconds; nil when it is none of them,
+    /// or past a week (no episode is that long; mpv's `--start` takes whole
+    /// seconds as an integer).
     static func seconds(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { return nil }
@@ -45,7 +47,7 @@ enum PlayStart: Sendable, Equatable {
             else { return nil }
             total = total * 60 + value
         }
-        return total
+        return total <= ChapterList.latestStart ? total : nil
     }
 }
 
