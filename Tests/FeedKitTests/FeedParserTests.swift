@@ -143,6 +143,23 @@ struct FeedParserTests {
         #expect(ContinuousClock.now - start < .seconds(10))
     }
 
+    /// Feeds still declare the namespace by its older GitHub address (gPodder's
+    /// podcastparser knows only that one); both are read.
+    @Test(arguments: [
+        "https://podcastindex.org/namespace/1.0",
+        "https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md",
+    ])
+    func chaptersUnderEitherNamespaceAddress(namespace: String) throws {
+        let xml = """
+            <rss xmlns:podcast="\(namespace)"><channel><title>T</title><item><title>t</title>
+            <enclosure url="https://x.example/a.mp3" type="audio/mpeg"/>
+            <podcast:chapters url="https://x.example/a.json" type="application/json+chapters"/>
+            </item></channel></rss>
+            """
+        let feed = try FeedParser.parse(Data(xml.utf8), url: base)
+        #expect(feed.items.first?.chaptersURL?.absoluteString == "https://x.example/a.json")
+    }
+
     @Test func controlCharactersInTheBytesDoNotStopTheParse() throws {
         let xml =
             "<rss><channel><title>Escape \u{1B}[31mred\u{1B}[0m and bell\u{07}</title><item><title>t</title>"
