@@ -31,7 +31,7 @@ extension Command {
         let episode = selection.podcast.episodes[number - 1]
         let marks = selection.subscription?.marks[episode.id]
         guard let address = marks?.chaptersURL, let url = URL(string: address) else {
-            throw .failure(ChaptersFailure.none(episode: TerminalText.line(episode.title)))
+            throw .failure(ChaptersFailure.missing(episode: TerminalText.line(episode.title)))
         }
         let cache = context.session.chaptersCache
         let chapters = try await feed { () async throws(FeedError) in try await cache.chapters(at: url) }
@@ -67,13 +67,13 @@ extension Command {
 /// Why `chapters` has nothing to list.
 enum ChaptersFailure: CommandFailure {
     /// The episode's feed names no chapters (or it is no library episode).
-    case none(episode: String)
+    case missing(episode: String)
 
     var failureCode: String { "no-chapters" }
 
     var description: String {
         switch self {
-        case .none(let episode): "\(episode) has no chapters (its feed gives no podcast:chapters)"
+        case .missing(let episode): "\(episode) has no chapters (its feed gives no podcast:chapters)"
         }
     }
 }
