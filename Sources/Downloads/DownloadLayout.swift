@@ -110,3 +110,9 @@ public func fnv1a64(_ text: String) -> UInt64 {
     }
     return hash
 }
+
+/// `text`'s ``fnv1a64(_:)`` as 16 hex digits: the key a cache files a URL under.
+public func fnv1a64Key(_ text: String) -> String {
+    let hex = String(fnv1a64(text), radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+}

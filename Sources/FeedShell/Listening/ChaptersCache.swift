@@ -11,17 +11,14 @@ struct ChaptersCache: Sendable {
     let http: HTTPFetcher
 
     func file(for url: URL) -> URL {
-        let key = String(fnv1a64(url.absoluteString), radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: 16 - key.count) + key + ".json")
+        directory.appendingPathComponent(fnv1a64Key(url.absoluteString) + ".json")
     }
 
     /// The chapters at `url`: from the cache when a readable copy is there, else
     /// fetched (and kept when they decode).
     func chapters(at url: URL) async throws(FeedError) -> [Chapter] {
         let file = file(for: url)
-        if let data = try? Data(contentsOf: file),
-            let list = try? JSONDecoder().decode(ChapterList.self, from: data)
-        {
+        if let data = try? Data(contentsOf: file), let list = try? ChapterList.decode(data, from: url) {
             return list.chapters
         }
         let body = try await http.getJSON(url)

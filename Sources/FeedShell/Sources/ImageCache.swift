@@ -19,8 +19,7 @@ struct ImageCache: Sendable {
 
     func file(for url: URL) -> DownloadLayout.File {
         let name = url.lastPathComponent.filter { $0.isLetter || $0.isNumber || ".-_".contains($0) }.prefix(64)
-        let key = String(fnv1a64(url.absoluteString), radix: 16)
-        let padded = String(repeating: "0", count: 16 - key.count) + key
+        let padded = fnv1a64Key(url.absoluteString)
         return DownloadLayout.File(
             final: directory.appendingPathComponent(name.isEmpty || name == "." ? padded : "\(padded)-\(name)")
         )
