@@ -52,5 +52,13 @@ extension ShellError {
         )
     }
     static let noSubscriptions = ShellError.failure(LibraryFailure.noSubscriptions)
+    /// `text` names none of `all`: a usage error that says which numbers there are
+    /// (`no subscription 9 (1-3, 5)`).
+    static func noSubscription(_ text: String, among all: [StoredPodcast], synopsis: String) -> ShellError {
+        .usage(
+            "no subscription \(TerminalText.line(text)) (\(Command.numberList(all.map(\.number))))",
+            synopsis: synopsis
+        )
+    }
     static let noSubscriptionLoaded = ShellError.failure(LibraryFailure.noSubscriptionLoaded)
 }

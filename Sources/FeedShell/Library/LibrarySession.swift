@@ -143,10 +143,7 @@ extension Session {
         let all = try await libraryCall { () async throws(LibraryError) in try await library.subscriptions() }
         guard !all.isEmpty else { throw .noSubscriptions }
         guard let number = Int(text), let podcast = all.first(where: { $0.number == number }) else {
-            throw .usage(
-                "no subscription \(TerminalText.line(String(text))) (\(Command.numberList(all.map(\.number))))",
-                synopsis: synopsis
-            )
+            throw .noSubscription(String(text), among: all, synopsis: synopsis)
         }
         return podcast
     }

@@ -107,7 +107,6 @@ extension Command {
 }
 
 extension Command {
-    /// `auto-download: downloading 3: Title`, a line each, or counts for many.
     /// The subscriptions `selector` names (every one without it), by their own
     /// numbers (`podcasts` lists them): `3`, `1-3,5`, `all`. A number that is no
     /// subscription is a usage error naming it and the numbers there are.
@@ -123,13 +122,14 @@ extension Command {
         var seen = Set<Int>()
         for number in ranges.joined() where seen.insert(number).inserted {
             guard let podcast = byNumber[number] else {
-                throw .usage("no subscription \(number) (\(numberList(all.map(\.number))))", synopsis: synopsis)
+                throw .noSubscription(String(number), among: all, synopsis: synopsis)
             }
             chosen.append(podcast)
         }
         return chosen
     }
 
+    /// `auto-download: downloading 3: Title`, a line each, or counts for many.
     static func autodownloadLines(_ started: [UpdateReport.AutoDownload]) -> [String] {
         let outcomes = started.map { download in
             let label = download.label
