@@ -162,22 +162,18 @@ struct PartFile: ~Copyable {
     /// major and minor number in hex and the inode).
     static func lockHolder(ofFile info: stat) -> Int32? {
         guard let text = readWhole("/proc/locks") else { return nil }
-        let device = "\(String(deviceMajor(info.st_dev), radix: 16)):\(String(deviceMinor(info.st_dev), radix: 16))"
+        let (major, minor) = (deviceMajor(info.st_dev), deviceMinor(info.st_dev))
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             // A waiting lock's line has "->" before FLOCK; only the holder counts.
             guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
             let file = fields[5].split(separator: ":")
-            guard file.count == 3, UInt64(file[2]) == UInt64(info.st_ino),
-                "\(trimmingZeros(file[0])):\(trimmingZeros(file[1]))" == device
+            guard file.count == 3, UInt64(file[2]) == UInt64(info.st_ino), UInt64(file[0], radix: 16) == major,
+                UInt64(file[1], radix: 16) == minor
             else { continue }
             return Int32(fields[4])
         }
         return nil
-    }
-
-    private static func trimmingZeros(_ hex: Substring) -> String {
-        String(UInt64(hex, radix: 16) ?? .max, radix: 16)
     }
 
     /// glibc's `major()` and `minor()`, which Swift does not import (macros).
