@@ -23,6 +23,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound(String)
         case invalidURL(String)
         case invalidFeed(URL, detail: String)
+        case invalidTranscript(URL, detail: String)
     }
 
     /// A stable, machine-readable name for the kind of error.
@@ -43,6 +44,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let notFound = Code("not-found")
         public static let invalidURL = Code("invalid-url")
         public static let invalidFeed = Code("invalid-feed")
+        public static let invalidTranscript = Code("invalid-transcript")
     }
 
     private let kind: Kind
@@ -92,6 +94,10 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The body is not an RSS or Atom feed, or its XML is broken (`detail` says
     /// where).
     public static func invalidFeed(url: URL, detail: String) -> FeedError { .init(.invalidFeed(url, detail: detail)) }
+    /// A transcript (SRT, WebVTT) that does not parse; `detail` names the line.
+    public static func invalidTranscript(url: URL, detail: String) -> FeedError {
+        .init(.invalidTranscript(url, detail: detail))
+    }
 
     public var code: Code {
         switch kind {
@@ -108,6 +114,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: .notFound
         case .invalidURL: .invalidURL
         case .invalidFeed: .invalidFeed
+        case .invalidTranscript: .invalidTranscript
         }
     }
 
@@ -116,7 +123,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .httpStatus(_, let url), .notJSON(let url, _, _), .invalidJSON(let url, _, _),
             .bodyTooLarge(let url, _), .decompressedTooLarge(let url, _), .truncated(let url, _, _),
-            .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _):
+            .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _), .invalidTranscript(let url, _):
             url
         case .decoding(let url, _, _): url
         case .connectionFailed, .notFound, .invalidURL: nil
@@ -164,6 +171,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             "not a valid URL: \(text)"
         case .invalidFeed(let url, let detail):
             "\(url.absoluteString) is not a feed feedsh can read: \(detail)"
+        case .invalidTranscript(let url, let detail):
+            "the transcript at \(url.absoluteString) is malformed: \(detail)"
         }
     }
 }

@@ -132,7 +132,7 @@ public final class Library: Sendable {
 
     /// The schema this feedsh writes: the number of its migrations, kept in
     /// SQLite's `user_version` so that an older feedsh can tell.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
     /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
@@ -236,6 +236,7 @@ public final class Library: Sendable {
                 t.column("reported", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v4") { db in try SearchIndex.create(db) }
         return migrator
     }
 

@@ -1,0 +1,375 @@
+import Foundation
+import PlainText
+
+/// One cue of a transcript: what was said, by whom, from when.
+public struct TranscriptCue: Sendable, Equatable {
+    /// Seconds from the start of the episode; nil in an untimed transcript.
+    public var start: Double?
+    public var end: Double?
+    /// Sanitized; nil when the transcript names no speaker.
+    public var speaker: String?
+    /// Sanitized, one line.
+    public var text: String
+
+    public init(start: Double?, end: Double? = nil, speaker: String? = nil, text: String) {
+        self.start = start
+        self.end = end
+        self.speaker = speaker
+        self.text = text
+    }
+}
+
+/// The formats of `podcast:transcript` (<https://github.com/Podcastindex-org/podcast-namespace/blob/main/transcripts/transcripts.md>).
+public enum TranscriptFormat: String, Sendable, Equatable, CaseIterable {
+    /// The Podcast Index JSON: `{"segments": [{"speaker", "startTime", "endTime", "body"}]}`.
+    case json
+    case webVTT = "vtt"
+    case srt
+    case html
+    case plain = "txt"
+
+    /// The format a `type` attribute names, else the one the URL's extension says;
+    /// nil for neither.
+    public init?(type: String?, url: URL) {
+        let media = (type ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        switch media {
+        case "application/json": self = .json
+        case "text/vtt": self = .webVTT
+        case "application/srt", "application/x-subrip", "text/srt", "application/x-srt", "text/x-srt": self = .srt
+        case "text/html": self = .html
+        case "text/plain": self = .plain
+        default:
+            switch url.pathExtension.lowercased() {
+            case "json": self = .json
+            case "vtt": self = .webVTT
+            case "srt": self = .srt
+            case "html", "htm": self = .html
+            case "txt": self = .plain
+            default: return nil
+            }
+        }
+    }
+
+    /// How much a reader gets from the format: times and speakers (JSON, WebVTT),
+    /// times (SRT), perhaps times (HTML), text (plain).
+    public var richness: Int {
+        switch self {
+        case .json: 4
+        case .webVTT: 3
+        case .srt: 2
+        case .html: 1
+        case .plain: 0
+        }
+    }
+
+    /// A person's name for the format.
+    public var name: String {
+        switch self {
+        case .json: "JSON"
+        case .webVTT: "WebVTT"
+        case .srt: "SRT"
+        case .html: "HTML"
+        case .plain: "plain text"
+        }
+    }
+
+    /// Of an episode's transcripts, the richest one feedsh reads (timed over
+    /// untimed; the feed's order among equals); nil when it reads none.
+    public static func richest(_ transcripts: [Transcript]) -> (transcript: Transcript, format: TranscriptFormat)? {
+        var best: (transcript: Transcript, format: TranscriptFormat)?
+        for transcript in transcripts {
+            guard let format = TranscriptFormat(type: transcript.type, url: transcript.url) else { continue }
+            if best.map({ format.richness > $0.format.richness }) ?? true { best = (transcript, format) }
+        }
+        return best
+    }
+}
+
+/// A transcript as read: its cues in the order given.
+public struct TranscriptDocument: Sendable, Equatable {
+    public var format: TranscriptFormat
+    public var cues: [TranscriptCue]
+
+    public init(format: TranscriptFormat, cues: [TranscriptCue]) {
+        self.format = format
+        self.cues = cues
+    }
+
+    /// Whether any cue says when it was spoken.
+    public var isTimed: Bool { cues.contains { $0.start != nil } }
+
+    /// The largest transcript read (an hour's SRT is about 100 KB; a 50 MB one is
+    /// no transcript anyone wrote).
+    public static let byteLimit = 8 << 20
+
+    /// The cues joined into paragraphs for reading and searching: consecutive cues
+    /// of one speaker, up to `seconds` apart from the paragraph's start and
+    /// `characters` long. Each paragraph starts when its first cue does.
+    public func paragraphs(seconds: Double = 20, characters: Int = 480) -> [TranscriptCue] {
+        var result: [TranscriptCue] = []
+        for cue in cues {
+            if var last = result.last, last.speaker == cue.speaker, let start = last.start, let at = cue.start,
+                at - start < seconds, last.text.count + cue.text.count < characters
+            {
+                last.text += " " + cue.text
+                last.end = cue.end ?? last.end
+                result[result.count - 1] = last
+            } else {
+                result.append(cue)
+            }
+        }
+        return result
+    }
+
+    /// Reads a transcript fetched from `url` in `format`. Malformed input fails
+    /// naming the line (SRT, WebVTT) or JSON path; all text is sanitized, and
+    /// HTML's scripts and styles are dropped.
+    public static func parse(_ data: Data, format: TranscriptFormat, from url: URL) throws(FeedError)
+        -> TranscriptDocument
+    {
+        guard data.count <= byteLimit else { throw .bodyTooLarge(url: url, limit: byteLimit) }
+        let cues: [TranscriptCue]
+        switch format {
+        case .json:
+            do {
+                cues = try JSONDecoder().decode(JSONTranscript.self, from: data).cues
+            } catch {
+                throw FeedError(decoding: error, url: url, byteCount: data.count)
+            }
+        case .webVTT, .srt:
+            do throws(CueFailure) {
+                cues = try CueText.parse(text(of: data), webVTT: format == .webVTT)
+            } catch {
+                throw .invalidTranscript(url: url, detail: "\(format.name) line \(error.line): \(error.problem)")
+            }
+        case .html: cues = HTMLTranscript.cues(text(of: data))
+        case .plain: cues = plainCues(text(of: data))
+        }
+        return TranscriptDocument(format: format, cues: cues)
+    }
+
+    /// UTF-8 (a byte-order mark dropped), else Windows-1252 as feeds in the wild.
+    static func text(of data: Data) -> String {
+        if let text = String(data: data, encoding: .utf8) {
+            return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        }
+        return String(data: data, encoding: .windowsCP1252) ?? String(decoding: data, as: UTF8.self)
+    }
+
+    /// Plain text: a cue for each paragraph (lines split by blank lines).
+    static func plainCues(_ text: String) -> [TranscriptCue] {
+        var cues: [TranscriptCue] = []
+        var paragraph: [Substring] = []
+        func flush() {
+            let line = SafeText.line(paragraph.joined(separator: " ")).split(separator: " ").joined(separator: " ")
+            if !line.isEmpty { cues.append(TranscriptCue(start: nil, text: line)) }
+            paragraph.removeAll()
+        }
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            if line.allSatisfy(\.isWhitespace) { flush() } else { paragraph.append(line) }
+        }
+        flush()
+        return cues
+    }
+}
+
+/// Where SRT or WebVTT is malformed: the line (from 1) and what is wrong there.
+struct CueFailure: Error {
+    let line: Int
+    let problem: String
+}
+
+/// SRT and WebVTT: blocks split by blank lines, each a cue (an optional
+/// identifier, a `start --> end` line, the text) or, in WebVTT, a NOTE, STYLE or
+/// REGION block.
+enum CueText {
+    static func parse(_ text: String, webVTT: Bool) throws(CueFailure) -> [TranscriptCue] {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var cues: [TranscriptCue] = []
+        var index = 0
+        if webVTT {
+            guard let first = lines.first, first.hasPrefix("WEBVTT") else {
+                throw CueFailure(line: 1, problem: "a WebVTT file starts with 'WEBVTT'")
+            }
+            // The header runs to the first blank line.
+            while index < lines.count, !lines[index].allSatisfy(\.isWhitespace) { index += 1 }
+        }
+        while index < lines.count {
+            while index < lines.count, lines[index].allSatisfy(\.isWhitespace) { index += 1 }
+            guard index < lines.count else { break }
+            let blockStart = index
+            var block: [Substring] = []
+            while index < lines.count, !lines[index].allSatisfy(\.isWhitespace) {
+                block.append(lines[index])
+                index += 1
+            }
+            if webVTT, let word = block[0].split(separator: " ").first, ["NOTE", "STYLE", "REGION"].contains(word) {
+                continue
+            }
+            guard let timing = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else {
+                throw CueFailure(
+                    line: blockStart + 1,
+                    problem:
+                        "a cue without a time ('00:01:02\(webVTT ? "." : ",")500 --> 00:01:05\(webVTT ? "." : ",")000')"
+                )
+            }
+            let line = blockStart + timing + 1
+            let times = block[timing].components(separatedBy: "-->")
+            let endField = times[1].split(separator: " ", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+            guard let start = seconds(times[0].trimmingCharacters(in: .whitespaces)) else {
+                throw CueFailure(line: line, problem: "'\(SafeText.line(times[0]).prefix(40))' is not a time")
+            }
+            guard let end = seconds(endField) else {
+                throw CueFailure(line: line, problem: "'\(SafeText.line(endField).prefix(40))' is not a time")
+            }
+            var speaker: String?
+            let payload = block[(timing + 1)...].map { line in
+                let (voice, text) = Self.voice(line)
+                if speaker == nil { speaker = voice }
+                return text
+            }
+            let text = FeedText.line(stripTags(payload.joined(separator: " ")))
+            if text.isEmpty { continue }
+            cues.append(TranscriptCue(start: start, end: max(start, end), speaker: speaker, text: text))
+        }
+        return cues
+    }
+
+    /// `01:02:03,500`, `01:02:03.500`, `02:03.500`: seconds, within
+    /// ``ChapterList/latestStart``.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.replacingOccurrences(of: ",", with: ".").split(
+            separator: ":",
+            omittingEmptySubsequences: false
+        )
+        guard (2...3).contains(parts.count) else { return nil }
+        var total = 0.0
+        for (index, part) in parts.enumerated() {
+            let last = index == parts.count - 1
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && ($0.isNumber || (last && $0 == ".")) }),
+                let value = Double(part), index == 0 || value < 60
+            else { return nil }
+            total = total * 60 + value
+        }
+        return total <= ChapterList.latestStart ? total : nil
+    }
+
+    /// WebVTT's voice span `<v Name>` or `<v.class Name>`: the name, and the line.
+    static func voice(_ line: Substring) -> (String?, Substring) {
+        guard line.hasPrefix("<v"), let close = line.firstIndex(of: ">") else { return (nil, line) }
+        let inside = line[line.index(line.startIndex, offsetBy: 2)..<close]
+        guard inside.first == " " || inside.first == "." || inside.first == "\t" else { return (nil, line) }
+        let name = inside.drop { $0 != " " && $0 != "\t" }
+        let speaker = FeedText.line(String(name))
+        return (speaker.isEmpty ? nil : speaker, line[line.index(after: close)...])
+    }
+
+    /// Cue text without its markup (`<i>`, `<b>`, `<c.x>`, timestamps, `<font>`).
+    static func stripTags(_ text: String) -> String {
+        guard text.contains("<") else { return text }
+        var out = ""
+        var inTag = false
+        for character in text {
+            switch character {
+            case "<": inTag = true
+            case ">" where inTag: inTag = false
+            default: if !inTag { out.append(character) }
+            }
+        }
+        return out
+    }
+}
+
+/// The Podcast Index JSON transcript. Segments starting before 0 or past a week
+/// are dropped, as chapters are.
+struct JSONTranscript: Decodable {
+    let cues: [TranscriptCue]
+
+    private enum CodingKeys: String, CodingKey { case segments }
+
+    private struct Segment: Decodable {
+        let speaker: String?
+        let startTime: Double
+        let endTime: Double?
+        let body: String
+    }
+
+    init(from decoder: any Decoder) throws {
+        let segments = try decoder.container(keyedBy: CodingKeys.self).decode([Segment].self, forKey: .segments)
+        cues = segments.compactMap { segment in
+            guard (0...ChapterList.latestStart).contains(segment.startTime) else { return nil }
+            let text = FeedText.line(segment.body)
+            guard !text.isEmpty else { return nil }
+            let speaker = segment.speaker.map(FeedText.line).flatMap { $0.isEmpty ? nil : $0 }
+            let end = segment.endTime.flatMap { (segment.startTime...ChapterList.latestStart).contains($0) ? $0 : nil }
+            return TranscriptCue(start: segment.startTime, end: end, speaker: speaker, text: text)
+        }
+    }
+}
+
+/// An HTML transcript. The Podcast Index's shape (`<cite>Speaker:</cite>
+/// <time>0:00</time><p>text</p>`) gives speakers and times; any other HTML
+/// gives a cue for each paragraph. Scripts, styles and comments are dropped.
+enum HTMLTranscript {
+    static func cues(_ html: String) -> [TranscriptCue] {
+        var cues: [TranscriptCue] = []
+        var speaker: String?
+        var time: Double?
+        var text = ""
+        var capture: (tag: String, text: String)?
+        func flush() {
+            let line = FeedText.line(text)
+            text = ""
+            guard !line.isEmpty else { return }
+            cues.append(TranscriptCue(start: time, speaker: speaker, text: line))
+            time = nil
+        }
+        var rest = html[...]
+        while let open = rest.firstIndex(of: "<") {
+            let before = rest[..<open]
+            if capture != nil { capture?.text += before } else { text += before }
+            if rest[open...].hasPrefix("<!--") {
+                rest = rest[open...].range(of: "-->").map { rest[$0.upperBound...] } ?? ""
+                continue
+            }
+            guard let close = rest[open...].firstIndex(of: ">") else {
+                rest = rest[open...]
+                break
+            }
+            let tag = rest[rest.index(after: open)..<close]
+            rest = rest[rest.index(after: close)...]
+            let closing = tag.hasPrefix("/")
+            let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
+            switch name {
+            case "script" where !closing, "style" where !closing:
+                rest =
+                    rest.range(of: "</" + name, options: .caseInsensitive).map { range in
+                        rest[range.upperBound...].firstIndex(of: ">").map { rest[rest.index(after: $0)...] } ?? ""
+                    } ?? ""
+            case "cite", "time":
+                if !closing {
+                    flush()
+                    capture = (name, "")
+                } else if let captured = capture, captured.tag == name {
+                    capture = nil
+                    let value = FeedText.line(captured.text)
+                    if name == "time" {
+                        time =
+                            CueText.seconds(value) ?? FeedDurations.parse(value).map { Double($0.components.seconds) }
+                    } else {
+                        speaker = value.hasSuffix(":") ? String(value.dropLast()) : value
+                        if speaker?.isEmpty == true { speaker = nil }
+                    }
+                }
+            case "p", "br", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "blockquote":
+                flush()
+            default: break
+            }
+        }
+        if capture != nil { capture?.text += rest } else { text += rest }
+        flush()
+        return cues
+    }
+}

@@ -1,0 +1,160 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// What `find` was asked, as an FTS5 query that cannot be a syntax error.
+///
+/// Each word is a quoted phrase, so `c++`, `title:` or `(` are text, not syntax.
+/// A word with spaces (the shell's `"open source"`) is a phrase; a trailing `*`
+/// makes a prefix (`pod*`); `OR`, `AND` and `NOT` between words are operators, and
+/// anywhere else words.
+public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
+    /// The FTS5 expression.
+    public let expression: String
+
+    public init(_ words: [String]) throws(SearchQueryError) {
+        var parts: [String] = []
+        var lastWasTerm = false
+        for (index, word) in words.enumerated() {
+            let isLast = index == words.count - 1
+            if ["OR", "AND", "NOT"].contains(word), lastWasTerm, !isLast,
+                !["OR", "AND", "NOT"].contains(words[index + 1])
+            {
+                parts.append(word)
+                lastWasTerm = false
+                continue
+            }
+            var text = Substring(word)
+            let prefix = text.hasSuffix("*")
+            if prefix { text = text.dropLast() }
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw SearchQueryError(word: word, problem: prefix ? "a prefix needs letters before '*'" : "empty")
+            }
+            guard !text.contains("*") else {
+                throw SearchQueryError(word: word, problem: "'*' marks a prefix only at a word's end")
+            }
+            parts.append("\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
+            lastWasTerm = true
+        }
+        guard !parts.isEmpty else { throw SearchQueryError(word: "", problem: "no words to find") }
+        expression = parts.joined(separator: " ")
+    }
+
+    public var description: String { expression }
+}
+
+/// Why words cannot be searched for, naming the word.
+public struct SearchQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let word: String
+    public let problem: String
+
+    public var description: String { word.isEmpty ? problem : "'\(word)': \(problem)" }
+}
+
+/// One place where `find`'s words occur: an episode's title or show notes, or a
+/// paragraph of its transcript.
+public struct SearchHit: Sendable, Equatable {
+    public var episodeID: Int64
+    /// The subscription's number (P of `P:E`).
+    public var podcastNumber: Int64
+    public var podcast: String
+    /// The episode's number in its subscription's `episodes` (E of `P:E`).
+    public var episodeNumber: Int
+    public var title: String
+    /// The text around the match, the matched words between ``markStart`` and
+    /// ``markEnd``; sanitized when stored.
+    public var snippet: String
+    /// For a transcript hit, when its paragraph starts (seconds).
+    public var at: Double?
+
+    public static let markStart: Character = "\u{1}"
+    public static let markEnd: Character = "\u{2}"
+}
+
+extension Library {
+    /// The best hits for `query` across the whole library, best first: episodes
+    /// whose title or show notes match (a title counts four times as much), and
+    /// transcript paragraphs.
+    public func search(_ query: SearchQuery, limit: Int) async throws(LibraryError) -> [SearchHit] {
+        try await read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM (
+                        SELECT e.id AS episodeID, e.podcastID, p.title AS podcast, e.title,
+                            snippet(episodeText, -1, char(1), char(2), '…', 12) AS snippet,
+                            bm25(episodeText, 4.0, 1.0) AS score, NULL AS at
+                        FROM episodeText
+                        JOIN episode e ON e.id = episodeText.rowid
+                        JOIN podcast p ON p.id = e.podcastID
+                        WHERE episodeText MATCH :query ORDER BY score LIMIT :limit)
+                    UNION ALL
+                    SELECT * FROM (
+                        SELECT e.id, e.podcastID, p.title, e.title,
+                            snippet(transcriptText, 0, char(1), char(2), '…', 16),
+                            bm25(transcriptText), l.start
+                        FROM transcriptText
+                        JOIN transcriptLine l ON l.id = transcriptText.rowid
+                        JOIN episode e ON e.id = l.transcriptID
+                        JOIN podcast p ON p.id = e.podcastID
+                        WHERE transcriptText MATCH :query ORDER BY bm25(transcriptText) LIMIT :limit)
+                    ORDER BY score LIMIT :limit
+                    """,
+                arguments: ["query": query.expression, "limit": limit]
+            )
+            return try rows.map { row in
+                let episodeID: Int64 = row["episodeID"]
+                return SearchHit(
+                    episodeID: episodeID,
+                    podcastNumber: row["podcastID"],
+                    podcast: row["podcast"],
+                    episodeNumber: try Self.listedNumber(of: episodeID, db),
+                    title: row["title"],
+                    snippet: row["snippet"] ?? "",
+                    at: row["at"]
+                )
+            }
+        }
+    }
+
+    /// The episode's number in its subscription's list (newest first, as
+    /// ``StoredEpisode/listedOrder``): one more than the episodes listed before it.
+    static func listedNumber(of episodeID: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT 1 + count(*) FROM episode e, episode x
+                WHERE x.id = ? AND e.podcastID = x.podcastID AND (
+                    e.published > x.published
+                    OR (e.published IS x.published AND e.id > x.id)
+                    OR (x.published IS NULL AND e.published IS NOT NULL))
+                """,
+            arguments: [episodeID]
+        ) ?? 0
+    }
+
+    /// Bytes the search index takes in the file (its FTS5 shadow tables), and
+    /// bytes of the text it indexes.
+    public func searchIndexSize() async throws(LibraryError) -> (index: Int, text: Int) {
+        try await read { db in
+            let index =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT sum(pgsize) FROM dbstat
+                        WHERE name LIKE 'episodeText_%' OR name LIKE 'transcriptText_%'
+                        """
+                ) ?? 0
+            let text =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT (SELECT coalesce(sum(length(CAST(title AS BLOB))
+                                    + coalesce(length(CAST(summary AS BLOB)), 0)), 0) FROM episode)
+                             + (SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM transcriptLine)
+                        """
+                ) ?? 0
+            return (index, text)
+        }
+    }
+}
