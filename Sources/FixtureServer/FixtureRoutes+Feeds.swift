@@ -19,6 +19,7 @@ import NIOCore
 ///   with `&broken=K`, page K answers 500.
 /// - `/chapters/tone-1.json`, `/chapters/tone-2.json`: the listening feed's
 ///   chapters (see ``chapters(_:)``).
+/// - `/transcripts/{name}`: its transcripts (see ``transcript(_:megabytes:)``).
 /// - `/feeds/moved.xml`: 301 to `/feeds/1386867488.xml`; `/feeds/gone.xml`: 410.
 /// - `/feeds/huge.xml?mb=N`: a valid feed of one item padded to N MiB (default 65)
 ///   with a comment, streamed (never held whole).
@@ -217,11 +218,15 @@ extension FixtureRoutes {
         date: Date?,
         seconds: Int?,
         description: String,
-        chapters: String? = nil
+        chapters: String? = nil,
+        transcripts: [(url: String, type: String)] = []
     ) -> String {
         var out = "    <item>\n      <title>\(escape(title))</title>\n"
         if let chapters {
             out += "      <podcast:chapters url=\"\(escape(chapters))\" type=\"application/json+chapters\"/>\n"
+        }
+        for transcript in transcripts {
+            out += "      <podcast:transcript url=\"\(escape(transcript.url))\" type=\"\(escape(transcript.type))\"/>\n"
         }
         out += "      <guid isPermaLink=\"false\">\(escape(guid))</guid>\n"
         if let date {
@@ -312,7 +317,8 @@ extension FixtureRoutes {
                 url: "\(base)/media/tone/3.wav",
                 date: Date(timeIntervalSince1970: 1_793_000_000 + Double(index) * 86_400),
                 seconds: 3,
-                description: "Bonus episode \(index): three seconds of a tone."
+                description: "Bonus episode \(index): three seconds of a tone.",
+                transcripts: [("\(base)/transcripts/tone-3.json", "application/json")]
             )
         }
         for (offset, seconds) in listeningSeconds.enumerated() {
@@ -324,7 +330,8 @@ extension FixtureRoutes {
                 seconds: seconds,
                 description: "\(seconds) seconds of a 400 Hz tone.",
                 // The long tone has chapters; the next one's chapters are broken.
-                chapters: offset < 2 ? "\(base)/chapters/tone-\(offset + 1).json" : nil
+                chapters: offset < 2 ? "\(base)/chapters/tone-\(offset + 1).json" : nil,
+                transcripts: Self.listeningTranscripts[offset].map { ("\(base)/transcripts/\($0.name)", $0.type) }
             )
         }
         return channel("Tones for Listening", author: "feedsh fixtures", items: items)
@@ -355,6 +362,72 @@ extension FixtureRoutes {
             headers: [.contentType: "application/json+chapters"],
             body: .init(byteBuffer: ByteBuffer(string: json))
         )
+    }
+
+    /// The transcripts each listening episode offers, in feed order: the long tone
+    /// offers plain text and WebVTT (the richer one is read), then a malformed SRT,
+    /// the Index JSON, HTML with a script, and one past the size limit.
+    static let listeningTranscripts: [[(name: String, type: String)]] = [
+        [("tone-1.txt", "text/plain"), ("tone-1.vtt", "text/vtt")],
+        [("tone-2.srt", "application/x-subrip")],
+        [("tone-3.json", "application/json")],
+        [("tone-4.html", "text/html")],
+        [("huge.txt", "text/plain")],
+    ]
+
+    /// `/transcripts/{name}`: the listening feed's transcripts (see
+    /// ``listeningTranscripts``). The long tone's WebVTT has two speakers and says
+    /// "aardvark" at 1:15 (75 s), a word nothing else in the fixtures says;
+    /// `huge.txt?mb=N` is N MiB of text (default 50).
+    static func transcript(_ name: Substring, megabytes: Int?) -> Response {
+        let (type, text): (String, String)
+        switch name {
+        case "tone-1.txt":
+            (type, text) = ("text/plain", "Welcome to the tone.\n\nIt hums at 400 hertz.\n")
+        case "tone-1.vtt":
+            (type, text) = (
+                "text/vtt",
+                """
+                WEBVTT
+
+                00:00:00.000 --> 00:00:04.000
+                <v Ada>Welcome to the tone, a steady hum.
+
+                00:00:30.500 --> 00:00:34.000
+                <v Ada>The middle part, \u{1B}]0;owned\u{07}still humming.
+
+                00:01:15.000 --> 00:01:19.000
+                <v Grace>An aardvark would not notice the difference.
+
+                00:01:30.000 --> 00:01:34.000
+                <v Grace>Closing words.
+
+                """
+            )
+        case "tone-2.srt":
+            (type, text) = (
+                "application/x-subrip",
+                "1\n00:00:01,000 --> 00:00:02,000\nFine.\n\n2\n00:00:0x,000 --> 00:00:05,000\nBroken.\n"
+            )
+        case "tone-3.json":
+            (type, text) = (
+                "application/json",
+                #"{"version": "1.0.0", "segments": [{"speaker": "Ada", "startTime": 0.5, "endTime": 2, "body": "Four seconds of tone."}]}"#
+            )
+        case "tone-4.html":
+            (type, text) = (
+                "text/html",
+                "<html><script>alert('no')</script><cite>Ada:</cite><time>0:01</time><p>Three &amp; a bit seconds.</p></html>"
+            )
+        case "huge.txt":
+            let size = min(max(megabytes ?? 50, 1), 200) << 20
+            var buffer = ByteBuffer()
+            buffer.writeRepeatingByte(UInt8(ascii: "a"), count: size)
+            return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: buffer))
+        default:
+            return .json(status: .notFound, ["errorMessage": "no fixture transcript \(name)"])
+        }
+        return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     static func pagedFeed(page: Int, base: String, broken: Int? = nil) -> Data {

@@ -71,6 +71,12 @@ final class FixtureRoutes: Sendable {
         router.get("/chapters/:name") { _, context in
             Self.chapters(Substring(context.parameters.get("name") ?? ""))
         }
+        router.get("/transcripts/:name") { request, context in
+            Self.transcript(
+                Substring(context.parameters.get("name") ?? ""),
+                megabytes: request.uri.queryParameters.get("mb").flatMap { Int($0) }
+            )
+        }
         getOrHead(router, "/media/**") { request, context in
             self.media(
                 request,

@@ -17,6 +17,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case cleanup
     /// The largest file a download may be, when `--max-filesize` is not given.
     case maxSize = "max-size"
+    /// Whether `update` fetches new episodes' transcripts (`set transcripts auto on`).
+    case transcripts
 
     public var name: String { rawValue }
 
@@ -28,6 +30,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .maxConcurrent: "N"
         case .cleanup: "on|off"
         case .maxSize: "SIZE"
+        case .transcripts: "auto on|off"
         }
     }
 
@@ -40,6 +43,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .maxConcurrent: "downloads at once when --max-concurrent is not given, 1 to 64"
         case .cleanup: "delete played files beyond a podcast's keep after downloads and updates"
         case .maxSize: "the largest file a download may be (k, M, G: 500M, 4G) when --max-filesize is not given"
+        case .transcripts: "auto on: update fetches new episodes' transcripts, so that find searches them"
         }
     }
 
@@ -52,6 +56,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .maxConcurrent: "3"
         case .cleanup: "on"
         case .maxSize: "4G"
+        case .transcripts: "auto off"
         }
     }
 
@@ -81,6 +86,11 @@ public enum Setting: String, CaseIterable, Sendable {
                 throw SettingError(self, text, expected: "a size of at least 1k, such as 500M or 4G")
             }
             return ByteSize.format(bytes)
+        case .transcripts:
+            // `auto on` as the issue and the manual say it; `on` alone too.
+            let words = trimmed.split(separator: " ")
+            let value = words.first?.lowercased() == "auto" ? words.dropFirst().joined(separator: " ") : trimmed
+            return try Self.onOff(value, for: self) ? "auto on" : "auto off"
         }
     }
 
@@ -127,6 +137,8 @@ public struct Settings: Sendable, Equatable {
     public var cleanup: Bool { values[.cleanup] != "off" }
     /// The largest file a download may be, when set.
     public var maxSize: Int64? { values[.maxSize].flatMap(ByteSize.parse) }
+    /// `update` fetches new episodes' transcripts.
+    public var transcriptsAuto: Bool { values[.transcripts] == "auto on" }
 }
 
 extension Library {

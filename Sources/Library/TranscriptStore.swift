@@ -15,12 +15,13 @@ public struct StoredTranscript: Sendable, Equatable {
 extension Library {
     /// Keeps `document` (fetched from `url`) as the transcript of an episode,
     /// replacing the one it had, and indexes it for `find`, in one transaction.
+    @discardableResult
     public func storeTranscript(
         _ document: TranscriptDocument,
         from url: URL,
         for episodeID: Int64,
         at now: Date = Date()
-    ) async throws(LibraryError) {
+    ) async throws(LibraryError) -> StoredTranscript {
         let paragraphs = document.paragraphs()
         try await write("write to") { db in
             // The old one's lines go by cascade, and the index with them by trigger.
@@ -36,6 +37,7 @@ extension Library {
                 try insert.execute(arguments: [episodeID, paragraph.start, paragraph.speaker, paragraph.text])
             }
         }
+        return StoredTranscript(url: url, format: document.format, fetched: now, paragraphs: paragraphs)
     }
 
     /// The transcript kept for an episode, or nil when none was fetched.

@@ -6,6 +6,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The verb, for a command with verbs.
     public var subcommand: String?
     private var positionals: [String: String] = [:]
+    private var restWords: [String: [String]] = [:]
     private var selectors: [String: Selector] = [:]
     private var options: [String: String] = [:]
     private var present: Set<String> = []
@@ -14,6 +15,10 @@ public struct ParsedArguments: Sendable, Equatable {
 
     /// The positional argument named `name` (as in the spec), if given.
     public subscript(_ name: String) -> String? { positionals[name] }
+
+    /// The words of a `rest` argument as they were given: `find "open source" pod*`
+    /// gives `["open source", "pod*"]` (the subscript joins them with spaces).
+    public func words(_ name: String) -> [String] { restWords[name] ?? [] }
 
     /// The positional argument named `name`, declared a selector, as parsed.
     public func selector(_ name: String) -> Selector? { selectors[name] }
@@ -111,6 +116,7 @@ public struct ParsedArguments: Sendable, Equatable {
             if argument.rest {
                 if index < loose.count {
                     parsed.positionals[argument.name] = loose[index...].joined(separator: " ")
+                    parsed.restWords[argument.name] = Array(loose[index...])
                     index = loose.count
                 }
             } else if index < loose.count {

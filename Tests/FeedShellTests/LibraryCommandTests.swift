@@ -109,6 +109,124 @@ struct LibraryCommandTests {
         }
     }
 
+    /// `transcript` shows the richest transcript offered (WebVTT over plain text)
+    /// with times and speakers, sanitized, fetched once; malformed, unreadable,
+    /// oversized and missing transcripts each say what is wrong.
+    @Test func transcriptShowsTheRichestAndSaysWhatIsWrong() async throws {
+        try await ShellHarness.run { h in
+            let feed = "\(h.server.baseURL.absoluteString)/feeds/listening.xml"
+            #expect(await h.run("subscribe \(feed)") == .success)
+            h.output.clear()
+            #expect(await h.run("transcript 1:1") == .success)
+            let out = h.output.standardOutput
+            #expect(out.contains("transcript (WebVTT)"), "\(out)")
+            #expect(out.contains("[0:00] Ada: Welcome to the tone, a steady hum."), "\(out)")
+            #expect(out.contains("[0:30] The middle part, still humming."), "\(out)")
+            #expect(out.contains("[1:15] Grace: An aardvark would not notice the difference."), "\(out)")
+            #expect(!out.contains("\u{1B}") && !out.contains("owned\u{07}"), "\(out)")
+            #expect(!out.contains("400 hertz"), "\(out)")
+            let asked = { h.server.requests.filter { $0.path == "/transcripts/tone-1.vtt" }.count }
+            #expect(await h.run("transcript 1:1") == .success)
+            #expect(asked() == 1)
+            #expect(await h.run("transcript 1:1 --refresh") == .success)
+            #expect(asked() == 2)
+            for (ref, expected) in [
+                ("1:2", "SRT line 6: '00:00:0x,000 ' is not a time"),
+                ("1:5", "larger than 8 MiB"),
+            ] {
+                h.output.clear()
+                #expect(await h.run("transcript \(ref)") == .failure)
+                #expect(h.output.standardError.contains(expected), "\(h.output.standardError)")
+            }
+            h.output.clear()
+            #expect(await h.run("transcript 1:3; transcript 1:4") == .success)
+            #expect(h.output.standardOutput.contains("[0:00] Ada: Four seconds of tone."), "\(h.output.standardOutput)")
+            #expect(
+                h.output.standardOutput.contains("[0:01] Ada: Three & a bit seconds."),
+                "\(h.output.standardOutput)"
+            )
+            #expect(!h.output.standardOutput.contains("alert"), "\(h.output.standardOutput)")
+            h.output.clear()
+            #expect(await h.run("subscribe \(h.server.baseURL.absoluteString)/feeds/1386867488.xml") == .success)
+            #expect(await h.run("transcript 2:1") == .failure)
+            #expect(h.output.standardError.contains("has no transcript"), "\(h.output.standardError)")
+        }
+    }
+
+    /// With `set transcripts auto on`, `update` fetches the transcripts of the
+    /// episodes it found new (and only those), so `find` searches them.
+    @Test func updateFetchesNewEpisodesTranscriptsWhenAsked() async throws {
+        for auto in [false, true] {
+            try await ShellHarness.run { h in
+                let feed = "\(h.server.baseURL.absoluteString)/fault/changes=1/feeds/listening.xml"
+                #expect(
+                    await h.run("set transcripts \(auto ? "auto on" : "off"); subscribe \(feed); update") == .success
+                )
+                let out = h.output.standardOutput
+                #expect(out.contains("transcripts is auto \(auto ? "on" : "off")"), "\(out)")
+                #expect(out.contains("1 new episode"), "\(out)")
+                #expect(out.contains("fetched 1 transcript") == auto, "\(out)")
+                let fetched = h.server.requests.filter { $0.path.hasPrefix("/transcripts/") }.map(\.path)
+                #expect(fetched == (auto ? ["/transcripts/tone-3.json"] : []), "\(fetched)")
+                guard auto else { return }
+                h.output.clear()
+                #expect(await h.run("find four seconds") == .success)
+                #expect(h.output.standardOutput.contains("1:1 at 0:00"), "\(h.output.standardOutput)")
+                h.output.clear()
+                #expect(await h.run("set transcripts maybe") == .failure)
+                #expect(h.output.standardError.contains("transcripts takes on or off"), "\(h.output.standardError)")
+            }
+        }
+    }
+
+    /// `find` searches titles, show notes and fetched transcripts across the
+    /// library, names each hit's P:E and, in a transcript, its time; `play P:E
+    /// --at` of that time is what it suggests. No input is an FTS5 syntax error.
+    @Test func findSearchesTheLibraryAndTranscripts() async throws {
+        try await ShellHarness.run { h in
+            let base = h.server.baseURL.absoluteString
+            #expect(
+                await h.run("subscribe \(base)/feeds/1386867488.xml; subscribe \(base)/feeds/listening.xml") == .success
+            )
+            h.output.clear()
+            #expect(await h.run("find aardvark") == .success)
+            #expect(h.output.standardOutput.contains("nothing found"), "\(h.output.standardOutput)")
+            #expect(await h.run("transcript 2:1") == .success)
+            h.output.clear()
+            #expect(await h.run("find aardvark") == .success)
+            var out = h.output.standardOutput
+            #expect(out.contains("2:1 at 1:15  Tones for Listening: Tone 1: 120 seconds"), "\(out)")
+            #expect(out.contains("An aardvark would not notice"), "\(out)")
+            #expect(out.contains("'play P:E --at TIME'"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("find \"400 Hz\" tone") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("2:1  Tones for Listening"), "\(out)")
+            #expect(!out.contains("1:1"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("find 'c++' OR 'title:(' NOT") == .success)
+            h.output.clear()
+            #expect(await h.run("find 'a*b'") == .failure)
+            #expect(h.output.standardError.contains("'a*b': '*' marks a prefix only"), "\(h.output.standardError)")
+            // Unsubscribing takes its episodes out of the index.
+            #expect(await h.run("unsubscribe 2") == .success)
+            h.output.clear()
+            #expect(await h.run("find aardvark") == .success)
+            #expect(h.output.standardOutput.contains("nothing found"), "\(h.output.standardOutput)")
+        }
+        try await ShellHarness.run(json: true) { h in
+            let feed = "\(h.server.baseURL.absoluteString)/feeds/listening.xml"
+            #expect(await h.run("subscribe \(feed); transcript 1:1; find aardvark") == .success)
+            let last = h.output.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(
+                last.contains(
+                    #""result":[{"ref":"1:1","podcast":"Tones for Listening","title":"Tone 1: 120 seconds","snippet":"An aardvark would not notice the difference. Closing words.","at":75.0}]"#
+                ),
+                "\(last)"
+            )
+        }
+    }
+
     /// `set` keeps settings in the library, lists them, forgets one with `default`,
     /// and refuses a bad value naming it.
     @Test func setKeepsListsAndRefuses() async throws {

@@ -1,4 +1,5 @@
 import Downloads
+import FeedKit
 import Library
 
 /// What `update` did: each feed's result, the downloads auto-download started
@@ -8,6 +9,9 @@ struct UpdateReport: Sendable {
     /// The new episodes auto-download started or queued, in order.
     let autodownloads: [AutoDownload]
     let deletions: [CleanupDeletion]
+    /// With `set transcripts auto on`: new episodes' transcripts fetched, and
+    /// those that could not be.
+    var transcripts = (fetched: 0, failed: 0)
 
     /// Ctrl-C stopped it: the feeds it did not read are no failure of theirs.
     var interrupted: Bool {
@@ -41,7 +45,48 @@ extension Session {
         }
         let autodownloads = await autodownload(podcasts)
         let deletions = await cleanUp(podcasts.compactMap(\.id))
-        return UpdateReport(results: results, autodownloads: autodownloads, deletions: deletions)
+        var report = UpdateReport(results: results, autodownloads: autodownloads, deletions: deletions)
+        if await settings().transcriptsAuto {
+            report.transcripts = await fetchNewTranscripts(of: Set(podcasts.compactMap(\.id)), in: library)
+        }
+        return report
+    }
+
+    /// The most transcripts one `update` fetches, and at once.
+    static let transcriptsPerUpdate = 200
+    static let transcriptFetchesAtOnce = 4
+
+    /// Fetches the transcripts of the new episodes of `podcastIDs` that offer
+    /// one and have none kept (a failure is counted, not thrown: the next update
+    /// tries again).
+    private func fetchNewTranscripts(of podcastIDs: Set<Int64>, in library: Library) async -> (
+        fetched: Int, failed: Int
+    ) {
+        let fresh = (try? await library.newEpisodes()) ?? []
+        let ids = fresh.filter { podcastIDs.contains($0.podcast.id ?? -1) }.compactMap(\.episode.id)
+        let wanted = ((try? await library.transcriptsToFetch(among: ids)) ?? []).prefix(Self.transcriptsPerUpdate)
+        var counts = (fetched: 0, failed: 0)
+        await withTaskGroup(of: Bool.self) { group in
+            var pending = wanted.makeIterator()
+            func next() -> Bool {
+                guard let item = pending.next() else { return false }
+                group.addTask {
+                    do throws(ShellError) {
+                        _ = try await self.transcript(of: item.episodeID, offered: [item.transcript], title: "")
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+                return true
+            }
+            for _ in 0..<Self.transcriptFetchesAtOnce where next() {}
+            for await succeeded in group {
+                if succeeded { counts.fetched += 1 } else { counts.failed += 1 }
+                _ = next()
+            }
+        }
+        return counts
     }
 
     /// Starts the new, unplayed episodes of those of `podcasts` with auto-download

@@ -81,6 +81,14 @@ extension Command {
         lines.append(summary)
         lines += Self.autodownloadLines(report.autodownloads)
         lines += context.said(report.deletions)
+        let transcripts = report.transcripts
+        if transcripts.fetched + transcripts.failed > 0 {
+            var line = "fetched \(transcripts.fetched) \(transcripts.fetched == 1 ? "transcript" : "transcripts")"
+            if transcripts.failed > 0 {
+                line += " (\(transcripts.failed) could not be read: 'transcript P:E' says why)"
+            }
+            lines.append(line)
+        }
         context.output(
             lines.joined(separator: "\n"),
             json: .array(

@@ -21,7 +21,8 @@ extension Command {
                 set player "mpv --no-video". Per subscription: 'set podcast N autodownload
                 on' makes 'update' download its new episodes; 'set podcast N keep K' has
                 cleanup delete the files of played episodes beyond its newest K downloads
-                (never unplayed ones; 'keep all' keeps everything).
+                (never unplayed ones; 'keep all' keeps everything). 'set transcripts auto
+                on' has 'update' fetch the transcripts of new episodes, for 'find'.
                 """,
             subcommands: Setting.allCases.map { setting in
                 CommandSpec(
@@ -30,11 +31,8 @@ extension Command {
                     arguments: [
                         ArgumentSpec(
                             setting.placeholder,
-                            rest: setting == .player || setting == .pager,
-                            completion: .words(
-                                setting == .cleanup
-                                    ? ["on", "off", "default"] : setting == .pager ? ["none", "default"] : ["default"]
-                            )
+                            rest: setting == .player || setting == .pager || setting == .transcripts,
+                            completion: .words(valueWords(setting))
                         )
                     ]
                 )
@@ -78,6 +76,16 @@ extension Command {
             )
         }
         return .proceed
+    }
+
+    /// What Tab offers after `set NAME`.
+    private static func valueWords(_ setting: Setting) -> [String] {
+        switch setting {
+        case .cleanup: ["on", "off", "default"]
+        case .pager: ["none", "default"]
+        case .transcripts: ["auto", "on", "off", "default"]
+        default: ["default"]
+        }
     }
 
     private static func listSettings(_ context: CommandContext) async throws(ShellError) {

@@ -1,0 +1,92 @@
+import Foundation
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let find = Command(
+        CommandSpec(
+            "find",
+            summary: "search titles, show notes and transcripts of every subscription",
+            details: """
+                Searches the whole library (SQLite FTS5): episodes' titles and show
+                notes, and every transcript fetched so far ('transcript N', or 'set
+                transcripts on' for new episodes). Case and accents do not matter. Each
+                word must occur; a quoted "two words" is a phrase, pod* a prefix, and
+                OR, AND and NOT between words are operators. Hits are listed best
+                first with their P:E and, for a transcript, the time it was said:
+                'play P:E --at TIME' plays from there.
+                """,
+            arguments: [ArgumentSpec("WORDS", rest: true)],
+            flags: [FlagSpec("limit", value: .integer(1...1000))]
+        )
+    ) { arguments, context throws(ShellError) in
+        let query: SearchQuery
+        do throws(SearchQueryError) {
+            query = try SearchQuery(arguments.words("WORDS"))
+        } catch {
+            throw .usage(arguments.usage(TerminalText.line(error.description)))
+        }
+        let library = try await context.session.library()
+        let hits: [SearchHit]
+        do throws(LibraryError) {
+            hits = try await library.search(query, limit: arguments.integer("limit") ?? 20)
+        } catch {
+            throw .library(error)
+        }
+        let color = context.console.color
+        context.output(
+            FindText.render(hits, color: color, width: context.console.width),
+            json: .array(
+                hits.map { hit in
+                    .object([
+                        "ref": .string(FindText.ref(hit)), "podcast": .string(hit.podcast), "title": .string(hit.title),
+                        "snippet": .string(FindText.snippet(hit, color: false)),
+                        "at": hit.at.map { .double($0) } ?? .null,
+                    ])
+                }
+            )
+        )
+        return .proceed
+    }
+}
+
+/// `find`'s hits for a person: where each is (`P:E`, the time), the podcast and
+/// episode, and the snippet under it with the words found in bold.
+enum FindText {
+    static func ref(_ hit: SearchHit) -> String { "\(hit.podcastNumber):\(hit.episodeNumber)" }
+
+    /// The snippet, sanitized, its matches in bold (`color`) or plain.
+    static func snippet(_ hit: SearchHit, color: Bool) -> String {
+        var out = ""
+        for character in TerminalText.line(
+            String(
+                hit.snippet.map { $0 == SearchHit.markStart ? "\u{E000}" : $0 == SearchHit.markEnd ? "\u{E001}" : $0 }
+            )
+        ) {
+            switch character {
+            case "\u{E000}": if color { out += "\u{1B}[1m" }
+            case "\u{E001}": if color { out += "\u{1B}[0m" }
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func render(_ hits: [SearchHit], color: Bool, width: Int?) -> String {
+        guard !hits.isEmpty else { return "nothing found" }
+        var lines: [String] = []
+        for hit in hits {
+            let at = hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? ""
+            lines.append(
+                "\(ref(hit))\(at)  \(TerminalText.line(hit.podcast)): \(TerminalText.line(hit.title))"
+            )
+            let snippet = "    " + snippet(hit, color: color)
+            lines.append(width.map { TerminalText.wrap(snippet, toWidth: $0) } ?? snippet)
+        }
+        if hits.contains(where: { $0.at != nil }) {
+            lines.append("('play P:E --at TIME' plays from a hit)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

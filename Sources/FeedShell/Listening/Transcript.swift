@@ -1,0 +1,158 @@
+import FeedKit
+import Foundation
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let transcript = Command(
+        CommandSpec(
+            "transcript",
+            summary: "show an episode's transcript, with times and speakers",
+            details: """
+                Shows the episode's podcast:transcript (SRT, WebVTT, the Podcast Index
+                JSON, HTML or plain text; of several, the richest: timed over untimed),
+                a paragraph at a time with its start ([12:34]) and speaker where the
+                transcript gives them, through the pager when it is taller than the
+                screen. A transcript is fetched once and kept in the library, where
+                'find' searches it; --refresh fetches it again. N is the episode's
+                number in the 'episodes' table; P:E is episode E of subscription P.
+                """,
+            arguments: [
+                ArgumentSpec(
+                    "N|P:E",
+                    kind: .selector(.oneEpisode, noun: "episode"),
+                    completion: .items(CompletionDomain.episodes)
+                )
+            ],
+            flags: [FlagSpec("refresh")],
+            waitsOnNetwork: true
+        )
+    ) { arguments, context throws(ShellError) in
+        guard let selector = arguments.selector("N|P:E") else { throw .usage(arguments.usage()) }
+        let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
+        guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
+        let episode = selection.podcast.episodes[number - 1]
+        guard let marks = selection.subscription?.marks[episode.id] else {
+            throw .failure(TranscriptFailure.notInLibrary(episode: TerminalText.line(episode.title)))
+        }
+        let transcript = try await context.session.transcript(
+            of: marks.libraryID,
+            offered: marks.transcripts,
+            title: episode.title,
+            refresh: arguments.has("refresh")
+        )
+        let width = context.console.width
+        context.output(
+            TranscriptText.render(transcript, title: episode.title, width: width),
+            json: .object([
+                "title": .string(episode.title), "url": .string(transcript.url.absoluteString),
+                "format": .string(transcript.format.rawValue),
+                "paragraphs": .array(
+                    transcript.paragraphs.map { paragraph in
+                        .object([
+                            "start": paragraph.start.map { .double($0) } ?? .null,
+                            "speaker": .string(paragraph.speaker), "text": .string(paragraph.text),
+                        ])
+                    }
+                ),
+            ])
+        )
+        return .proceed
+    }
+}
+
+/// A transcript as a person reads it: a paragraph a line (wrapped under itself),
+/// `[12:34]` before it and the speaker's name when the speaker changes.
+enum TranscriptText {
+    static func render(_ transcript: StoredTranscript, title: String, width: Int?) -> String {
+        var lines = ["\(TerminalText.line(title)): transcript (\(transcript.format.name))"]
+        if transcript.paragraphs.isEmpty { lines.append("(it has no text)") }
+        var speaker: String?
+        for paragraph in transcript.paragraphs {
+            var head = paragraph.start.map { "[" + Formatting.duration(.seconds($0)) + "] " } ?? ""
+            if let name = paragraph.speaker, name != speaker { head += TerminalText.line(name) + ": " }
+            speaker = paragraph.speaker
+            let text = head + TerminalText.line(paragraph.text)
+            guard let width, width > 20 else {
+                lines.append(text)
+                continue
+            }
+            // Continuations line up under the text, after the time.
+            let indent = paragraph.start == nil ? 0 : min(head.prefix { $0 != "]" }.count + 2, width / 3)
+            let wrapped = TerminalText.wrap(text, toWidth: width).split(
+                separator: "\n",
+                omittingEmptySubsequences: false
+            )
+            lines.append(String(wrapped[0]))
+            let rest = wrapped.dropFirst().joined(separator: " ")
+            if !rest.isEmpty {
+                let pad = String(repeating: " ", count: indent)
+                lines += TerminalText.wrap(rest, toWidth: width - indent).split(separator: "\n").map { pad + $0 }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Why `transcript` has nothing to show.
+enum TranscriptFailure: CommandFailure {
+    /// The episode's feed names no transcript.
+    case missing(episode: String)
+    /// It names some, in none of the formats feedsh reads.
+    case unreadable(episode: String, types: [String])
+    /// A directory episode (from `lookup`), whose feed is not in the library.
+    case notInLibrary(episode: String)
+
+    var failureCode: String { "no-transcript" }
+
+    var description: String {
+        switch self {
+        case .missing(let episode): "\(episode) has no transcript (its feed gives no podcast:transcript)"
+        case .unreadable(let episode, let types):
+            "\(episode) offers transcripts only as \(types.joined(separator: ", ")), which feedsh does not read"
+        case .notInLibrary(let episode):
+            "\(episode) is not in the library: transcripts come from a subscription's feed ('subscribe' it)"
+        }
+    }
+}
+
+extension Session {
+    /// A library episode's transcript: the one kept in the library, else (or with
+    /// `refresh`) the richest of those `offered`, fetched, parsed and kept, so
+    /// that `find` searches it.
+    func transcript(
+        of episodeID: Int64,
+        offered: [Transcript],
+        title: String,
+        refresh: Bool = false
+    ) async throws(ShellError) -> StoredTranscript {
+        let library = try library()
+        if !refresh {
+            do throws(LibraryError) {
+                if let kept = try await library.transcript(of: episodeID) { return kept }
+            } catch {
+                throw .library(error)
+            }
+        }
+        guard !offered.isEmpty else { throw .failure(TranscriptFailure.missing(episode: TerminalText.line(title))) }
+        guard let (chosen, format) = TranscriptFormat.richest(offered) else {
+            throw .failure(
+                TranscriptFailure.unreadable(
+                    episode: TerminalText.line(title),
+                    types: offered.map { TerminalText.line($0.type ?? $0.url.pathExtension) }
+                )
+            )
+        }
+        let http = http
+        let document = try await feed { () async throws(FeedError) in
+            let body = try await http.get(chosen.url, limit: TranscriptDocument.byteLimit)
+            return try TranscriptDocument.parse(body.data, format: format, from: chosen.url)
+        }
+        do throws(LibraryError) {
+            return try await library.storeTranscript(document, from: chosen.url, for: episodeID)
+        } catch {
+            throw .library(error)
+        }
+    }
+}
