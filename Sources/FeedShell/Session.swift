@@ -251,6 +251,8 @@ public actor Session {
         switch selector.scope {
         case .new:
             return try await newTargets()
+        case .queue:
+            return try await queueTargets()
         case .songs:
             guard !tracks.isEmpty else { throw .noTracks }
             let numbers: [Int]
@@ -302,7 +304,7 @@ public actor Session {
             prefix = "\(stored.number):"
         case .loaded:
             podcast = try requirePodcast()
-        case .new, .songs:
+        case .new, .songs, .queue:
             throw .usage("'\(TerminalText.line(selector.text))' names no episodes of a podcast", synopsis: synopsis)
         }
         switch selector.numbers(count: podcast.episodes.count) {
@@ -328,6 +330,23 @@ public actor Session {
 }
 
 extension Session {
+    /// The play queue's episodes, in its order, labelled `P:E`.
+    func queueTargets() async throws(ShellError) -> [DownloadTarget] {
+        let library = try library()
+        let entries = try await libraryCall { () async throws(LibraryError) in try await library.queue() }
+        var targets: [DownloadTarget] = []
+        for entry in entries {
+            guard
+                case .success(let selector) = Selector.parse(
+                    "\(entry.podcastNumber):\(entry.episodeNumber)",
+                    forms: .oneEpisode
+                )
+            else { continue }
+            targets += try await self.targets(selector, verb: "play")
+        }
+        return targets
+    }
+
     /// The downloads of the library's new episodes, labelled `n1`, `n2`... as `new`
     /// lists them.
     func newTargets(of podcastIDs: Set<Int64>? = nil) async throws(ShellError) -> [DownloadTarget] {

@@ -132,7 +132,7 @@ public final class Library: Sendable {
 
     /// The schema this feedsh writes: the number of its migrations, kept in
     /// SQLite's `user_version` so that an older feedsh can tell.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
     /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
@@ -237,6 +237,15 @@ public final class Library: Sendable {
             }
         }
         migrator.registerMigration("v4") { db in try SearchIndex.create(db) }
+        // Listening: the play queue, and a podcast's own speed.
+        migrator.registerMigration("v5") { db in
+            try db.create(table: "queueItem") { t in
+                t.primaryKey("episodeID", .integer).references("episode", onDelete: .cascade)
+                // The order: positions are shown counted from 1, stored sparse.
+                t.column("rank", .double).notNull().indexed()
+            }
+            try db.alter(table: "podcast") { t in t.add(column: "speed", .double) }
+        }
         return migrator
     }
 
@@ -569,6 +578,8 @@ public final class Library: Sendable {
                 case .old: [StoredEpisode.Columns.isNew.set(to: false)]
                 }
             try StoredEpisode.filter(keys: episodeIDs).updateAll(db, assignments)
+            // Played means done: it leaves the play queue, however it was played.
+            if mark == .played { try QueueItem.filter(keys: episodeIDs).deleteAll(db) }
         }
     }
 

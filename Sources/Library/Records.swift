@@ -38,6 +38,8 @@ public struct StoredPodcast: Codable, Sendable, Equatable, Identifiable, Fetchab
     /// Cleanup keeps this many of its newest downloaded files and deletes the played
     /// ones beyond them; nil keeps everything.
     public var keep: Int?
+    /// Its own playback speed, over the `speed` setting (`set podcast P speed X`).
+    public var speed: Double?
 
     public init(feedURL: String, title: String, itunesID: Int64? = nil, subscribed: Date = Date()) {
         self.feedURL = feedURL
@@ -165,6 +167,7 @@ extension StoredPodcast {
         public static let feedURL = Column(CodingKeys.feedURL)
         public static let autodownload = Column(CodingKeys.autodownload)
         public static let keep = Column(CodingKeys.keep)
+        public static let speed = Column(CodingKeys.speed)
     }
 }
 

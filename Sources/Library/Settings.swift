@@ -176,6 +176,13 @@ extension Library {
         }
     }
 
+    /// A podcast's own playback speed; nil follows the `speed` setting.
+    public func setSpeed(_ podcastID: Int64, _ speed: Double?) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            try StoredPodcast.filter(key: podcastID).updateAll(db, StoredPodcast.Columns.speed.set(to: speed))
+        }
+    }
+
     /// How many downloaded files cleanup keeps for a podcast; nil keeps all.
     public func setKeep(_ podcastID: Int64, _ keep: Int?) async throws(LibraryError) {
         _ = try await write("write to") { db in

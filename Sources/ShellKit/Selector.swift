@@ -2,7 +2,8 @@ import TerminalKit
 
 /// Which items a command acts on, parsed once from its word: `3`, `2-4`, `1,3`,
 /// `all` of the loaded list; `P:3`, `P:2-4`, `P:all` of subscription P; `t2`,
-/// `t1-3`, `tall` of the songs; `new` for the library's new episodes.
+/// `t1-3`, `tall` of the songs; `new` for the library's new episodes; `queue` for
+/// the play queue.
 ///
 /// What the word can be is declared with the argument (``Forms``): a word of a
 /// form the command does not take is a usage error naming it, as is a part that
@@ -19,6 +20,8 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         case songs
         /// The library's new episodes (`new`).
         case new
+        /// The play queue (`queue`), in its order.
+        case queue
     }
 
     /// Which of a list's items.
@@ -41,6 +44,8 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         public static let songs = Forms(rawValue: 1 << 2)
         /// `new`.
         public static let new = Forms(rawValue: 1 << 3)
+        /// `queue`.
+        public static let queue = Forms(rawValue: 1 << 4)
 
         /// What the download commands take.
         public static let downloads: Forms = [.several, .subscription, .songs, .new]
@@ -59,19 +64,23 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
     /// command then summarises what it did.
     public var isSeveral: Bool {
         switch (scope, items) {
-        case (.new, _), (_, .all): true
+        case (.new, _), (.queue, _), (_, .all): true
         case (_, .ranges(let ranges)): ranges.count > 1 || ranges.contains { $0.count > 1 }
         }
     }
 
     /// Whether it is `all`, `P:all` or `tall`.
-    public var isAll: Bool { items == .all && scope != .new }
+    public var isAll: Bool { items == .all && scope != .new && scope != .queue }
 
     /// Parses `word` as one of `forms`; the message of a usage error when it is not.
     public static func parse(_ word: String, forms: Forms, noun: String = "episode") -> Result<Selector, Problem> {
         if word == "new" {
             guard forms.contains(.new) else { return .failure(.formNotTaken(word)) }
             return .success(Selector(scope: .new, items: .all, text: word))
+        }
+        if word == "queue" {
+            guard forms.contains(.queue) else { return .failure(.formNotTaken(word)) }
+            return .success(Selector(scope: .queue, items: .all, text: word))
         }
         var scope = Scope.loaded
         var rest = Substring(word)

@@ -87,6 +87,70 @@ struct ListeningProcessTests {
         }
     }
 
+    /// `play queue` plays the queue in order, each at its podcast's own speed (as
+    /// mpv reports it back); `q` in mpv goes on to the next, which leaves the queue
+    /// when played to the end, while the one quit stays.
+    @Test func playQueuePlaysInOrderAtThePodcastsSpeed() async throws {
+        try await Scene.with { scene in
+            let setUp = try await scene.run(
+                "subscribe \(scene.feed); set speed 2; set podcast 1 speed 4; queue add 1:1; queue add 1:4,3; queue move 3 2"
+            )
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            #expect(setUp.standardOutput.contains("1 Tones for Listening: plays at 4×"), "\(setUp.standardOutput)")
+            let listed = try await scene.run("queue", json: true)
+            let refs = (jsonLines(listed.standardOutput).last?["result"] as? [[String: Any]] ?? []).map {
+                $0["ref"] as? String
+            }
+            #expect(refs == ["1:1", "1:3", "1:4"], "\(listed.standardOutput)")
+            let live = try LiveFeedsh(["--json", "-c", "play queue"], environment: scene.environment)
+            let first = try await live.waitFor { $0["event"] as? String == "started" }
+            #expect(first["number"] as? String == "1:1")
+            #expect(first["speed"] as? Double == 4)
+            _ = try await live.waitFor { ($0["seconds"] as? Double ?? 0) >= 1 }
+            try await sendQuit(toMPV: Int32(first["pid"] as? Int ?? 0))
+            let result = try await live.finish(timeout: .seconds(60))
+            #expect(result.status == 0, "\(result.standardError)")
+            let lines = jsonLines(result.standardOutput)
+            let started = lines.filter { $0["event"] as? String == "started" }
+            #expect(started.map { $0["number"] as? String } == ["1:1", "1:3", "1:4"], "\(result.standardOutput)")
+            #expect(started.allSatisfy { $0["speed"] as? Double == 4 })
+            let played = lines.filter { $0["event"] as? String == "played" }.map { $0["number"] as? String }
+            #expect(played == ["1:3", "1:4"])
+            let left = try await scene.run("queue", json: true)
+            let remaining = (jsonLines(left.standardOutput).last?["result"] as? [[String: Any]] ?? [])
+            #expect(remaining.map { $0["ref"] as? String } == ["1:1"], "\(left.standardOutput)")
+            // Back to the speed setting.
+            let reset = try await scene.run("set podcast 1 speed default; podcast 1; play 4", json: true)
+            let again = jsonLines(reset.standardOutput).first { $0["event"] as? String == "started" }
+            #expect(again?["speed"] as? Double == 2)
+        }
+    }
+
+    /// `find` names the second a word was said in a transcript, and `play P:E --at`
+    /// of it starts mpv there (its own `time-pos` reports it).
+    @Test func findThenPlayLandsWhereTheWordWasSaid() async throws {
+        try await Scene.with { scene in
+            let setUp = try await scene.run("subscribe \(scene.feed); transcript 1:1")
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            let found = try await scene.run("find aardvark", json: true)
+            let hit = try #require((jsonLines(found.standardOutput).last?["result"] as? [[String: Any]])?.first)
+            let ref = try #require(hit["ref"] as? String)
+            let at = try #require(hit["at"] as? Double)
+            #expect(ref == "1:1" && at == 75)
+            let live = try LiveFeedsh(
+                ["--json", "-c", "play \(ref) --at \(Int(at))"],
+                environment: scene.environment
+            )
+            let started = try await live.waitFor { $0["event"] as? String == "started" }
+            #expect(started["from"] as? Double == 75)
+            let position = try await live.waitFor { $0["event"] as? String == "position" }
+            let seconds = try #require(position["seconds"] as? Double)
+            #expect((75..<80).contains(seconds), "\(position)")
+            try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
+            #expect(try await live.finish().status == 0)
+        }
+    }
+
     @Test func thePositionIsSavedOnQuitAndOnSIGKILLAndPlayResumesThere() async throws {
         try await Scene.with { scene in
             let setUp = try await scene.run("subscribe \(scene.feed); get 1; wait")

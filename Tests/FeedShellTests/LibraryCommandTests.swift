@@ -227,6 +227,55 @@ struct LibraryCommandTests {
         }
     }
 
+    /// `queue` adds across podcasts and `new`, lists, moves, takes out and
+    /// clears, refusing positions past its end; `play queue` of an empty one
+    /// says how to fill it; `set podcast P speed` is listed with the rules.
+    @Test func queueCommandsKeepTheQueueInTheLibrary() async throws {
+        try await ShellHarness.run { h in
+            let base = h.server.baseURL.absoluteString
+            #expect(await h.run("play queue") == .failure)
+            #expect(h.output.standardError.contains("the queue is empty"), "\(h.output.standardError)")
+            #expect(
+                await h.run("subscribe \(base)/feeds/listening.xml; subscribe \(base)/feeds/1386867488.xml") == .success
+            )
+            h.output.clear()
+            #expect(await h.run("queue add 2:1-2; podcast 1; queue add 3,1; queue add 2:2") == .success)
+            var out = h.output.standardOutput
+            #expect(out.contains("queued 2 episodes; the queue has 4"), "\(out)")
+            #expect(out.contains("queued 0 episodes (1 already queued); the queue has 4"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("queue move 4 1; queue rm 2-3") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("moved 4 to 1"), "\(out)")
+            #expect(out.contains("took 2 episodes out of the queue"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("queue rm 3") == .failure)
+            #expect(h.output.standardError.contains("no queue entry 3 (1-2)"), "\(h.output.standardError)")
+            h.output.clear()
+            #expect(await h.run("queue add x") == .failure)
+            #expect(await h.run("set podcast 1 speed 1.5; set") == .success)
+            #expect(h.output.standardOutput.contains("1 Tones for Listening: speed 1.5"), "\(h.output.standardOutput)")
+            h.output.clear()
+            #expect(await h.run("set podcast 1 speed 9") == .failure)
+            #expect(h.output.standardError.contains("speed takes a number from 0.25 to 4"), "\(h.output.standardError)")
+        }
+        try await ShellHarness.run(json: true) { h in
+            let base = h.server.baseURL.absoluteString
+            #expect(
+                await h.run("subscribe \(base)/feeds/listening.xml; queue add 1:2; queue add 1:1; queue") == .success
+            )
+            let last = h.output.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(
+                last.contains(
+                    #""result":[{"position":1,"ref":"1:2","podcast":"Tones for Listening","title":"Tone 2: 8 seconds"},{"position":2,"ref":"1:1""#
+                ),
+                "\(last)"
+            )
+            #expect(await h.run("queue clear; queue") == .success)
+            #expect(h.output.standardOutput.hasSuffix(#""result":[]}"# + "\n"), "\(h.output.standardOutput)")
+        }
+    }
+
     /// `set` keeps settings in the library, lists them, forgets one with `default`,
     /// and refuses a bad value naming it.
     @Test func setKeepsListsAndRefuses() async throws {

@@ -27,17 +27,7 @@ extension Command {
             let selector = arguments.selector("SELECTOR")
         else { throw .usage(arguments.usage()) }
         let session = context.session
-        var ids: [Int64] = []
-        if selector.scope == .new {
-            ids = try await session.newEpisodes().compactMap(\.episode.id)
-        } else {
-            if selector.scope == .loaded, await session.subscription == nil { throw .noSubscriptionLoaded }
-            let selection = try await session.selectEpisodes(selector, synopsis: arguments.synopsis)
-            guard let subscription = selection.subscription else { throw .noSubscriptionLoaded }
-            ids = selection.numbers.compactMap {
-                subscription.marks[selection.podcast.episodes[$0 - 1].id]?.libraryID
-            }
-        }
+        let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
         let library = try await session.library()
         try await libraryCall { () async throws(LibraryError) in try await library.mark(ids, mark) }
         if let loaded = await session.subscription?.podcast {
@@ -48,5 +38,17 @@ extension Command {
             json: .object(["mark": .string(mark.rawValue), "count": .int(ids.count)])
         )
         return .proceed
+    }
+}
+
+extension Session {
+    /// The library episodes a selector names: `new`, or numbers of the loaded
+    /// subscription or of subscription P, in the order selected.
+    func libraryEpisodeIDs(_ selector: Selector, synopsis: String) async throws(ShellError) -> [Int64] {
+        if selector.scope == .new { return try await newEpisodes().compactMap(\.episode.id) }
+        if selector.scope == .loaded, subscription == nil { throw .noSubscriptionLoaded }
+        let selection = try await selectEpisodes(selector, synopsis: synopsis)
+        guard let subscription = selection.subscription else { throw .noSubscriptionLoaded }
+        return selection.numbers.compactMap { subscription.marks[selection.podcast.episodes[$0 - 1].id]?.libraryID }
     }
 }

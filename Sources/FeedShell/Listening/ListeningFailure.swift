@@ -5,12 +5,20 @@ import TerminalKit
 enum ListeningFailure: CommandFailure {
     /// The player ran but could not play the file or stream.
     case notPlayable(source: String, reason: String)
+    /// `play queue` with nothing queued.
+    case emptyQueue
 
-    var failureCode: String { "not-playable" }
+    var failureCode: String {
+        switch self {
+        case .notPlayable: "not-playable"
+        case .emptyQueue: "empty-queue"
+        }
+    }
 
     var description: String {
         switch self {
         case .notPlayable(let source, let reason): "cannot play \(source): \(reason)"
+        case .emptyQueue: "the queue is empty: 'queue add SELECTOR' adds episodes"
         }
     }
 }

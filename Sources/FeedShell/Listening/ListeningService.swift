@@ -129,11 +129,21 @@ extension Session {
             source: downloaded ? request.file.final.path : request.url.absoluteString,
             streaming: !downloaded,
             start: seconds,
-            speed: await settings().speed,
+            speed: await speed(ofPodcast: libraryEpisode(request.id)?.podcast),
             player: await player(),
             episodeID: libraryEpisode(request.id)?.episode,
             chapters: chapters
         )
+    }
+
+    /// The podcast's own speed (`set podcast P speed X`), else the `speed` setting.
+    func speed(ofPodcast podcastID: Int64?) async -> Double {
+        if let podcastID, let library = try? library(), let podcast = try? await library.podcast(podcastID),
+            let speed = podcast.speed
+        {
+            return speed
+        }
+        return await settings().speed
     }
 
     /// Plays `plan` until the player exits, passing its events on and writing the

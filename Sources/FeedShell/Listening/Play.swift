@@ -24,12 +24,13 @@ extension Command {
                 When the episode's feed names chapters (podcast:chapters), mpv is given
                 them: its chapter keys (PgUp, PgDn) move between them. --at TIME starts
                 there (12:34, 1:02:03 or seconds) and --chapter K at chapter K
-                ('chapters N' lists them).
+                ('chapters N' lists them). 'play queue' plays the play queue in
+                order (see 'help queue'): q in mpv goes on to the next, Ctrl-C stops.
                 """,
             arguments: [
                 ArgumentSpec(
                     "N|tN",
-                    kind: .selector([.subscription, .songs], noun: "episode"),
+                    kind: .selector([.subscription, .songs, .queue], noun: "episode"),
                     completion: .selector(CompletionDomain.episodes)
                 )
             ],
@@ -41,10 +42,27 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         guard let selector = arguments.selector("N|tN") else { throw .usage(arguments.usage()) }
         let start = try playStart(arguments)
-        let session = context.session
+        if selector.scope == .queue {
+            try await playQueue(start: start, arguments, context)
+            return .proceed
+        }
         // One episode or song: the forms the argument takes select no more.
-        let targets = try await session.targets(selector, verb: "play", synopsis: arguments.synopsis)
+        let targets = try await context.session.targets(selector, verb: "play", synopsis: arguments.synopsis)
         guard let target = targets.first else { throw .usage(arguments.usage()) }
+        let (text, json, _) = try await playOne(target, start: start, arguments, context)
+        context.output(text, json: json)
+        return .proceed
+    }
+
+    /// Plays one episode or song in the foreground and records how it ended: what
+    /// to say, its JSON, and how it ended.
+    private static func playOne(
+        _ target: DownloadTarget,
+        start: PlayStart,
+        _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) async throws(ShellError) -> (text: String, json: JSONValue, end: PlaybackEnd) {
+        let session = context.session
         let plan = try await session.playbackPlan(for: target, start: start, synopsis: arguments.synopsis)
         let console = context.console
         // The player gets the terminal whenever there is one (at the prompt, or a
@@ -73,15 +91,48 @@ extension Command {
         if case .failed(let error) = record { console.printError("warning: \(error)") }
         if case .failed(let reason) = end.reason { throw .notPlayable(plan.source, reason: reason) }
         let saved = record == .saved
-        context.output(
+        return (
             playedText(end, label: label, saved: saved, player: plan.player),
-            json: .object([
+            .object([
                 "number": .string(label.number), "title": .string(label.title), "source": .string(plan.source),
                 "position": end.position.map { .double($0) }, "duration": end.duration.map { .double($0) },
                 "played": .bool(end.finished), "reason": .string(end.reason.name), "saved": .bool(saved),
-            ])
+            ]),
+            end
         )
-        return .proceed
+    }
+
+    /// `play queue`: the queue's episodes in order, each from its saved position
+    /// (the first from `start` when one was given). One played to the end leaves
+    /// the queue (``Library/Library/mark(_:_:)``); quitting the player (`q`) goes
+    /// on to the next; Ctrl-C, or the player failing, stops the run.
+    private static func playQueue(
+        start: PlayStart,
+        _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) async throws(ShellError) {
+        let targets = try await context.session.queueTargets()
+        guard !targets.isEmpty else { throw .failure(ListeningFailure.emptyQueue) }
+        var results: [JSONValue] = []
+        var played = 0
+        for (index, target) in targets.enumerated() {
+            let (text, json, end) = try await playOne(
+                target,
+                start: index == 0 ? start : .saved,
+                arguments,
+                context
+            )
+            if !context.console.json { context.console.printError(text) }
+            results.append(json)
+            if end.finished { played += 1 }
+            if Task.isCancelled { throw .interrupted }
+            if case .exited(let exit) = end.reason, exit != .exited(0) { break }
+        }
+        let left = try await context.session.queueTargets().count
+        context.output(
+            "queue: \(played) played, \(left) left" + (left > 0 ? " ('queue' lists them)" : ""),
+            json: .array(results)
+        )
     }
 
     /// Where `--from-start`, `--at` or `--chapter` (at most one of them) says to

@@ -8,6 +8,7 @@ extension Command {
     enum PodcastRule: String, CaseIterable {
         case autodownload
         case keep
+        case speed
     }
 
     static let set = Command(
@@ -21,7 +22,8 @@ extension Command {
                 set player "mpv --no-video". Per subscription: 'set podcast N autodownload
                 on' makes 'update' download its new episodes; 'set podcast N keep K' has
                 cleanup delete the files of played episodes beyond its newest K downloads
-                (never unplayed ones; 'keep all' keeps everything). 'set transcripts auto
+                (never unplayed ones; 'keep all' keeps everything); 'set podcast N speed
+                X' plays it at X over the speed setting ('default' follows it again). 'set transcripts auto
                 on' has 'update' fetch the transcripts of new episodes, for 'find'.
                 """,
             subcommands: Setting.allCases.map { setting in
@@ -39,11 +41,15 @@ extension Command {
             } + [
                 CommandSpec(
                     "podcast",
-                    summary: "subscription N's auto-download (on|off) or how many files to keep (K|all)",
+                    summary:
+                        "subscription N's auto-download (on|off), how many files to keep (K|all) or speed (X|default)",
                     arguments: [
                         ArgumentSpec("N", completion: .items(CompletionDomain.subscriptions)),
-                        ArgumentSpec("autodownload|keep", completion: .words(PodcastRule.allCases.map(\.rawValue))),
-                        ArgumentSpec("VALUE", completion: .words(["on", "off", "all"])),
+                        ArgumentSpec(
+                            "autodownload|keep|speed",
+                            completion: .words(PodcastRule.allCases.map(\.rawValue))
+                        ),
+                        ArgumentSpec("VALUE", completion: .words(["on", "off", "all", "default"])),
                     ]
                 )
             ],
@@ -130,16 +136,19 @@ extension Command {
         if await session.openedLibrary != nil {
             let all = (try? await subscriptions(context)) ?? []
             var lines: [String] = []
-            for summary in all where summary.podcast.autodownload || summary.podcast.keep != nil {
+            for summary in all
+            where summary.podcast.autodownload || summary.podcast.keep != nil || summary.podcast.speed != nil {
                 let podcast = summary.podcast
                 var rules: [String] = []
                 if podcast.autodownload { rules.append("autodownload on") }
                 if let keep = podcast.keep { rules.append("keep \(keep)") }
+                if let speed = podcast.speed { rules.append("speed \(Setting.decimal(speed))") }
                 lines.append("\(podcast.number) \(TerminalText.line(podcast.title)): \(rules.joined(separator: ", "))")
                 podcastRules.append(
                     .object([
                         "number": .int(podcast.number), "title": .string(podcast.title),
                         "autodownload": .bool(podcast.autodownload), "keep": podcast.keep.map { .int($0) },
+                        "speed": podcast.speed.map { .double($0) } ?? .null,
                     ])
                 )
             }
@@ -152,11 +161,11 @@ extension Command {
     {
         let podcast = try await subscription(arguments["N"] ?? "", arguments, context)
         let number = podcast.number
-        let ruleText = arguments["autodownload|keep"] ?? ""
+        let ruleText = arguments["autodownload|keep|speed"] ?? ""
         let valueText = arguments["VALUE"] ?? ""
         guard let rule = PodcastRule(rawValue: ruleText) else {
             throw .usage(
-                "set podcast N takes autodownload or keep, not '\(TerminalText.line(ruleText))'",
+                "set podcast N takes autodownload, keep or speed, not '\(TerminalText.line(ruleText))'",
                 synopsis: arguments.synopsis
             )
         }
@@ -195,6 +204,21 @@ extension Command {
                 ?? "keeping every file"
             text += context.said(await context.session.cleanUp([id])).map { "\n" + $0 }.joined()
             context.output(text, json: .object(["number": .int(number), "keep": keep.map { .int($0) }]))
+        case .speed:
+            var speed: Double?
+            if valueText != "default" {
+                do throws(SettingError) {
+                    speed = Double(try Setting.speed.normalize(valueText))
+                } catch {
+                    throw .setting(error)
+                }
+            }
+            try await libraryCall { () async throws(LibraryError) in try await library.setSpeed(id, speed) }
+            let said = speed.map { "plays at \(Setting.decimal($0))×" } ?? "plays at the speed setting"
+            context.output(
+                "\(number) \(title): \(said)",
+                json: .object(["number": .int(number), "speed": speed.map { .double($0) } ?? .null])
+            )
         }
     }
 }

@@ -1,0 +1,150 @@
+import Library
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let queue = Command(
+        CommandSpec(
+            "queue",
+            summary: "list or change the play queue ('play queue' plays it)",
+            details: """
+                The play queue is kept in the library, across podcasts. 'queue add
+                SELECTOR' adds episodes at its end (3, 2-4, P:E, P:2-4, new; one already
+                queued keeps its place), 'queue rm N' takes entries out by their
+                position (2, 1-3), 'queue move N M' moves entry N to position M, and
+                'queue clear' empties it. 'play queue' plays it in order, each episode
+                from its saved position; an episode leaves the queue when it is played
+                to the end (or marked played).
+                """,
+            subcommands: [
+                CommandSpec(
+                    "add",
+                    summary: "add episodes at the end",
+                    arguments: [
+                        ArgumentSpec(
+                            "SELECTOR",
+                            kind: .selector([.several, .subscription, .new], noun: "episode"),
+                            completion: .selector(CompletionDomain.episodes)
+                        )
+                    ]
+                ),
+                CommandSpec(
+                    "rm",
+                    summary: "take entries out by position",
+                    arguments: [ArgumentSpec("N", kind: .selector(.several, noun: "queue entry"))]
+                ),
+                CommandSpec(
+                    "move",
+                    summary: "move entry N to position M",
+                    arguments: [
+                        ArgumentSpec("N", kind: .selector([], noun: "queue entry")),
+                        ArgumentSpec("M", kind: .selector([], noun: "position")),
+                    ]
+                ),
+                CommandSpec("clear", summary: "empty the queue"),
+            ],
+            verbOptional: true
+        )
+    ) { arguments, context throws(ShellError) in
+        let session = context.session
+        let library = try await session.library()
+        switch arguments.subcommand {
+        case "add":
+            guard let selector = arguments.selector("SELECTOR") else { throw .usage(arguments.usage()) }
+            let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
+            let added = try await libraryCall { () async throws(LibraryError) in try await library.enqueue(ids) }
+            let count = try await QueueText.entries(library).count
+            var text = "queued \(added) \(added == 1 ? "episode" : "episodes")"
+            if added < ids.count { text += " (\(ids.count - added) already queued)" }
+            context.output(
+                text + "; the queue has \(count)",
+                json: .object(["added": .int(added), "count": .int(count)])
+            )
+        case "rm":
+            let entries = try await QueueText.entries(library)
+            guard let selector = arguments.selector("N") else { throw .usage(arguments.usage()) }
+            let positions = try QueueText.positions(selector, of: entries, synopsis: arguments.synopsis)
+            let ids = positions.map { entries[$0 - 1].episodeID }
+            try await libraryCall { () async throws(LibraryError) in try await library.dequeue(ids) }
+            context.output(
+                "took \(ids.count) \(ids.count == 1 ? "episode" : "episodes") out of the queue",
+                json: .object(["removed": .int(ids.count), "count": .int(entries.count - ids.count)])
+            )
+        case "move":
+            let entries = try await QueueText.entries(library)
+            guard let from = arguments.selector("N"), let to = arguments.selector("M") else {
+                throw .usage(arguments.usage())
+            }
+            let source = try QueueText.positions(from, of: entries, synopsis: arguments.synopsis)[0]
+            guard case .ranges(let ranges) = to.items, let target = ranges.first?.lowerBound else {
+                throw .usage(arguments.usage())
+            }
+            let moved = try await libraryCall { () async throws(LibraryError) in
+                try await library.moveInQueue(from: source, to: target)
+            }
+            guard moved else { throw .usage(arguments.usage()) }
+            try await QueueText.list(library, context, said: "moved \(source) to \(min(target, entries.count))")
+        case "clear":
+            let count = try await libraryCall { () async throws(LibraryError) in try await library.clearQueue() }
+            context.output(
+                "took \(count) \(count == 1 ? "episode" : "episodes") out of the queue; it is empty",
+                json: .object(["removed": .int(count), "count": .int(0)])
+            )
+        default:
+            try await QueueText.list(library, context)
+        }
+        return .proceed
+    }
+}
+
+/// The queue as `queue` shows it.
+enum QueueText {
+    static func entries(_ library: Library) async throws(ShellError) -> [QueueEntry] {
+        try await libraryCall { () async throws(LibraryError) in try await library.queue() }
+    }
+
+    static func ref(_ entry: QueueEntry) -> String { "\(entry.podcastNumber):\(entry.episodeNumber)" }
+
+    /// The positions `selector` names, or a usage error naming what is past the end.
+    static func positions(_ selector: Selector, of entries: [QueueEntry], synopsis: String) throws(ShellError)
+        -> [Int]
+    {
+        switch selector.numbers(count: entries.count) {
+        case .success(let numbers): return numbers
+        case .failure(let problem):
+            throw .usage(
+                TerminalText.line(problem.description(noun: "queue entry", count: entries.count)),
+                synopsis: synopsis
+            )
+        }
+    }
+
+    /// Lists the queue (after `said`, when a change is reported with it).
+    static func list(_ library: Library, _ context: CommandContext, said: String? = nil) async throws(ShellError) {
+        let entries = try await entries(library)
+        let table = Table(
+            columns: [
+                .init("#", rightAligned: true), .init("Ref", rightAligned: true), .init("Podcast", maxWidth: 30),
+                .init("Title"),
+            ],
+            rows: entries.map { entry in
+                [String(entry.position), ref(entry), TerminalText.line(entry.podcast), TerminalText.line(entry.title)]
+            }
+        )
+        let text =
+            entries.isEmpty
+            ? "the queue is empty: 'queue add SELECTOR' adds episodes"
+            : table.render(width: context.console.width, bold: context.console.color)
+        context.output(
+            (said.map { $0 + "\n" } ?? "") + text,
+            json: .array(
+                entries.map { entry in
+                    .object([
+                        "position": .int(entry.position), "ref": .string(ref(entry)),
+                        "podcast": .string(entry.podcast), "title": .string(entry.title),
+                    ])
+                }
+            )
+        )
+    }
+}
