@@ -114,3 +114,4 @@ bench: deps
 		$${BASELINE:+--baseline $$BASELINE}
 	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
+	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh

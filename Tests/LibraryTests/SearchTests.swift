@@ -138,6 +138,14 @@ struct SearchTests {
         try await library.search(SearchQuery(words), limit: 20)
     }
 
+    /// Of a word found everywhere, only the newest matches are ranked.
+    @Test func aWordFoundEverywhereIsRankedAmongItsNewestMatches() async throws {
+        try await store((1...10).map { Self.item("n\($0)", "Episode \($0)", notes: "everywhere", day: 10 + $0) })
+        let hits = try await library.search(SearchQuery(["everywhere"]), limit: 20, candidates: 3)
+        #expect(Set(hits.map(\.title)) == ["Episode 8", "Episode 9", "Episode 10"])
+        #expect(try await find("everywhere").count == 10)
+    }
+
     @Test func phrasesPrefixesAndOperatorsFollowFTS5() async throws {
         #expect(try await find(["hives and"]).count == 1)
         #expect(try await find(["honey hives"]).isEmpty)
