@@ -15,6 +15,8 @@ import NIOCore
 ///   300 bytes).
 /// - `/feeds/listening.xml`: episodes that are real audio (``ToneMedia``, at
 ///   `/media/tone/{seconds}.wav`) for playback; version V adds V bonus episodes.
+/// - `/feeds/chaptered.xml`: one episode, `/media/chaptered.mp3`
+///   (``ChapteredMedia``), whose chapters are only inside the file.
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`;
 ///   with `&broken=K`, page K answers 500.
 /// - `/chapters/tone-1.json`, `/chapters/tone-2.json`: the listening feed's
@@ -47,6 +49,21 @@ extension FixtureRoutes {
                 request,
                 body: Self.generatedFeed(count: count, base: base, words: words),
                 version: count,
+                fault: fault
+            )
+        case "chaptered.xml":
+            let item = Self.item(
+                title: "Chapters inside",
+                guid: "chaptered-1",
+                url: "\(base)/media/chaptered.mp3",
+                date: Date(timeIntervalSince1970: 1_793_000_000),
+                seconds: ChapteredMedia.seconds,
+                description: "Ten seconds of silence with its chapters in its ID3 tag."
+            )
+            return conditional(
+                request,
+                body: Self.channel("Chapters Inside", author: "feedsh fixtures", items: item),
+                version: 0,
                 fault: fault
             )
         case "listening.xml":

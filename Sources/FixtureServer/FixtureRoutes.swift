@@ -273,6 +273,8 @@ final class FixtureRoutes: Sendable {
                 (1...3600).contains(seconds)
             {
                 ToneMedia(seconds: seconds)
+            } else if key == "chaptered.mp3" {
+                ChapteredMedia()
             } else {
                 SyntheticMedia(key: key, version: fault.version, size: size)
             }

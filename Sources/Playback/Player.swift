@@ -266,7 +266,7 @@ public enum Player {
     }
 
     /// A new directory only this user can enter, for mpv's socket.
-    private static func privateDirectory(for player: PlayerCommand) throws(PlaybackError) -> String {
+    static func privateDirectory(for player: PlayerCommand) throws(PlaybackError) -> String {
         // A socket's path must fit in 108 bytes: XDG_RUNTIME_DIR when it is short.
         var base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp"
         if base.utf8.count > 60 || access(base, W_OK) != 0 { base = "/tmp" }
@@ -321,7 +321,7 @@ public enum Player {
         return tracker
     }
 
-    private static func connect(_ path: String) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+    static func connect(_ path: String) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(unixDomainSocketPath: path) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -350,7 +350,7 @@ final class MPVControl: Sendable {
 }
 
 /// Whether a process has exited, to stop waiting for its socket.
-private final class ExitWatch: Sendable {
+final class ExitWatch: Sendable {
     private let flag = Mutex(false)
 
     init(_ exit: Task<ForegroundProcess.Exit, Never>) {

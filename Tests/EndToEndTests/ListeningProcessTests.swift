@@ -126,6 +126,28 @@ struct ListeningProcessTests {
         }
     }
 
+    /// An episode whose feed names no chapters lists those inside its downloaded
+    /// file (as mpv reads them, sanitized), and `play --chapter` starts at one.
+    @Test func chaptersInsideADownloadedFile() async throws {
+        try await Scene.with { scene in
+            let before = try await scene.run("subscribe \(scene.base)/feeds/chaptered.xml; chapters 1:1")
+            #expect(before.status != 0)
+            #expect(before.standardError.contains("read once it is downloaded"), "\(before.standardError)")
+            let listed = try await scene.run("get 1:1; wait; chapters 1:1")
+            #expect(listed.status == 0, "\(listed.standardError)")
+            #expect(listed.standardOutput.contains("0:00  Intro"), "\(listed.standardOutput)")
+            #expect(listed.standardOutput.contains("0:04  Main part"), "\(listed.standardOutput)")
+            #expect(!listed.standardOutput.contains("\u{1B}"), "\(listed.standardOutput)")
+            let played = try await scene.run("play 1:1 --chapter 2 --from-start")
+            #expect(played.standardError.contains("cannot go together"), "\(played.standardError)")
+            let live = try LiveFeedsh(["--json", "-c", "play 1:1 --chapter 2"], environment: scene.environment)
+            let started = try await live.waitFor { $0["event"] as? String == "started" }
+            #expect(started["from"] as? Double == 4, "\(started)")
+            try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
+            #expect(try await live.finish().status == 0)
+        }
+    }
+
     /// `find` names the second a word was said in a transcript, and `play P:E --at`
     /// of it starts mpv there (its own `time-pos` reports it).
     @Test func findThenPlayLandsWhereTheWordWasSaid() async throws {

@@ -42,6 +42,23 @@ struct MPVPlaybackTests {
         }
     }
 
+    /// The chapters inside a file, as mpv's `chapter-list` has them: an MP3's ID3
+    /// CHAP frames; none in a WAV, and none asked of a player that is not mpv.
+    @Test func chaptersInsideAFileAreReadThroughMPV() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString).mp3")
+        try Data(ChapteredMedia().allBytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let chapters = try await Player.chapters(inFile: file.path, with: Self.mpv)
+        #expect(
+            chapters == ChapteredMedia.chapters.map { PlayRequest.Chapter(start: Double($0.start), title: $0.title) }
+        )
+        let tone = try Self.tone(seconds: 1)
+        defer { try? FileManager.default.removeItem(at: tone) }
+        #expect(try await Player.chapters(inFile: tone.path, with: Self.mpv).isEmpty)
+        #expect(try await Player.chapters(inFile: "/nonexistent/file.mp3", with: Self.mpv).isEmpty)
+        #expect(try await Player.chapters(inFile: file.path, with: PlayerCommand("mpg123 {}")).isEmpty)
+    }
+
     @Test func playsToTheEndAtTheSpeedAsked() async throws {
         let file = try Self.tone(seconds: 4)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -10,8 +10,9 @@ extension Command {
             summary: "list an episode's chapters",
             details: """
                 Reads the episode's podcast:chapters JSON (the Podcast Index chapters
-                format) and lists each chapter's number, start and title, and its web
-                page when it has one. Markers the format keeps out of a table of
+                format), or for an episode whose feed names none, the chapters mpv finds
+                inside its downloaded file, and lists each chapter's number, start and
+                title, and its web page when it has one. Markers the format keeps out of a table of
                 contents ("toc": false) are left out. N is the episode's number in the
                 'episodes' table; P:E is episode E of subscription P, from anywhere.
                 """,
@@ -30,11 +31,17 @@ extension Command {
         guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
         let episode = selection.podcast.episodes[number - 1]
         let marks = selection.subscription?.marks[episode.id]
-        guard let address = marks?.chaptersURL, let url = URL(string: address) else {
-            throw .failure(ChaptersFailure.missing(episode: TerminalText.line(episode.title)))
+        let chapters: [Chapter]
+        if let address = marks?.chaptersURL, let url = URL(string: address) {
+            let cache = context.session.chaptersCache
+            chapters = try await feed { () async throws(FeedError) in try await cache.chapters(at: url) }
+        } else {
+            let file = context.session.file(of: episode, in: selection.podcast).final.path
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw .failure(ChaptersFailure.missing(episode: TerminalText.line(episode.title)))
+            }
+            chapters = try await context.session.chapters(inFile: file)
         }
-        let cache = context.session.chaptersCache
-        let chapters = try await feed { () async throws(FeedError) in try await cache.chapters(at: url) }
         guard !chapters.isEmpty else {
             context.output("\(TerminalText.line(episode.title)) lists no chapters", json: .array([]))
             return .proceed
@@ -73,7 +80,8 @@ enum ChaptersFailure: CommandFailure {
 
     var description: String {
         switch self {
-        case .missing(let episode): "\(episode) has no chapters (its feed gives no podcast:chapters)"
+        case .missing(let episode):
+            "\(episode) has no chapters (its feed gives no podcast:chapters; those inside the file are read once it is downloaded)"
         }
     }
 }

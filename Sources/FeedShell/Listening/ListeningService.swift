@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import Library
+import PlainText
 import Playback
 
 /// What `play` does with one episode or song, as the session decides it: the
@@ -111,6 +112,11 @@ extension Session {
             case .failure(let error)?: if case .chapter = start { throw .feed(error) }
             case nil: break
             }
+        } else if case .chapter = start, downloaded {
+            // mpv reads a file's own chapters as it plays; `--chapter K` needs them first.
+            chapters = try await self.chapters(inFile: request.file.final.path).map {
+                PlayRequest.Chapter(start: $0.start, title: $0.title)
+            }
         }
         let seconds: Double
         switch start {
@@ -134,6 +140,18 @@ extension Session {
             episodeID: libraryEpisode(request.id)?.episode,
             chapters: chapters
         )
+    }
+
+    /// The chapters inside a downloaded file, as the player (mpv) reads them,
+    /// sanitized.
+    func chapters(inFile path: String) async throws(ShellError) -> [Chapter] {
+        do throws(PlaybackError) {
+            return try await Player.chapters(inFile: path, with: await player()).map {
+                Chapter(start: $0.start, title: SafeText.line($0.title))
+            }
+        } catch {
+            throw .playback(error)
+        }
     }
 
     /// The podcast's own speed (`set podcast P speed X`), else the `speed` setting.
