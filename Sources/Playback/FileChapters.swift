@@ -8,7 +8,7 @@ extension Player {
     /// names none; in time order, titles as the file has them (unsanitized).
     ///
     /// mpv is started paused, without terminal, sound or picture; it is asked
-    /// once the file is open (its `duration` known) and then told to quit. Empty
+    /// once the file is open (its `chapters` count known) and then told to quit. Empty
     /// for a player that is not mpv, or a file mpv cannot open; an mpv that does
     /// not answer within `timeout` is killed.
     public static func chapters(
@@ -68,12 +68,19 @@ extension Player {
         var chapters: [PlayRequest.Chapter]?
         do {
             try await channel.executeThenClose { inbound, outbound in
-                try await outbound.write(ByteBuffer(string: MPVCommand.observe("duration", id: 1).line))
+                // `chapters` (their count) is unavailable until playback is set up,
+                // which is after the file's chapters are read. (`duration` is known
+                // earlier, from the demuxer: asking then found none, now and then.)
+                try await outbound.write(ByteBuffer(string: MPVCommand.observe("chapters", id: 1).line))
                 var asked = false
                 for try await line in inbound {
                     let bytes = Array(line.readableBytesView)
                     switch MPVMessage.parse(bytes) {
-                    case .propertyChange(name: "duration", value: .some)? where !asked:
+                    case .propertyChange(name: "chapters", value: 0)? where !asked:
+                        asked = true
+                        chapters = []
+                        try await outbound.write(ByteBuffer(string: MPVCommand.quit.line))
+                    case .propertyChange(name: "chapters", value: .some)? where !asked:
                         asked = true
                         try await outbound.write(
                             ByteBuffer(string: MPVCommand.get("chapter-list", requestID: listID).line)

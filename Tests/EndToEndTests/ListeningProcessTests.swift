@@ -106,6 +106,7 @@ struct ListeningProcessTests {
             let first = try await live.waitFor { $0["event"] as? String == "started" }
             #expect(first["number"] as? String == "1:1")
             #expect(first["speed"] as? Double == 4)
+            #expect(try await mpvProperty("speed", of: Int32(first["pid"] as? Int ?? 0)) as? Double == 4)
             _ = try await live.waitFor { ($0["seconds"] as? Double ?? 0) >= 1 }
             try await sendQuit(toMPV: Int32(first["pid"] as? Int ?? 0))
             let result = try await live.finish(timeout: .seconds(60))
@@ -143,6 +144,10 @@ struct ListeningProcessTests {
             let live = try LiveFeedsh(["--json", "-c", "play 1:1 --chapter 2"], environment: scene.environment)
             let started = try await live.waitFor { $0["event"] as? String == "started" }
             #expect(started["from"] as? Double == 4, "\(started)")
+            let pid = Int32(started["pid"] as? Int ?? 0)
+            let list = try await mpvProperty("chapter-list", of: pid) as? [[String: Any]]
+            #expect(list?.map { $0["time"] as? Double } == [0, 4], "\(String(describing: list))")
+            #expect((try await mpvProperty("time-pos", of: pid) as? Double ?? -1) >= 4)
             try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
             #expect(try await live.finish().status == 0)
         }
@@ -168,6 +173,8 @@ struct ListeningProcessTests {
             let position = try await live.waitFor { $0["event"] as? String == "position" }
             let seconds = try #require(position["seconds"] as? Double)
             #expect((75..<80).contains(seconds), "\(position)")
+            let timePos = try await mpvProperty("time-pos", of: Int32(started["pid"] as? Int ?? 0)) as? Double
+            #expect(timePos.map { (75..<80).contains($0) } == true, "\(String(describing: timePos))")
             try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
             #expect(try await live.finish().status == 0)
         }
@@ -471,16 +478,37 @@ func jsonLines(_ text: String) -> [[String: Any]] {
     }
 }
 
-/// Sends mpv `quit` through its IPC socket, found in its command line.
-func sendQuit(toMPV pid: Int32) async throws {
+/// mpv's IPC socket, found in its command line.
+func mpvSocket(_ pid: Int32) throws -> String {
     let arguments = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8).split(separator: "\0")
     guard let option = arguments.first(where: { $0.hasPrefix("--input-ipc-server=") }) else {
         throw CocoaError(.fileReadUnknown)
     }
-    _ = try await unixSocketExchange(
-        String(option.dropFirst("--input-ipc-server=".count)),
-        #"{"command":["quit"]}"# + "\n"
-    )
+    return String(option.dropFirst("--input-ipc-server=".count))
+}
+
+/// Sends mpv `quit` through its IPC socket.
+func sendQuit(toMPV pid: Int32) async throws {
+    _ = try await unixSocketExchange(try mpvSocket(pid), #"{"command":["quit"]}"# + "\n")
+}
+
+/// A property of the running mpv, asked over its own IPC socket (not through
+/// feedsh): `time-pos`, `speed`, `chapter-list`.
+func mpvProperty(_ name: String, of pid: Int32) async throws -> Any? {
+    let socket = try mpvSocket(pid)
+    // An event may come before the reply on a fresh connection: ask again.
+    for _ in 0..<10 {
+        let line = try await unixSocketExchange(
+            socket,
+            #"{"command":["get_property",""# + name + #""],"request_id":9}"# + "\n"
+        )
+        if let reply = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            reply["request_id"] as? Int == 9
+        {
+            return reply["data"]
+        }
+    }
+    return nil
 }
 
 /// A feedsh running in the background whose `--json` lines a test reads as they come.
