@@ -28,27 +28,28 @@ public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
             let prefix = text.hasSuffix("*")
             if prefix { text = text.dropLast() }
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw SearchQueryError(word: word, problem: prefix ? "a prefix needs letters before '*'" : "empty")
+                throw prefix ? .prefixWithoutLetters(word) : .emptyWord
             }
-            guard !text.contains("*") else {
-                throw SearchQueryError(word: word, problem: "'*' marks a prefix only at a word's end")
-            }
+            guard !text.contains("*") else { throw .starInside(word) }
             parts.append("\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
             lastWasTerm = true
         }
-        guard !parts.isEmpty else { throw SearchQueryError(word: "", problem: "no words to find") }
+        guard !parts.isEmpty else { throw .noWords }
         expression = parts.joined(separator: " ")
     }
 
     public var description: String { expression }
 }
 
-/// Why words cannot be searched for, naming the word.
-public struct SearchQueryError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let word: String
-    public let problem: String
-
-    public var description: String { word.isEmpty ? problem : "'\(word)': \(problem)" }
+/// Why words cannot be searched for (the shell words it).
+public enum SearchQueryError: Error, Sendable, Equatable {
+    /// `*` alone: a prefix of nothing.
+    case prefixWithoutLetters(String)
+    /// `a*b`: `*` only ends a word.
+    case starInside(String)
+    /// A word of nothing but spaces.
+    case emptyWord
+    case noWords
 }
 
 /// One place where `find`'s words occur: an episode's title or show notes, or a

@@ -152,11 +152,10 @@ struct SearchTests {
         #expect(try await find(["gard*"]).count == 1)
         #expect(try await find(["bees", "OR", "compost"]).count == 2)
         #expect(try await find(["bees", "NOT", "honey"]).isEmpty)
-        #expect(throws: SearchQueryError(word: "*", problem: "a prefix needs letters before '*'")) {
-            try SearchQuery(["*"])
-        }
-        #expect(throws: SearchQueryError.self) { try SearchQuery(["a*b"]) }
-        #expect(throws: SearchQueryError.self) { try SearchQuery([]) }
+        #expect(throws: SearchQueryError.prefixWithoutLetters("*")) { try SearchQuery(["*"]) }
+        #expect(throws: SearchQueryError.starInside("a*b")) { try SearchQuery(["a*b"]) }
+        #expect(throws: SearchQueryError.emptyWord) { try SearchQuery(["  "]) }
+        #expect(throws: SearchQueryError.noWords) { try SearchQuery([]) }
         #expect(try SearchQuery(["say \"hi\"", "pod*"]).expression == #""say ""hi""" "pod"*"#)
     }
 }

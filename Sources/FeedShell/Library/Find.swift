@@ -25,7 +25,7 @@ extension Command {
         do throws(SearchQueryError) {
             query = try SearchQuery(arguments.words("WORDS"))
         } catch {
-            throw .usage(arguments.usage(TerminalText.line(error.description)))
+            throw .usage(arguments.usage(FindText.problem(error)))
         }
         let library = try await context.session.library()
         let hits: [SearchHit]
@@ -55,6 +55,16 @@ extension Command {
 /// episode, and the snippet under it with the words found in bold.
 enum FindText {
     static func ref(_ hit: SearchHit) -> String { "\(hit.podcastNumber):\(hit.episodeNumber)" }
+
+    /// What is wrong with the words, naming the word.
+    static func problem(_ error: SearchQueryError) -> String {
+        switch error {
+        case .prefixWithoutLetters(let word): "'\(TerminalText.line(word))': a prefix needs letters before '*'"
+        case .starInside(let word): "'\(TerminalText.line(word))': '*' marks a prefix only at a word's end"
+        case .emptyWord: "an empty word cannot be found"
+        case .noWords: "no words to find"
+        }
+    }
 
     /// The snippet, sanitized, its matches in bold (`color`) or plain.
     static func snippet(_ hit: SearchHit, color: Bool) -> String {

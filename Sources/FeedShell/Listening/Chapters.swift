@@ -16,20 +16,11 @@ extension Command {
                 contents ("toc": false) are left out. N is the episode's number in the
                 'episodes' table; P:E is episode E of subscription P, from anywhere.
                 """,
-            arguments: [
-                ArgumentSpec(
-                    "N|P:E",
-                    kind: .selector(.oneEpisode, noun: "episode"),
-                    completion: .items(CompletionDomain.episodes)
-                )
-            ],
+            arguments: [oneEpisodeArgument],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
-        guard let selector = arguments.selector("N|P:E") else { throw .usage(arguments.usage()) }
-        let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
-        guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
-        let episode = selection.podcast.episodes[number - 1]
+        let (episode, _, selection) = try await oneEpisode(arguments, context)
         let marks = selection.subscription?.marks[episode.id]
         let chapters: [Chapter]
         if let address = marks?.chaptersURL, let url = URL(string: address) {

@@ -18,21 +18,12 @@ extension Command {
                 'find' searches it; --refresh fetches it again. N is the episode's
                 number in the 'episodes' table; P:E is episode E of subscription P.
                 """,
-            arguments: [
-                ArgumentSpec(
-                    "N|P:E",
-                    kind: .selector(.oneEpisode, noun: "episode"),
-                    completion: .items(CompletionDomain.episodes)
-                )
-            ],
+            arguments: [oneEpisodeArgument],
             flags: [FlagSpec("refresh")],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
-        guard let selector = arguments.selector("N|P:E") else { throw .usage(arguments.usage()) }
-        let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
-        guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
-        let episode = selection.podcast.episodes[number - 1]
+        let (episode, _, selection) = try await oneEpisode(arguments, context)
         guard let marks = selection.subscription?.marks[episode.id] else {
             throw .failure(TranscriptFailure.notInLibrary(episode: TerminalText.line(episode.title)))
         }

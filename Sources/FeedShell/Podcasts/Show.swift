@@ -9,21 +9,12 @@ extension Command {
             summary: "show one episode in full, with where its file goes",
             details:
                 "N is the episode's number in the 'episodes' table; P:E is episode E of subscription P, from anywhere.",
-            arguments: [
-                ArgumentSpec(
-                    "N|P:E",
-                    kind: .selector(.oneEpisode, noun: "episode"),
-                    completion: .items(CompletionDomain.episodes)
-                )
-            ]
+            arguments: [oneEpisodeArgument]
         )
     ) { arguments, context throws(ShellError) in
-        guard let selector = arguments.selector("N|P:E") else { throw .usage(arguments.usage()) }
-        let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
-        // One episode: the forms the argument takes select no more.
-        guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
+        let (selected, number, selection) = try await oneEpisode(arguments, context)
         let podcast = selection.podcast
-        var episode = podcast.episodes[number - 1]
+        var episode = selected
         let marks = selection.subscription?.marks[episode.id]
         // A library podcast is loaded without descriptions: this one is read now.
         if let marks, episode.description == nil, let library = try? await context.session.library(),
@@ -54,5 +45,27 @@ extension Command {
             )
         )
         return .proceed
+    }
+}
+
+extension Command {
+    /// The argument of commands about one episode: N of the loaded list, or P:E.
+    static let oneEpisodeArgument = ArgumentSpec(
+        "N|P:E",
+        kind: .selector(.oneEpisode, noun: "episode"),
+        completion: .items(CompletionDomain.episodes)
+    )
+
+    /// The one episode ``oneEpisodeArgument`` names: the episode, its number in
+    /// its list, and the selection it came from.
+    static func oneEpisode(
+        _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) async throws(ShellError) -> (episode: Episode, number: Int, selection: Session.EpisodeSelection) {
+        guard let selector = arguments.selector(oneEpisodeArgument.name) else { throw .usage(arguments.usage()) }
+        let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
+        // One episode: the forms the argument takes select no more.
+        guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }
+        return (selection.podcast.episodes[number - 1], number, selection)
     }
 }
