@@ -68,6 +68,24 @@ public struct SearchHit: Sendable, Equatable {
     /// For a transcript hit, when its paragraph starts (seconds).
     public var at: Double?
 
+    public init(
+        episodeID: Int64,
+        podcastNumber: Int64,
+        podcast: String,
+        episodeNumber: Int,
+        title: String,
+        snippet: String,
+        at: Double?
+    ) {
+        self.episodeID = episodeID
+        self.podcastNumber = podcastNumber
+        self.podcast = podcast
+        self.episodeNumber = episodeNumber
+        self.title = title
+        self.snippet = snippet
+        self.at = at
+    }
+
     public static let markStart: Character = "\u{1}"
     public static let markEnd: Character = "\u{2}"
 }

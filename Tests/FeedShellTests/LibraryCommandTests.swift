@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import Library
 import ShellKit
 import Testing
 
@@ -225,6 +226,30 @@ struct LibraryCommandTests {
                 "\(last)"
             )
         }
+    }
+
+    /// Asking `find` or `queue` before there is a library finds nothing and makes
+    /// no library; with colour, `find` shows the words found in bold.
+    @Test func askingMakesNoLibraryAndHitsAreBold() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("find anything; queue; queue clear") == .success)
+            let out = h.output.standardOutput
+            #expect(out.contains("nothing found") && out.contains("the queue is empty"), "\(out)")
+            #expect(!FileManager.default.fileExists(atPath: h.downloads.appendingPathComponent(".library.sqlite").path))
+            #expect(await h.run("queue rm 1") == .failure)
+            #expect(h.output.standardError.contains("no queue entry"), "\(h.output.standardError)")
+        }
+        let hit = SearchHit(
+            episodeID: 1,
+            podcastNumber: 1,
+            podcast: "P",
+            episodeNumber: 2,
+            title: "T",
+            snippet: "an \u{1}aardvark\u{2} \u{1B}[2Jsays",
+            at: nil
+        )
+        #expect(FindText.snippet(hit, color: true) == "an \u{1B}[1maardvark\u{1B}[0m says")
+        #expect(FindText.snippet(hit, color: false) == "an aardvark says")
     }
 
     /// `queue` adds across podcasts and `new`, lists, moves, takes out and

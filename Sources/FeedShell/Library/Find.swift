@@ -27,12 +27,14 @@ extension Command {
         } catch {
             throw .usage(arguments.usage(FindText.problem(error)))
         }
-        let library = try await context.session.library()
-        let hits: [SearchHit]
-        do throws(LibraryError) {
-            hits = try await library.search(query, limit: arguments.integer("limit") ?? 20)
-        } catch {
-            throw .library(error)
+        // No library yet: nothing to find, and none is made for asking.
+        var hits: [SearchHit] = []
+        if let library = try await context.session.libraryIfMade() {
+            do throws(LibraryError) {
+                hits = try await library.search(query, limit: arguments.integer("limit") ?? 20)
+            } catch {
+                throw .library(error)
+            }
         }
         let color = context.console.color
         context.output(
@@ -69,18 +71,17 @@ enum FindText {
     /// The snippet, sanitized, its matches in bold (`color`) or plain.
     static func snippet(_ hit: SearchHit, color: Bool) -> String {
         var out = ""
-        for character in TerminalText.line(
-            String(
-                hit.snippet.map { $0 == SearchHit.markStart ? "\u{E000}" : $0 == SearchHit.markEnd ? "\u{E001}" : $0 }
-            )
-        ) {
-            switch character {
-            case "\u{E000}": if color { out += "\u{1B}[1m" }
-            case "\u{E001}": if color { out += "\u{1B}[0m" }
-            default: out.append(character)
+        var piece = ""
+        for character in hit.snippet {
+            guard character == SearchHit.markStart || character == SearchHit.markEnd else {
+                piece.append(character)
+                continue
             }
+            out += TerminalText.line(piece)
+            piece = ""
+            if color { out += character == SearchHit.markStart ? "\u{1B}[1m" : "\u{1B}[0m" }
         }
-        return out
+        return out + TerminalText.line(piece)
     }
 
     static func render(_ hits: [SearchHit], color: Bool, width: Int?) -> String {

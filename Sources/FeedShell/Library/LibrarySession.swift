@@ -195,6 +195,16 @@ extension Session {
         return try? library()
     }
 
+    /// The library when its file exists (opened if needed, failing as
+    /// ``library()`` does); nil, without making one, when it does not: for
+    /// commands that only read it (`find`, `queue`).
+    func libraryIfMade() throws(ShellError) -> Library? {
+        guard openedLibrary != nil || FileManager.default.fileExists(atPath: configuration.libraryFile.path) else {
+            return nil
+        }
+        return try library()
+    }
+
     /// Makes subscription `podcast` the loaded podcast, with its whole history.
     @discardableResult
     func loadSubscription(_ podcast: StoredPodcast) async throws(ShellError) -> Podcast {

@@ -47,11 +47,13 @@ extension Command {
         )
     ) { arguments, context throws(ShellError) in
         let session = context.session
-        let library = try await session.library()
+        // Only `add` needs a library made; the rest find no file an empty queue.
+        let library = try await session.libraryIfMade()
         switch arguments.subcommand {
         case "add":
             guard let selector = arguments.selector("SELECTOR") else { throw .usage(arguments.usage()) }
             let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
+            let library = try await session.library()
             let added = try await libraryCall { () async throws(LibraryError) in try await library.enqueue(ids) }
             let count = try await QueueText.entries(library).count
             var text = "queued \(added) \(added == 1 ? "episode" : "episodes")"
@@ -65,7 +67,7 @@ extension Command {
             guard let selector = arguments.selector("N") else { throw .usage(arguments.usage()) }
             let positions = try QueueText.positions(selector, of: entries, synopsis: arguments.synopsis)
             let ids = positions.map { entries[$0 - 1].episodeID }
-            try await libraryCall { () async throws(LibraryError) in try await library.dequeue(ids) }
+            try await libraryCall { () async throws(LibraryError) in try await library?.dequeue(ids) }
             context.output(
                 "took \(ids.count) \(ids.count == 1 ? "episode" : "episodes") out of the queue",
                 json: .object(["removed": .int(ids.count), "count": .int(entries.count - ids.count)])
@@ -80,12 +82,12 @@ extension Command {
                 throw .usage(arguments.usage())
             }
             let moved = try await libraryCall { () async throws(LibraryError) in
-                try await library.moveInQueue(from: source, to: target)
+                try await library?.moveInQueue(from: source, to: target) ?? false
             }
             guard moved else { throw .usage(arguments.usage()) }
             try await QueueText.list(library, context, said: "moved \(source) to \(min(target, entries.count))")
         case "clear":
-            let count = try await libraryCall { () async throws(LibraryError) in try await library.clearQueue() }
+            let count = try await libraryCall { () async throws(LibraryError) in try await library?.clearQueue() ?? 0 }
             context.output(
                 "took \(count) \(count == 1 ? "episode" : "episodes") out of the queue; it is empty",
                 json: .object(["removed": .int(count), "count": .int(0)])
@@ -99,8 +101,10 @@ extension Command {
 
 /// The queue as `queue` shows it.
 enum QueueText {
-    static func entries(_ library: Library) async throws(ShellError) -> [QueueEntry] {
-        try await libraryCall { () async throws(LibraryError) in try await library.queue() }
+    /// The queue's entries; none without a library.
+    static func entries(_ library: Library?) async throws(ShellError) -> [QueueEntry] {
+        guard let library else { return [] }
+        return try await libraryCall { () async throws(LibraryError) in try await library.queue() }
     }
 
     static func ref(_ entry: QueueEntry) -> String { "\(entry.podcastNumber):\(entry.episodeNumber)" }
@@ -120,7 +124,7 @@ enum QueueText {
     }
 
     /// Lists the queue (after `said`, when a change is reported with it).
-    static func list(_ library: Library, _ context: CommandContext, said: String? = nil) async throws(ShellError) {
+    static func list(_ library: Library?, _ context: CommandContext, said: String? = nil) async throws(ShellError) {
         let entries = try await entries(library)
         let table = Table(
             columns: [
