@@ -32,6 +32,8 @@ public actor Session {
     public private(set) var podcast: Podcast?
     /// The results of the last `search`, for `open N`.
     private(set) var searchResults: [PodcastSearchResult] = []
+    /// The hits of the last `find`, for `play fN`.
+    private(set) var findHits: [SearchHit] = []
     /// The songs of the last `tracks`, for `preview N`.
     private(set) var tracks: [Track] = []
     /// The library, once a command opened it.
@@ -253,6 +255,8 @@ public actor Session {
             return try await newTargets()
         case .queue:
             return try await queueTargets()
+        case .hits:
+            return try await hitTargets(selector, synopsis: synopsis).map(\.target)
         case .songs:
             guard !tracks.isEmpty else { throw .noTracks }
             let numbers: [Int]
@@ -304,7 +308,7 @@ public actor Session {
             prefix = "\(stored.number):"
         case .loaded:
             podcast = try requirePodcast()
-        case .new, .songs, .queue:
+        case .new, .songs, .queue, .hits:
             throw .usage("'\(TerminalText.line(selector.text))' names no episodes of a podcast", synopsis: synopsis)
         }
         switch selector.numbers(count: podcast.episodes.count) {
@@ -330,6 +334,45 @@ public actor Session {
 }
 
 extension Session {
+    /// Keeps the hits of a `find` for `play fN`.
+    func remember(_ hits: [SearchHit]) {
+        findHits = hits
+    }
+
+    /// The episodes of the hits `selector` names (`f2`), with the time each hit
+    /// was said (nil for a title or show-note hit). A usage error names a number
+    /// past the hits.
+    func hitTargets(_ selector: Selector, synopsis: String) async throws(ShellError) -> [(
+        target: DownloadTarget, at: Double?
+    )] {
+        guard !findHits.isEmpty else {
+            throw .usage("no hits to play: 'find WORDS' lists some", synopsis: synopsis)
+        }
+        let numbers: [Int]
+        switch selector.numbers(count: findHits.count) {
+        case .success(let selected): numbers = selected
+        case .failure(let problem):
+            throw .usage(
+                TerminalText.line(problem.description(noun: "hit", count: findHits.count, prefix: "f")),
+                synopsis: synopsis
+            )
+        }
+        var targets: [(target: DownloadTarget, at: Double?)] = []
+        for number in numbers {
+            let hit = findHits[number - 1]
+            guard
+                case .success(let episode) = Selector.parse(
+                    "\(hit.podcastNumber):\(hit.episodeNumber)",
+                    forms: .oneEpisode
+                )
+            else { continue }
+            for target in try await self.targets(episode, verb: "play", synopsis: synopsis) {
+                targets.append((target, hit.at))
+            }
+        }
+        return targets
+    }
+
     /// The play queue's episodes, in its order, labelled `P:E`.
     func queueTargets() async throws(ShellError) -> [DownloadTarget] {
         let library = try library()

@@ -3,7 +3,7 @@ import TerminalKit
 /// Which items a command acts on, parsed once from its word: `3`, `2-4`, `1,3`,
 /// `all` of the loaded list; `P:3`, `P:2-4`, `P:all` of subscription P; `t2`,
 /// `t1-3`, `tall` of the songs; `new` for the library's new episodes; `queue` for
-/// the play queue.
+/// the play queue; `f2` for a hit of the last `find`.
 ///
 /// What the word can be is declared with the argument (``Forms``): a word of a
 /// form the command does not take is a usage error naming it, as is a part that
@@ -22,6 +22,8 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         case new
         /// The play queue (`queue`), in its order.
         case queue
+        /// The hits of the last `find` (`f` before the numbers).
+        case hits
     }
 
     /// Which of a list's items.
@@ -46,6 +48,8 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         public static let new = Forms(rawValue: 1 << 3)
         /// `queue`.
         public static let queue = Forms(rawValue: 1 << 4)
+        /// `fN`: a hit of the last `find`.
+        public static let hits = Forms(rawValue: 1 << 5)
 
         /// What the download commands take.
         public static let downloads: Forms = [.several, .subscription, .songs, .new]
@@ -97,6 +101,11 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
             scope = .songs
             rest = word.dropFirst()
             noun = "song"
+        } else if word.hasPrefix("f") {
+            guard forms.contains(.hits) else { return .failure(.formNotTaken(word)) }
+            scope = .hits
+            rest = word.dropFirst()
+            noun = "hit"
         }
         guard let items = parseItems(rest) else {
             let bad = rest.split(separator: ",", omittingEmptySubsequences: false).first { parseItems($0) == nil }
@@ -159,7 +168,10 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         /// `no episode 2:9 (1-5 in Title)`.
         public func description(noun: String, count: Int?, prefix: String = "", owner: String? = nil) -> String {
             let within = owner.map { " in \($0)" } ?? ""
-            let range = count.map { $0 > 0 ? " (1-\($0)\(within))" : " (there are none\(within))" } ?? ""
+            let range =
+                count.map {
+                    $0 > 1 ? " (1-\($0)\(within))" : $0 == 1 ? " (there is 1\(within))" : " (there are none\(within))"
+                } ?? ""
             return switch self {
             case .outOfRange(let part): "no \(noun) \(prefix)\(part)\(range)"
             case .malformed(let part, let noun):

@@ -177,6 +177,12 @@ struct ListeningProcessTests {
             #expect(timePos.map { (75..<80).contains($0) } == true, "\(String(describing: timePos))")
             try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
             #expect(try await live.finish().status == 0)
+            // The hit's own reference: `play f1` starts at the same second.
+            let byHit = try LiveFeedsh(["--json", "-c", "find aardvark; play f1"], environment: scene.environment)
+            let fromHit = try await byHit.waitFor { $0["event"] as? String == "started" }
+            #expect(fromHit["from"] as? Double == 75, "\(fromHit)")
+            try await sendQuit(toMPV: Int32(fromHit["pid"] as? Int ?? 0))
+            #expect(try await byHit.finish().status == 0)
         }
     }
 

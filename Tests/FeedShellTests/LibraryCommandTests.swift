@@ -186,6 +186,9 @@ struct LibraryCommandTests {
     @Test func findSearchesTheLibraryAndTranscripts() async throws {
         try await ShellHarness.run { h in
             let base = h.server.baseURL.absoluteString
+            #expect(await h.run("play f1") == .failure)
+            #expect(h.output.standardError.contains("no hits to play"), "\(h.output.standardError)")
+            h.output.clear()
             #expect(
                 await h.run("subscribe \(base)/feeds/1386867488.xml; subscribe \(base)/feeds/listening.xml") == .success
             )
@@ -196,9 +199,12 @@ struct LibraryCommandTests {
             h.output.clear()
             #expect(await h.run("find aardvark") == .success)
             var out = h.output.standardOutput
-            #expect(out.contains("2:1 at 1:15  Tones for Listening: Tone 1: 120 seconds"), "\(out)")
+            #expect(out.contains("f1  2:1 at 1:15  Tones for Listening: Tone 1: 120 seconds"), "\(out)")
             #expect(out.contains("An aardvark would not notice"), "\(out)")
-            #expect(out.contains("'play P:E --at TIME'"), "\(out)")
+            #expect(out.contains("'play fN' plays hit N"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("play f2") == .failure)
+            #expect(h.output.standardError.contains("no hit f2 (there is 1)"), "\(h.output.standardError)")
             h.output.clear()
             #expect(await h.run("find \"400 Hz\" tone") == .success)
             out = h.output.standardOutput

@@ -14,8 +14,9 @@ extension Command {
                 transcripts on' for new episodes). Case and accents do not matter. Each
                 word must occur; a quoted "two words" is a phrase, pod* a prefix, and
                 OR, AND and NOT between words are operators. Hits are listed best
-                first with their P:E and, for a transcript, the time it was said:
-                'play P:E --at TIME' plays from there.
+                first, numbered f1, f2..., with their P:E and, for a transcript, the time
+                it was said: 'play f2' plays hit 2 from there (as 'play P:E --at TIME'
+                would).
                 """,
             arguments: [ArgumentSpec("WORDS", rest: true)],
             flags: [FlagSpec("limit", value: .integer(1...1000))]
@@ -36,6 +37,7 @@ extension Command {
                 throw .library(error)
             }
         }
+        await context.session.remember(hits)
         let color = context.console.color
         context.output(
             FindText.render(hits, color: color, width: context.console.width),
@@ -87,17 +89,15 @@ enum FindText {
     static func render(_ hits: [SearchHit], color: Bool, width: Int?) -> String {
         guard !hits.isEmpty else { return "nothing found" }
         var lines: [String] = []
-        for hit in hits {
+        for (index, hit) in hits.enumerated() {
             let at = hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? ""
             lines.append(
-                "\(ref(hit))\(at)  \(TerminalText.line(hit.podcast)): \(TerminalText.line(hit.title))"
+                "f\(index + 1)  \(ref(hit))\(at)  \(TerminalText.line(hit.podcast)): \(TerminalText.line(hit.title))"
             )
             let snippet = "    " + snippet(hit, color: color)
             lines.append(width.map { TerminalText.wrap(snippet, toWidth: $0) } ?? snippet)
         }
-        if hits.contains(where: { $0.at != nil }) {
-            lines.append("('play P:E --at TIME' plays from a hit)")
-        }
+        lines.append("('play fN' plays hit N, from where its words were said)")
         return lines.joined(separator: "\n")
     }
 }

@@ -24,13 +24,14 @@ extension Command {
                 When the episode's feed names chapters (podcast:chapters), mpv is given
                 them: its chapter keys (PgUp, PgDn) move between them. --at TIME starts
                 there (12:34, 1:02:03 or seconds) and --chapter K at chapter K
-                ('chapters N' lists them). 'play queue' plays the play queue in
+                ('chapters N' lists them). 'play fN' plays hit N of the last 'find',
+                from where its words were said. 'play queue' plays the play queue in
                 order (see 'help queue'): q in mpv goes on to the next, Ctrl-C stops.
                 """,
             arguments: [
                 ArgumentSpec(
                     "N|tN",
-                    kind: .selector([.subscription, .songs, .queue], noun: "episode"),
+                    kind: .selector([.subscription, .songs, .queue, .hits], noun: "episode"),
                     completion: .selector(CompletionDomain.episodes)
                 )
             ],
@@ -47,9 +48,21 @@ extension Command {
             return .proceed
         }
         // One episode or song: the forms the argument takes select no more.
-        let targets = try await context.session.targets(selector, verb: "play", synopsis: arguments.synopsis)
-        guard let target = targets.first else { throw .usage(arguments.usage()) }
-        let (text, json, _) = try await playOne(target, start: start, arguments, context)
+        var target: DownloadTarget
+        var from = start
+        if selector.scope == .hits {
+            // A transcript hit starts where its words were said.
+            guard let hit = try await context.session.hitTargets(selector, synopsis: arguments.synopsis).first else {
+                throw .usage(arguments.usage())
+            }
+            target = hit.target
+            if from == .saved, let at = hit.at { from = .at(at) }
+        } else {
+            let targets = try await context.session.targets(selector, verb: "play", synopsis: arguments.synopsis)
+            guard let first = targets.first else { throw .usage(arguments.usage()) }
+            target = first
+        }
+        let (text, json, _) = try await playOne(target, start: from, arguments, context)
         context.output(text, json: json)
         return .proceed
     }
