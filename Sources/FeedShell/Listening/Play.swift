@@ -30,7 +30,7 @@ extension Command {
                 """,
             arguments: [
                 ArgumentSpec(
-                    "N|tN",
+                    "N|tN|fN|queue",
                     kind: .selector([.subscription, .songs, .queue, .hits], noun: "episode"),
                     completion: .selector(CompletionDomain.episodes)
                 )
@@ -41,7 +41,7 @@ extension Command {
             ]
         )
     ) { arguments, context throws(ShellError) in
-        guard let selector = arguments.selector("N|tN") else { throw .usage(arguments.usage()) }
+        guard let selector = arguments.selector("N|tN|fN|queue") else { throw .usage(arguments.usage()) }
         let start = try playStart(arguments)
         if selector.scope == .queue {
             try await playQueue(start: start, arguments, context)
