@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer", "SocketTestSupport"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
         // Unix-socket helpers the control and end-to-end tests share.

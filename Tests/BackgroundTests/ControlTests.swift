@@ -147,17 +147,8 @@ struct ControlSocketTests {
 /// The first event `client` receives, or nil after `limit`: a lost event fails the
 /// test instead of hanging it.
 func firstEvent(of client: ControlClient, within limit: Duration) async -> ControlDownload? {
-    await withTaskGroup(of: ControlDownload?.self) { group in
-        group.addTask {
-            var iterator = client.events.makeAsyncIterator()
-            return await iterator.next()
-        }
-        group.addTask {
-            try? await Task.sleep(for: limit)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
+    await within(limit) {
+        var iterator = client.events.makeAsyncIterator()
+        return await iterator.next()
+    } ?? nil
 }

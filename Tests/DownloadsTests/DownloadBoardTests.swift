@@ -1,6 +1,7 @@
 import Downloads
 import FixtureServer
 import Foundation
+import SocketTestSupport
 import Synchronization
 import Testing
 

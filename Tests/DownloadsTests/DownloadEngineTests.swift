@@ -2,6 +2,7 @@ import Downloads
 import FixtureServer
 import Foundation
 import HTTPSupport
+import SocketTestSupport
 import Synchronization
 import Testing
 
@@ -188,22 +189,6 @@ func settleDownloads(
         "\($0.request.id): \($0.state)"
     }
     Issue.record("not idle within \(limit): \(states); last events: \(events?.all.suffix(12) ?? [])")
-}
-
-/// What `operation` gives, or nil when it has not finished within `limit` (it is
-/// cancelled then, and must end when cancelled): a wait that never ends fails its
-/// test instead of hanging the run.
-func within<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask { await operation() }
-        group.addTask {
-            try? await Task.sleep(for: limit)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
 }
 
 /// How something watched from another task ended: nil while it runs.
