@@ -108,45 +108,24 @@ extension Library {
     ) async throws(LibraryError) -> [SearchHit] {
         try await read { db in
             let arguments: StatementArguments = ["query": query.expression, "limit": limit, "candidates": candidates]
-            var best: [(table: String, id: Int64, score: Double)] = []
-            for (table, score) in [
-                ("episodeText", "bm25(episodeText, 4.0, 1.0)"), ("transcriptText", "bm25(transcriptText)"),
-            ] {
+            var best: [(key: SearchRow, score: Double)] = []
+            for table in SearchTable.all {
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
                         SELECT id, score FROM (
-                            SELECT rowid AS id, \(score) AS score FROM \(table) WHERE \(table) MATCH :query
-                            ORDER BY rowid DESC LIMIT :candidates)
+                            SELECT rowid AS id, \(table.score) AS score FROM \(table.name)
+                            WHERE \(table.name) MATCH :query ORDER BY rowid DESC LIMIT :candidates)
                         ORDER BY score LIMIT :limit
                         """,
                     arguments: arguments
                 )
-                best += rows.map { (table, $0["id"], $0["score"]) }
+                best += rows.map { (SearchRow(table: table.name, id: $0["id"]), $0["score"]) }
             }
             best = Array(best.sorted { $0.score < $1.score }.prefix(limit))
-            var hits: [Int64: SearchHit] = [:]
-            for (table, select) in [
-                (
-                    "episodeText",
-                    """
-                    SELECT episodeText.rowid AS hit, e.id AS episodeID, e.podcastID, p.title AS podcast, e.title,
-                        snippet(episodeText, -1, char(1), char(2), '…', 12) AS snippet, NULL AS at
-                    FROM episodeText JOIN episode e ON e.id = episodeText.rowid
-                    JOIN podcast p ON p.id = e.podcastID
-                    """
-                ),
-                (
-                    "transcriptText",
-                    """
-                    SELECT transcriptText.rowid AS hit, e.id AS episodeID, e.podcastID, p.title AS podcast, e.title,
-                        snippet(transcriptText, 0, char(1), char(2), '…', 16) AS snippet, l.start AS at
-                    FROM transcriptText JOIN transcriptLine l ON l.id = transcriptText.rowid
-                    JOIN episode e ON e.id = l.transcriptID JOIN podcast p ON p.id = e.podcastID
-                    """
-                ),
-            ] {
-                let ids = best.filter { $0.table == table }.map(\.id)
+            var hits: [SearchRow: SearchHit] = [:]
+            for table in SearchTable.all {
+                let ids = best.map(\.key).filter { $0.table == table.name }.map(\.id)
                 guard let low = ids.min(), let high = ids.max() else { continue }
                 // Snippets in one pass over the rows between the hits. Asked row by
                 // row (or by a plain IN, which SQLite hands FTS5 value by value), a
@@ -154,9 +133,9 @@ extension Library {
                 // for 20 hits, against 4 ms. The unary + keeps the IN a filter.
                 let rows = try Row.fetchAll(
                     db,
-                    sql: select + """
-                         WHERE \(table) MATCH ? AND \(table).rowid BETWEEN ? AND ?
-                            AND +\(table).rowid IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                    sql: table.select + """
+                         WHERE \(table.name) MATCH ? AND \(table.name).rowid BETWEEN ? AND ?
+                            AND +\(table.name).rowid IN (\(ids.map { _ in "?" }.joined(separator: ",")))
                         """,
                     arguments: StatementArguments(
                         [query.expression, low, high] as [any DatabaseValueConvertible] + ids
@@ -164,8 +143,7 @@ extension Library {
                 )
                 for row in rows {
                     let episodeID: Int64 = row["episodeID"]
-                    let hit: Int64 = row["hit"]
-                    hits[table == "episodeText" ? -hit : hit] = SearchHit(
+                    hits[SearchRow(table: table.name, id: row["hit"])] = SearchHit(
                         episodeID: episodeID,
                         podcastNumber: row["podcastID"],
                         podcast: row["podcast"],
@@ -176,8 +154,7 @@ extension Library {
                     )
                 }
             }
-            // Episode rows and transcript rows number apart: keyed by sign.
-            return best.compactMap { hits[$0.table == "episodeText" ? -$0.id : $0.id] }
+            return best.compactMap { hits[$0.key] }
         }
     }
 
@@ -224,4 +201,42 @@ extension Library {
             return (index, text)
         }
     }
+}
+
+/// A row of one of the FTS tables (their rowids number apart).
+private struct SearchRow: Hashable {
+    let table: String
+    let id: Int64
+}
+
+/// An FTS table `search` reads: how it ranks, and what a hit's row gives (its
+/// snippet, and for a transcript the paragraph's start).
+private struct SearchTable {
+    let name: String
+    let score: String
+    let select: String
+
+    static let all = [
+        SearchTable(
+            name: "episodeText",
+            // A title counts four times as much as show notes.
+            score: "bm25(episodeText, 4.0, 1.0)",
+            select: """
+                SELECT episodeText.rowid AS hit, e.id AS episodeID, e.podcastID, p.title AS podcast, e.title,
+                    snippet(episodeText, -1, char(1), char(2), '…', 12) AS snippet, NULL AS at
+                FROM episodeText JOIN episode e ON e.id = episodeText.rowid
+                JOIN podcast p ON p.id = e.podcastID
+                """
+        ),
+        SearchTable(
+            name: "transcriptText",
+            score: "bm25(transcriptText)",
+            select: """
+                SELECT transcriptText.rowid AS hit, e.id AS episodeID, e.podcastID, p.title AS podcast, e.title,
+                    snippet(transcriptText, 0, char(1), char(2), '…', 16) AS snippet, l.start AS at
+                FROM transcriptText JOIN transcriptLine l ON l.id = transcriptText.rowid
+                JOIN episode e ON e.id = l.transcriptID JOIN podcast p ON p.id = e.podcastID
+                """
+        ),
+    ]
 }
