@@ -360,34 +360,29 @@ extension Session {
         var targets: [(target: DownloadTarget, at: Double?)] = []
         for number in numbers {
             let hit = findHits[number - 1]
-            guard
-                case .success(let episode) = Selector.parse(
-                    "\(hit.podcastNumber):\(hit.episodeNumber)",
-                    forms: .oneEpisode
-                )
-            else { continue }
-            for target in try await self.targets(episode, verb: "play", synopsis: synopsis) {
-                targets.append((target, hit.at))
-            }
+            if let target = try await target(of: hit, synopsis: synopsis) { targets.append((target, hit.at)) }
         }
         return targets
     }
 
-    /// The play queue's episodes, in its order, labelled `P:E`.
+    /// The play queue's episodes, in its order, labelled `P:E` (none without a
+    /// library).
     func queueTargets() async throws(ShellError) -> [DownloadTarget] {
-        let library = try library()
+        guard let library = try libraryIfMade() else { return [] }
         let entries = try await libraryCall { () async throws(LibraryError) in try await library.queue() }
         var targets: [DownloadTarget] = []
         for entry in entries {
-            guard
-                case .success(let selector) = Selector.parse(
-                    "\(entry.podcastNumber):\(entry.episodeNumber)",
-                    forms: .oneEpisode
-                )
-            else { continue }
-            targets += try await self.targets(selector, verb: "play")
+            if let target = try await target(of: entry) { targets.append(target) }
         }
         return targets
+    }
+
+    /// The download target of the library episode `item` names, by its `P:E`.
+    private func target(of item: some EpisodeAddressed, synopsis: String? = nil) async throws(ShellError)
+        -> DownloadTarget?
+    {
+        guard case .success(let selector) = Selector.parse(item.ref, forms: .oneEpisode) else { return nil }
+        return try await targets(selector, verb: "play", synopsis: synopsis).first
     }
 
     /// The downloads of the library's new episodes, labelled `n1`, `n2`... as `new`

@@ -44,7 +44,7 @@ extension Command {
             json: .array(
                 hits.map { hit in
                     .object([
-                        "ref": .string(FindText.ref(hit)), "podcast": .string(hit.podcast), "title": .string(hit.title),
+                        "ref": .string(hit.ref), "podcast": .string(hit.podcast), "title": .string(hit.title),
                         "snippet": .string(FindText.snippet(hit, color: false)),
                         "at": hit.at.map { .double($0) } ?? .null,
                     ])
@@ -58,8 +58,6 @@ extension Command {
 /// `find`'s hits for a person: where each is (`P:E`, the time), the podcast and
 /// episode, and the snippet under it with the words found in bold.
 enum FindText {
-    static func ref(_ hit: SearchHit) -> String { "\(hit.podcastNumber):\(hit.episodeNumber)" }
-
     /// What is wrong with the words, naming the word.
     static func problem(_ error: SearchQueryError) -> String {
         switch error {
@@ -92,7 +90,7 @@ enum FindText {
         for (index, hit) in hits.enumerated() {
             let at = hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? ""
             lines.append(
-                "f\(index + 1)  \(ref(hit))\(at)  \(TerminalText.line(hit.podcast)): \(TerminalText.line(hit.title))"
+                "f\(index + 1)  \(hit.ref)\(at)  \(TerminalText.line(hit.podcast)): \(TerminalText.line(hit.title))"
             )
             let snippet = "    " + snippet(hit, color: color)
             lines.append(width.map { TerminalText.wrap(snippet, toWidth: $0) } ?? snippet)

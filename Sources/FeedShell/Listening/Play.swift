@@ -141,7 +141,7 @@ extension Command {
             if Task.isCancelled { throw .interrupted }
             if case .exited(let exit) = end.reason, exit != .exited(0) { break }
         }
-        let left = try await context.session.queueTargets().count
+        let left = try await QueueText.entries(context.session.libraryIfMade()).count
         context.output(
             "queue: \(played) played, \(left) left" + (left > 0 ? " ('queue' lists them)" : ""),
             json: .array(results)

@@ -107,8 +107,6 @@ enum QueueText {
         return try await libraryCall { () async throws(LibraryError) in try await library.queue() }
     }
 
-    static func ref(_ entry: QueueEntry) -> String { "\(entry.podcastNumber):\(entry.episodeNumber)" }
-
     /// The positions `selector` names, or a usage error naming what is past the end.
     static func positions(_ selector: Selector, of entries: [QueueEntry], synopsis: String) throws(ShellError)
         -> [Int]
@@ -132,7 +130,7 @@ enum QueueText {
                 .init("Title"),
             ],
             rows: entries.map { entry in
-                [String(entry.position), ref(entry), TerminalText.line(entry.podcast), TerminalText.line(entry.title)]
+                [String(entry.position), entry.ref, TerminalText.line(entry.podcast), TerminalText.line(entry.title)]
             }
         )
         let text =
@@ -144,7 +142,7 @@ enum QueueText {
             json: .array(
                 entries.map { entry in
                     .object([
-                        "position": .int(entry.position), "ref": .string(ref(entry)),
+                        "position": .int(entry.position), "ref": .string(entry.ref),
                         "podcast": .string(entry.podcast), "title": .string(entry.title),
                     ])
                 }
