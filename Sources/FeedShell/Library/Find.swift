@@ -31,10 +31,9 @@ extension Command {
         // No library yet: nothing to find, and none is made for asking.
         var hits: [SearchHit] = []
         if let library = try await context.session.libraryIfMade() {
-            do throws(LibraryError) {
-                hits = try await library.search(query, limit: arguments.integer("limit") ?? 20)
-            } catch {
-                throw .library(error)
+            let limit = arguments.integer("limit") ?? 20
+            hits = try await libraryCall { () async throws(LibraryError) in
+                try await library.search(query, limit: limit)
             }
         }
         await context.session.remember(hits)

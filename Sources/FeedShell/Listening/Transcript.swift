@@ -119,12 +119,12 @@ extension Session {
         refresh: Bool = false
     ) async throws(ShellError) -> StoredTranscript {
         let library = try library()
-        if !refresh {
-            do throws(LibraryError) {
-                if let kept = try await library.transcript(of: episodeID) { return kept }
-            } catch {
-                throw .library(error)
-            }
+        if !refresh,
+            let kept = try await libraryCall({ () async throws(LibraryError) in
+                try await library.transcript(of: episodeID)
+            })
+        {
+            return kept
         }
         guard !offered.isEmpty else { throw .failure(TranscriptFailure.missing(episode: TerminalText.line(title))) }
         guard let (chosen, format) = TranscriptFormat.richest(offered) else {
@@ -140,10 +140,8 @@ extension Session {
             let body = try await http.get(chosen.url, limit: TranscriptDocument.byteLimit)
             return try TranscriptDocument.parse(body.data, format: format, from: chosen.url)
         }
-        do throws(LibraryError) {
-            return try await library.storeTranscript(document, from: chosen.url, for: episodeID)
-        } catch {
-            throw .library(error)
+        return try await libraryCall { () async throws(LibraryError) in
+            try await library.storeTranscript(document, from: chosen.url, for: episodeID)
         }
     }
 }
