@@ -237,23 +237,10 @@ enum CueText {
         return cues
     }
 
-    /// `01:02:03,500`, `01:02:03.500`, `02:03.500`: seconds, within
-    /// ``ChapterList/latestStart``.
+    /// `01:02:03,500`, `01:02:03.500`, `02:03.500`: a cue time (minutes at least,
+    /// a comma or a point before the fraction).
     static func seconds(_ text: String) -> Double? {
-        let parts = text.replacingOccurrences(of: ",", with: ".").split(
-            separator: ":",
-            omittingEmptySubsequences: false
-        )
-        guard (2...3).contains(parts.count) else { return nil }
-        var total = 0.0
-        for (index, part) in parts.enumerated() {
-            let last = index == parts.count - 1
-            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && ($0.isNumber || (last && $0 == ".")) }),
-                let value = Double(part), index == 0 || value < 60
-            else { return nil }
-            total = total * 60 + value
-        }
-        return total <= ChapterList.latestStart ? total : nil
+        ClockTime.seconds(text, fields: 2...3, decimalComma: true)
     }
 
     /// WebVTT's voice span `<v Name>` or `<v.class Name>`: the name, and the line.
@@ -357,7 +344,7 @@ enum HTMLTranscript {
                     let value = FeedText.line(captured.text)
                     if name == "time" {
                         time =
-                            CueText.seconds(value) ?? FeedDurations.parse(value).map { Double($0.components.seconds) }
+                            ClockTime.seconds(value, fields: 1...3)
                     } else {
                         speaker = value.hasSuffix(":") ? String(value.dropLast()) : value
                         if speaker?.isEmpty == true { speaker = nil }

@@ -385,7 +385,7 @@ struct ListeningServiceTests {
         #expect(PlayStart.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "x", "1:60", "-5", "1:2:3:4", "1::2", "nan", "inf", "1e300", "170:00:00"])
+    @Test(arguments: ["", "x", "1:60", "-5", "1:2:3:4", "1::2", "nan", "inf", "1e300", "170:00:00", "+5", "1e3", " 5"])
     func badPlayTimes(text: String) {
         #expect(PlayStart.seconds(text) == nil)
     }

@@ -35,20 +35,9 @@ enum PlayStart: Sendable, Equatable {
     case chapter(Int)
 
     /// `95`, `12:34`, `1:02:03`, `12:34.5`: seconds; nil when it is none of them,
-    /// or past a week (no episode is that long; mpv's `--start` takes whole
-    /// seconds as an integer).
+    /// or past a week (no episode is that long).
     static func seconds(_ text: String) -> Double? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count) else { return nil }
-        var total = 0.0
-        for (index, part) in parts.enumerated() {
-            let last = index == parts.count - 1
-            guard let value = last ? Double(part) : Double(Int(part) ?? -1), value >= 0, value.isFinite,
-                index == 0 || value < 60
-            else { return nil }
-            total = total * 60 + value
-        }
-        return total <= ChapterList.latestStart ? total : nil
+        ClockTime.seconds(text, fields: 1...3)
     }
 }
 
