@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // The fixture server's graceful shutdown (hummingbird builds it already).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // SHA-1 for the Podcast Index's Authorization header (swift-certificates,
+        // under async-http-client, builds it already).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -93,6 +96,7 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 // To recognise a gzip bomb: AsyncHTTPClient decompresses with it.
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -145,6 +149,7 @@ let package = Package(
                 .embedInCode("feeds/world.rss"),
                 .embedInCode("feeds/world.atom"),
                 .embedInCode("itunes/lookup-1000000005.json"),
+                .embedInCode("podcastindex/search.json"),
             ]
         ),
         .target(
@@ -152,6 +157,8 @@ let package = Package(
             dependencies: [
                 "FixtureData",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The Podcast Index's SHA-1 header, checked as the real API does.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // NIO's HTTP/1 parts, for responses framed by the connection's close.

@@ -33,5 +33,6 @@ public enum FixtureFiles {
         "feeds/world.rss": PackageResources.world_rss,
         "feeds/world.atom": PackageResources.world_atom,
         "itunes/lookup-1000000005.json": PackageResources.lookup_1000000005_json,
+        "podcastindex/search.json": PackageResources.search_json,
     ]
 }

@@ -20,7 +20,7 @@ function __feedsh_parse_tokens -S
     set -l unparsed_tokens (__feedsh_tokens -pc)
     switch $unparsed_tokens[1]
     case 'feedsh'
-        __feedsh_parse_subcommand 0 'f=' 'c=' 'demo' 'itunes-url=' 'posts-url=' 'met-url=' 'download-dir=' 'cache-dir=' 'library=' 'keep-going' 'engine=' 'max-concurrent=' 'max-filesize=' 'json' 'no-color' 'no-pager' 'detach' 'version' 'h/help'
+        __feedsh_parse_subcommand 0 'f=' 'c=' 'demo' 'itunes-url=' 'posts-url=' 'met-url=' 'index-url=' 'download-dir=' 'cache-dir=' 'library=' 'keep-going' 'engine=' 'max-concurrent=' 'max-filesize=' 'json' 'no-color' 'no-pager' 'detach' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'serve-fixtures'
             __feedsh_parse_subcommand 0 'port=' 'rate=' 'version' 'h/help'
@@ -85,6 +85,7 @@ complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options 
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" itunes-url' -l 'itunes-url' -d 'iTunes API root (env FEEDSH_ITUNES_URL).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" posts-url' -l 'posts-url' -d 'Posts API root (env FEEDSH_POSTS_URL).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" met-url' -l 'met-url' -d 'Met collection API root (env FEEDSH_MET_URL).' -rfka ''
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" index-url' -l 'index-url' -d 'Podcast Index API root (env FEEDSH_PODCASTINDEX_URL; default https://api.podcastindex.org/api/1.0).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" download-dir' -l 'download-dir' -d 'Where episodes are saved (env FEEDSH_DOWNLOAD_DIR; default $XDG_DATA_HOME/feedsh/downloads).' -rfa '(__feedsh_complete_directories)'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" cache-dir' -l 'cache-dir' -d 'Where fetched images are kept (env FEEDSH_CACHE_DIR; default $XDG_CACHE_HOME/feedsh).' -rfa '(__feedsh_complete_directories)'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" library' -l 'library' -d 'The podcast library (env FEEDSH_LIBRARY; default $XDG_DATA_HOME/feedsh/library.sqlite).' -rF

@@ -24,6 +24,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidURL(String)
         case invalidFeed(URL, detail: String)
         case invalidTranscript(URL, detail: String)
+        case unauthorized(URL, detail: String)
     }
 
     /// A stable, machine-readable name for the kind of error.
@@ -45,6 +46,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidURL = Code("invalid-url")
         public static let invalidFeed = Code("invalid-feed")
         public static let invalidTranscript = Code("invalid-transcript")
+        public static let unauthorized = Code("unauthorized")
     }
 
     private let kind: Kind
@@ -99,6 +101,12 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         .init(.invalidTranscript(url, detail: detail))
     }
 
+    /// The server refused the request's credentials (401, 403); `detail` says
+    /// whose, and what to do.
+    public static func unauthorized(url: URL, detail: String) -> FeedError {
+        .init(.unauthorized(url, detail: detail))
+    }
+
     public var code: Code {
         switch kind {
         case .httpStatus: .httpStatus
@@ -115,6 +123,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidURL: .invalidURL
         case .invalidFeed: .invalidFeed
         case .invalidTranscript: .invalidTranscript
+        case .unauthorized: .unauthorized
         }
     }
 
@@ -123,7 +132,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .httpStatus(_, let url), .notJSON(let url, _, _), .invalidJSON(let url, _, _),
             .bodyTooLarge(let url, _), .decompressedTooLarge(let url, _), .truncated(let url, _, _),
-            .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _), .invalidTranscript(let url, _):
+            .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _), .invalidTranscript(let url, _),
+            .unauthorized(let url, _):
             url
         case .decoding(let url, _, _): url
         case .connectionFailed, .notFound, .invalidURL: nil
@@ -173,6 +183,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(url.absoluteString) is not a feed feedsh can read: \(detail)"
         case .invalidTranscript(let url, let detail):
             "the transcript at \(url.absoluteString) is malformed: \(detail)"
+        case .unauthorized(_, let detail):
+            detail
         }
     }
 }

@@ -19,7 +19,7 @@ public struct HTTPSettings: Sendable, Equatable {
         connectTimeout: Duration = .seconds(10),
         requestTimeout: Duration = .seconds(60),
         readTimeout: Duration = .seconds(30),
-        userAgent: String = "feedsh/\(FeedKitVersion.current)"
+        userAgent: String = FeedKitVersion.userAgent
     ) {
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
@@ -31,6 +31,11 @@ public struct HTTPSettings: Sendable, Equatable {
 /// feedsh's version, sent as the user agent and printed by `--version`.
 public enum FeedKitVersion {
     public static let current = "0.1.0"
+    /// Where a server's operator can read what feedsh is.
+    public static let home = "https://github.com/feedsh/feedsh"
+    /// `feedsh/0.1.0 (+https://...)`: a product and a contact, as crawlers send;
+    /// some hosts refuse libraries' default agents.
+    public static let userAgent = "feedsh/\(current) (+\(home))"
 }
 
 /// The HTTP layer for the API clients: GET a URL, check the status, collect a bounded
@@ -78,11 +83,17 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// GETs `url` and returns its body, which must arrive within the request timeout,
-    /// be at most `limit` bytes and come with a 2xx status.
-    public func get(_ url: URL, limit: Int = 32 << 20) async throws(FeedError) -> Body {
+    /// be at most `limit` bytes and come with a 2xx status. `headers` are sent
+    /// besides the user agent and `Accept` (an API's own authentication).
+    public func get(
+        _ url: URL,
+        headers: [(name: String, value: String)] = [],
+        limit: Int = 32 << 20
+    ) async throws(FeedError) -> Body {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: "application/json, text/javascript;q=0.9, */*;q=0.1")
+        for header in headers { request.headers.add(name: header.name, value: header.value) }
         do {
             let response = try await client.execute(request, timeout: TimeAmount(settings.requestTimeout))
             guard (200..<300).contains(response.status.code) else {
@@ -102,8 +113,8 @@ public final class HTTPFetcher: Sendable {
 
     /// GETs `url` and checks that the body looks like JSON; a web page, an empty body
     /// or binary data becomes ``FeedError/Code/notJSON``.
-    public func getJSON(_ url: URL) async throws(FeedError) -> Body {
-        let body = try await get(url)
+    public func getJSON(_ url: URL, headers: [(name: String, value: String)] = []) async throws(FeedError) -> Body {
+        let body = try await get(url, headers: headers)
         let first = body.data.first { !(" \t\r\n" as String).utf8.contains($0) }
         let typeSaysHTML = body.contentType?.lowercased().contains("html") ?? false
         guard !typeSaysHTML, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
@@ -114,8 +125,12 @@ public final class HTTPFetcher: Sendable {
 
     /// GETs JSON and decodes it as `T`; a decoding failure names the URL and the
     /// key path (or, for bad syntax, the body's size).
-    public func decode<T: Decodable>(_ type: T.Type, from url: URL) async throws(FeedError) -> T {
-        let body = try await getJSON(url)
+    public func decode<T: Decodable>(
+        _ type: T.Type,
+        from url: URL,
+        headers: [(name: String, value: String)] = []
+    ) async throws(FeedError) -> T {
+        let body = try await getJSON(url, headers: headers)
         do {
             return try JSONDecoder().decode(T.self, from: body.data)
         } catch {

@@ -74,10 +74,26 @@ public actor Session {
         return task.isCancelled ? nil : value
     }
 
-    func searchPodcasts(term: String, limit: Int) async throws(FeedError) -> [PodcastSearchResult] {
-        let results = try await itunes.searchPodcasts(term: term, limit: limit)
-        searchResults = results
-        return results
+    /// Searches Apple's directory or the Podcast Index; the results are what
+    /// `open N` numbers.
+    func searchPodcasts(
+        term: String,
+        limit: Int,
+        in directory: PodcastSearchResult.Directory
+    ) async throws(ShellError) -> [PodcastSearchResult] {
+        let index = directory == .podcastIndex ? try await podcastIndex() : nil
+        do throws(FeedError) {
+            let results =
+                if let index {
+                    try await index.search(term: term, limit: limit)
+                } else {
+                    try await itunes.searchPodcasts(term: term, limit: limit)
+                }
+            searchResults = results
+            return results
+        } catch {
+            throw .feed(error)
+        }
     }
 
     /// What ``selectEpisodes(_:synopsis:)`` found.

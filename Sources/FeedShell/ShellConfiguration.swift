@@ -36,6 +36,10 @@ public struct ShellConfiguration: Sendable {
     /// The pager for results taller than the screen at the prompt (`less -FRX`
     /// unless `$PAGER` says otherwise); nil for none (`--no-pager`).
     public var pager: String?
+    /// The Podcast Index key and secret from `FEEDSH_PODCASTINDEX_KEY` and
+    /// `FEEDSH_PODCASTINDEX_SECRET` (or `--demo`'s), which win over the settings.
+    public var podcastIndexKey: String?
+    public var podcastIndexSecret: String?
 
     public init(
         endpoints: Endpoints = .init(),
@@ -51,7 +55,9 @@ public struct ShellConfiguration: Sendable {
         maxFileSize: Int64? = nil,
         player: String? = nil,
         detach: Bool = false,
-        pager: String? = nil
+        pager: String? = nil,
+        podcastIndexKey: String? = nil,
+        podcastIndexSecret: String? = nil
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
@@ -71,6 +77,8 @@ public struct ShellConfiguration: Sendable {
         self.player = player
         self.detach = detach
         self.pager = pager
+        self.podcastIndexKey = podcastIndexKey
+        self.podcastIndexSecret = podcastIndexSecret
     }
 }
 

@@ -77,6 +77,9 @@ final class FixtureRoutes: Sendable {
                 megabytes: request.uri.queryParameters.get("mb").flatMap { Int($0) }
             )
         }
+        router.get("/api/1.0/search/byterm") { request, context in
+            self.podcastIndexSearch(request, fault: context.fault)
+        }
         getOrHead(router, "/media/**") { request, context in
             self.media(
                 request,
@@ -145,7 +148,9 @@ final class FixtureRoutes: Sendable {
                     path: String(path),
                     query: request.uri.query,
                     range: request.headers[.range],
-                    ifRange: request.headers[.ifRange]
+                    ifRange: request.headers[.ifRange],
+                    userAgent: request.headers[.userAgent],
+                    accept: request.headers[.accept]
                 )
             )
         }

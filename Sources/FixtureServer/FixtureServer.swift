@@ -15,8 +15,15 @@ import Synchronization
 ///   `{"resultCount":0,"results":[]}` like Apple's.
 /// - `GET|HEAD /media/PATH[?size=N]`: synthetic audio (see ``SyntheticMedia``) with a
 ///   strong ETag, Last-Modified, `Range` (206/416) and `If-Range`.
+/// - `GET /api/1.0/search/byterm?q=TERM`: the Podcast Index, checking its
+///   authentication headers (key ``podcastIndexKey``, secret ``podcastIndexSecret``).
 /// - any path behind `/fault/SPEC/`: the same with faults injected (see ``Fault``).
 public final class FixtureServer: Sendable {
+    /// The Podcast Index key this server accepts (`--demo` uses it).
+    public static let podcastIndexKey = "FEEDSHDEMOKEY"
+    /// Its secret.
+    public static let podcastIndexSecret = "feedsh-demo-secret"
+
     /// Where and how to serve.
     public struct Configuration: Sendable {
         /// The address to bind; loopback by default.
@@ -147,4 +154,7 @@ public struct RecordedRequest: Sendable, Equatable {
     public let range: String?
     /// The `If-Range` header, if any.
     public let ifRange: String?
+    /// The `User-Agent` and `Accept` headers, if any.
+    public var userAgent: String? = nil
+    public var accept: String? = nil
 }

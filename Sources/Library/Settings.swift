@@ -19,6 +19,9 @@ public enum Setting: String, CaseIterable, Sendable {
     case maxSize = "max-size"
     /// Whether `update` fetches new episodes' transcripts (`set transcripts auto on`).
     case transcripts
+    /// The Podcast Index API key and secret, for `search --index`.
+    case podcastIndexKey = "podcastindex-key"
+    case podcastIndexSecret = "podcastindex-secret"
 
     public var name: String { rawValue }
 
@@ -31,6 +34,8 @@ public enum Setting: String, CaseIterable, Sendable {
         case .cleanup: "on|off"
         case .maxSize: "SIZE"
         case .transcripts: "auto on|off"
+        case .podcastIndexKey: "KEY"
+        case .podcastIndexSecret: "SECRET"
         }
     }
 
@@ -44,6 +49,8 @@ public enum Setting: String, CaseIterable, Sendable {
         case .cleanup: "delete played files beyond a podcast's keep after downloads and updates"
         case .maxSize: "the largest file a download may be (k, M, G: 500M, 4G) when --max-filesize is not given"
         case .transcripts: "auto on: update fetches new episodes' transcripts, so that find searches them"
+        case .podcastIndexKey: "your Podcast Index API key, for search --index (FEEDSH_PODCASTINDEX_KEY wins)"
+        case .podcastIndexSecret: "its secret, never shown (FEEDSH_PODCASTINDEX_SECRET wins)"
         }
     }
 
@@ -57,8 +64,12 @@ public enum Setting: String, CaseIterable, Sendable {
         case .cleanup: "on"
         case .maxSize: "4G"
         case .transcripts: "auto off"
+        case .podcastIndexKey, .podcastIndexSecret: "none"
         }
     }
+
+    /// A value never shown (`set` lists it as set or not).
+    public var isSecret: Bool { self == .podcastIndexSecret }
 
     /// The value `text` stands for, normalized (`1.50` is `1.5`), or why it cannot be.
     public func normalize(_ text: String) throws(SettingError) -> String {
@@ -91,6 +102,11 @@ public enum Setting: String, CaseIterable, Sendable {
             let words = trimmed.split(separator: " ")
             let value = words.first?.lowercased() == "auto" ? words.dropFirst().joined(separator: " ") : trimmed
             return try Self.onOff(value, for: self) ? "auto on" : "auto off"
+        case .podcastIndexKey, .podcastIndexSecret:
+            guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+                throw SettingError(self, isSecret ? "…" : text, expected: "one word without spaces")
+            }
+            return trimmed
         }
     }
 

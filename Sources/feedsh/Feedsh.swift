@@ -55,6 +55,15 @@ struct Feedsh: AsyncParsableCommand {
     var metURL: String?
 
     @Option(
+        name: .customLong("index-url"),
+        help: ArgumentHelp(
+            "Podcast Index API root (env FEEDSH_PODCASTINDEX_URL; default https://api.podcastindex.org/api/1.0).",
+            valueName: "url"
+        )
+    )
+    var indexURL: String?
+
+    @Option(
         help: ArgumentHelp(
             "Where episodes are saved (env FEEDSH_DOWNLOAD_DIR; default $XDG_DATA_HOME/feedsh/downloads).",
             valueName: "dir"
@@ -152,6 +161,10 @@ struct Feedsh: AsyncParsableCommand {
         endpoints.itunes = try url(itunesURL, env: "FEEDSH_ITUNES_URL", flag: "--itunes-url") ?? endpoints.itunes
         endpoints.posts = try url(postsURL, env: "FEEDSH_POSTS_URL", flag: "--posts-url") ?? endpoints.posts
         endpoints.met = try url(metURL, env: "FEEDSH_MET_URL", flag: "--met-url") ?? endpoints.met
+        endpoints.podcastIndex =
+            try url(indexURL, env: "FEEDSH_PODCASTINDEX_URL", flag: "--index-url") ?? endpoints.podcastIndex
+        var indexKey = setting("FEEDSH_PODCASTINDEX_KEY")
+        var indexSecret = setting("FEEDSH_PODCASTINDEX_SECRET")
 
         var demoServer: FixtureServer?
         // The demo's library, downloads and cache: a folder of its own, so that the
@@ -160,6 +173,11 @@ struct Feedsh: AsyncParsableCommand {
         if demo {
             let server = try await FixtureServer.start(.init(mediaRate: 1_000_000))
             endpoints = Endpoints(allAt: server.baseURL)
+            // The fixture Index accepts its own key, so that `search --index` works.
+            if indexKey == nil, indexSecret == nil {
+                indexKey = FixtureServer.podcastIndexKey
+                indexSecret = FixtureServer.podcastIndexSecret
+            }
             demoServer = server
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("feedsh-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -196,7 +214,9 @@ struct Feedsh: AsyncParsableCommand {
             maxFileSize: maxFileSize?.bytes,
             player: setting("FEEDSH_PLAYER"),
             detach: detach,
-            pager: noPager ? nil : Pager.command(environment: environment)
+            pager: noPager ? nil : Pager.command(environment: environment),
+            podcastIndexKey: indexKey,
+            podcastIndexSecret: indexSecret
         )
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.
@@ -267,7 +287,8 @@ struct ServeFixtures: AsyncParsableCommand {
         abstract: "Serve the built-in fixtures over HTTP until interrupted.",
         discussion: """
             Prints the base URL, then serves. Point feedsh at it with FEEDSH_ITUNES_URL, FEEDSH_POSTS_URL \
-            and FEEDSH_MET_URL (or --itunes-url, --posts-url, --met-url): it answers all three APIs, and \
+            and FEEDSH_MET_URL (or --itunes-url, --posts-url, --met-url), and FEEDSH_PODCASTINDEX_URL at \
+            BASE/api/1.0 (key FEEDSHDEMOKEY, secret feedsh-demo-secret): it answers all four APIs, and \
             feeds, OPML and media under /feeds/, /opml/ and /media/ (the README lists every route and \
             the faults behind /fault/SPEC/).
             """

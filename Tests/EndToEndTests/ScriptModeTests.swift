@@ -51,6 +51,34 @@ struct ScriptModeTests {
         #expect(result.standardError.hasPrefix("demo: serving fixtures at http://127.0.0.1:"))
     }
 
+    /// The demo's own Podcast Index key: `search --index` signs its requests, which
+    /// the fixture server checks; `open` reads the result's feed. Without a key,
+    /// one line says how to get one.
+    @Test func podcastIndexSearchThroughTheBinary() async throws {
+        let result = try await runFeedsh(["--demo", "-c", "search --index tones; open 1; episodes"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("1         5  Tones for Listening · feedsh fixtures"))
+        #expect(result.standardOutput.contains("Tone 5: 3 seconds"), "\(result.standardOutput)")
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let index = server.url("/api/1.0").absoluteString
+        let noKey = try await runFeedsh(["--index-url", index, "-c", "search --index tones"])
+        #expect(noKey.status == 1)
+        #expect(noKey.standardError.hasPrefix("feedsh: search --index needs a Podcast Index API key"))
+        #expect(noKey.standardError.filter { $0 == "\n" }.count == 1, "\(noKey.standardError)")
+        let keyed = try await runFeedsh(
+            ["--json", "-c", "search --index symbolic"],
+            environment: [
+                "FEEDSH_PODCASTINDEX_URL": index, "FEEDSH_PODCASTINDEX_KEY": FixtureServer.podcastIndexKey,
+                "FEEDSH_PODCASTINDEX_SECRET": FixtureServer.podcastIndexSecret,
+            ]
+        )
+        #expect(keyed.status == 0, "\(keyed.standardError)")
+        #expect(keyed.standardOutput.contains(#""directory":"podcastindex""#), "\(keyed.standardOutput)")
+        let request = try #require(server.requests.last)
+        #expect(request.userAgent?.hasPrefix("feedsh/") == true && request.userAgent?.contains("(+https://") == true)
+    }
+
     @Test func closedPortFailsWithOneLineNamingTheAddress() async throws {
         let closed = try ClosedPort()
         let port = closed.port

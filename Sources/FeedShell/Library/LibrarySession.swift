@@ -55,12 +55,12 @@ struct LoadedSubscription: Sendable {
 
 extension StoredPodcast {
     /// The ID its downloads are filed under: Apple's, else a key of its feed URL.
-    var downloadKey: Int64 { itunesID ?? DownloadLayout.feedKey(feedURL) }
+    var downloadKey: Int64 { itunesID ?? FeedKeys.podcast(feedURL: feedURL) }
 
     /// The ID an episode's download is filed under: Apple's trackId, else a key of
     /// its GUID in this feed.
     func episodeKey(guid: String, trackID: Int64?) -> Int64 {
-        trackID ?? DownloadLayout.feedKey(feedURL + "\n" + guid)
+        trackID ?? FeedKeys.episode(feedURL: feedURL, guid: guid)
     }
 }
 

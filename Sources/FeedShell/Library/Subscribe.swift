@@ -63,9 +63,12 @@ extension Command {
             }
             feedURL = url
             title = podcast.title
-            itunesID = podcast.id
-            for episode in podcast.episodes {
-                if let guid = episode.guid { trackIDs[guid] = episode.id }
+            // A podcast read from its feed (a Podcast Index result) has no Apple IDs.
+            itunesID = podcast.appleID
+            if itunesID != nil {
+                for episode in podcast.episodes {
+                    if let guid = episode.guid { trackIDs[guid] = episode.id }
+                }
             }
         }
         let library = try await session.library()

@@ -75,10 +75,10 @@ extension Command {
                 }
             }
             try await context.session.change(setting, to: value)
-            let shown = value ?? "\(setting.defaultText) (the default)"
+            let shown = setting.isSecret && value != nil ? "set" : value ?? "\(setting.defaultText) (the default)"
             context.output(
                 "\(setting.name) is \(TerminalText.line(shown))",
-                json: .object(["name": .string(setting.name), "value": .string(value)])
+                json: .object(["name": .string(setting.name), "value": .string(setting.isSecret ? nil : value)])
             )
         }
         return .proceed
@@ -119,6 +119,15 @@ extension Command {
                 value = "none"
                 source = "--no-pager"
             }
+            if setting == .podcastIndexKey, let key = session.configuration.podcastIndexKey {
+                value = key
+                source = "FEEDSH_PODCASTINDEX_KEY"
+            }
+            if setting == .podcastIndexSecret, let secret = session.configuration.podcastIndexSecret {
+                value = secret
+                source = "FEEDSH_PODCASTINDEX_SECRET"
+            }
+            if setting.isSecret, value != nil { value = "(hidden)" }
             rows.append([setting.name, TerminalText.line(value ?? setting.defaultText), source])
             json.append(
                 .object([

@@ -16,7 +16,11 @@ enum Render {
         let loaded = podcast.episodes.count
         let counted = podcast.episodeCount.map { " of \($0)" } ?? ""
         details.append("\(loaded)\(counted) \(loaded == 1 && counted.isEmpty ? "episode" : "episodes") loaded")
-        details.append("id \(podcast.id)")
+        if let appleID = podcast.appleID {
+            details.append("id \(appleID)")
+        } else if let feedURL = podcast.feedURL {
+            details.append(TerminalText.line(feedURL.absoluteString))
+        }
         return [first, details.joined(separator: " · ")].map { cut($0, width) }.joined(separator: "\n")
     }
 

@@ -29,7 +29,10 @@ extension Command {
             }
             id = parsed
         }
-        try await loadPodcast(id: id, limit: arguments.integer("limit") ?? defaultLookupLimit, context)
+        let limit = arguments.integer("limit") ?? defaultLookupLimit
+        try await showLoaded(context) { () async throws(ShellError) in
+            try await feed { () async throws(FeedError) in try await context.session.lookup(id: id, limit: limit) }
+        }
         return .proceed
     }
 
@@ -43,11 +46,12 @@ extension Command {
         return "'\(shown)' is not a podcast ID or an Apple Podcasts URL; find one with 'search NAME'"
     }
 
-    /// Loads podcast `id` and shows its header: what `lookup` and `open` do.
-    static func loadPodcast(id: Int64, limit: Int, _ context: CommandContext) async throws(ShellError) {
-        let podcast: Podcast = try await feed { () async throws(FeedError) in
-            try await context.session.lookup(id: id, limit: limit)
-        }
+    /// Loads a podcast with `load` and shows its header: what `lookup` and `open` do.
+    static func showLoaded(
+        _ context: CommandContext,
+        _ load: () async throws(ShellError) -> Podcast
+    ) async throws(ShellError) {
+        let podcast = try await load()
         if !context.console.json {
             for warning in podcast.warnings {
                 context.console.printError("warning: \(TerminalText.line(warning.description))")

@@ -1,3 +1,4 @@
+import FeedKit
 import ShellKit
 import TerminalKit
 
@@ -6,7 +7,11 @@ extension Command {
         CommandSpec(
             "open",
             summary: "load search result N, as 'lookup' does",
-            details: "--limit sets how many of the latest episodes to load (1-200, default \(defaultLookupLimit)).",
+            details: """
+                An Apple result is looked up in Apple's directory; a Podcast Index result
+                (search --index) is read from its feed. --limit sets how many of the
+                latest episodes to load (1-200, default \(defaultLookupLimit)).
+                """,
             arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.searchResults))],
             flags: [FlagSpec("limit", value: .integer(1...200))],
             waitsOnNetwork: true
@@ -18,11 +23,18 @@ extension Command {
         guard let number = Int(text), results.indices.contains(number - 1) else {
             throw .usage("no result '\(TerminalText.line(text))' (1-\(results.count))", synopsis: arguments.synopsis)
         }
-        try await loadPodcast(
-            id: results[number - 1].id,
-            limit: arguments.integer("limit") ?? defaultLookupLimit,
-            context
-        )
+        let result = results[number - 1]
+        let limit = arguments.integer("limit") ?? defaultLookupLimit
+        try await showLoaded(context) { () async throws(ShellError) in
+            switch (result.directory, result.feedURL) {
+            case (.podcastIndex, let url?):
+                try await context.session.loadFeed(url, limit: limit)
+            default:
+                try await feed { () async throws(FeedError) in
+                    try await context.session.lookup(id: result.id, limit: limit)
+                }
+            }
+        }
         return .proceed
     }
 }

@@ -7,16 +7,23 @@ extension Command {
         CommandSpec(
             "search",
             summary: "find podcasts by name; 'open N' loads one",
-            details: "Searches the iTunes podcast directory. --limit sets how many results (1-200, default 10).",
+            details: """
+                Searches Apple's podcast directory, or with --index the Podcast Index (its
+                key and secret from FEEDSH_PODCASTINDEX_KEY and FEEDSH_PODCASTINDEX_SECRET,
+                or 'set podcastindex-key' and 'set podcastindex-secret'). --limit sets how
+                many results (1-200, default 10).
+                """,
             arguments: [ArgumentSpec("TERM", rest: true)],
-            flags: [FlagSpec("limit", value: .integer(1...200))],
+            flags: [FlagSpec("limit", value: .integer(1...200)), FlagSpec("index")],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
         let term = arguments["TERM"] ?? ""
-        let results: [PodcastSearchResult] = try await feed { () async throws(FeedError) in
-            try await context.session.searchPodcasts(term: term, limit: arguments.integer("limit") ?? 10)
-        }
+        let results = try await context.session.searchPodcasts(
+            term: term,
+            limit: arguments.integer("limit") ?? 10,
+            in: arguments.has("index") ? .podcastIndex : .apple
+        )
         guard !results.isEmpty else {
             context.output("no podcasts match '\(TerminalText.line(term))'", json: .array([]))
             return .proceed
@@ -37,7 +44,8 @@ extension Command {
                     .object([
                         "number": .int(index + 1), "id": .int(result.id), "title": .string(result.title),
                         "artist": .string(result.artist), "episodeCount": result.episodeCount.map { .int($0) },
-                        "genre": .string(result.genre),
+                        "genre": .string(result.genre), "feedURL": .string(result.feedURL?.absoluteString),
+                        "directory": .string(result.directory.rawValue),
                     ])
                 }
             )

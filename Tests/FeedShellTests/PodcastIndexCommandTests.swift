@@ -1,0 +1,81 @@
+import FixtureServer
+import Foundation
+import Testing
+
+@testable import FeedShell
+
+@Suite("search --index")
+struct PodcastIndexCommandTests {
+    @Test func searchOpenDownloadThenSubscribeKeepsTheFile() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("search --index tones") == .failure)
+            var errors = h.output.standardError
+            #expect(errors.contains("search --index needs a Podcast Index API key and secret"), "\(errors)")
+            #expect(errors.contains("FEEDSH_PODCASTINDEX_KEY"), "\(errors)")
+            h.output.clear()
+            let setKeys = "set podcastindex-key \(FixtureServer.podcastIndexKey); set podcastindex-secret wrong"
+            #expect(await h.run(setKeys) == .success)
+            #expect(h.output.standardOutput.contains("podcastindex-secret is set"), "\(h.output.standardOutput)")
+            #expect(!h.output.standardOutput.contains("wrong"), "\(h.output.standardOutput)")
+            #expect(await h.run("search --index tones") == .failure)
+            errors = h.output.standardError
+            #expect(errors.contains("refused key 'FEEDSHDEMOKEY' (HTTP 401)"), "\(errors)")
+            #expect(await h.run("set podcastindex-secret \(FixtureServer.podcastIndexSecret)") == .success)
+            h.output.clear()
+            #expect(await h.run("set") == .success)
+            var out = h.output.standardOutput
+            #expect(out.contains("podcastindex-secret"), "\(out)")
+            #expect(out.contains("(hidden)"), "\(out)")
+            #expect(!out.contains(FixtureServer.podcastIndexSecret), "\(out)")
+            h.output.clear()
+
+            #expect(await h.run("search --index tones") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("1         5  Tones for Listening · feedsh fixtures"), "\(out)")
+            // The feed's escape sequence and bell never reach the terminal.
+            #expect(out.contains("Tones with an escape · feedsh fixtures"), "\(out)")
+            #expect(!out.contains("\u{1B}") && !out.contains("\u{07}"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("open 1; episodes") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("Tones for Listening · feedsh fixtures"), "\(out)")
+            #expect(out.contains("/feeds/listening.xml"), "\(out)")
+            #expect(out.contains("Tone 5: 3 seconds"), "\(out)")
+            #expect(await h.run("get 5; wait") == .success)
+            let folders = try FileManager.default.contentsOfDirectory(atPath: h.downloads.path)
+                .filter { $0.hasPrefix("feed-") }
+            #expect(folders.count == 1, "\(folders)")
+            h.output.clear()
+            // Subscribing to what was opened files it where the download went.
+            #expect(await h.run("subscribe; episodes") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("subscribed to Tones for Listening: 5 episodes"), "\(out)")
+            #expect(out.contains("downloaded"), "\(out)")
+            h.output.clear()
+            // Opened again, it is the subscription.
+            #expect(await h.run("search --index tones; open 1; podcasts") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("1         5    0    1"), "\(out)")
+        }
+    }
+
+    @Test func jsonNamesTheDirectoryAndFeed() async throws {
+        try await ShellHarness.run(json: true) { h in
+            let keys =
+                "set podcastindex-key \(FixtureServer.podcastIndexKey); "
+                + "set podcastindex-secret \(FixtureServer.podcastIndexSecret)"
+            #expect(await h.run(keys) == .success)
+            #expect(!h.output.standardOutput.contains(FixtureServer.podcastIndexSecret))
+            h.output.clear()
+            #expect(await h.run("search --index symbolic; search radio --limit 1") == .success)
+            let lines = h.output.standardOutput.split(separator: "\n").map(String.init)
+            let index = try #require(lines.first)
+            #expect(index.contains(#""directory":"podcastindex""#), "\(index)")
+            #expect(
+                index.contains(#""feedURL":"\#(h.server.baseURL.absoluteString)/feeds/1386867488.xml""#),
+                "\(index)"
+            )
+            #expect(lines.last?.contains(#""directory":"apple""#) == true, "\(lines)")
+        }
+    }
+}
