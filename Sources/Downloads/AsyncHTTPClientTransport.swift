@@ -9,8 +9,8 @@ import NIOCore
 /// come out as ``NetworkFailure`` through the shared mapping.
 public final class AsyncHTTPClientTransport: DownloadTransport {
     public let name = "ahc"
-    private let client: HTTPClient
-    private let ownsClient: Bool
+    private let clients: HTTPClientPool
+    private let ownsClients: Bool
     private let userAgent: String
 
     /// A transport with a client of its own.
@@ -20,21 +20,22 @@ public final class AsyncHTTPClientTransport: DownloadTransport {
     public convenience init(
         userAgent: String = "feedsh",
         connectTimeout: Duration = .seconds(10),
-        idleTimeout: Duration = .seconds(30)
+        idleTimeout: Duration = .seconds(30),
+        proxies: ProxyEnvironment = .direct
     ) {
         self.init(
-            client: HTTPClientSetup.makeClient(connectTimeout: connectTimeout, readTimeout: idleTimeout),
+            clients: HTTPClientPool(connectTimeout: connectTimeout, readTimeout: idleTimeout, proxies: proxies),
             userAgent: userAgent,
-            ownsClient: true
+            ownsClients: true
         )
     }
 
-    /// A transport over a shared client (made by ``HTTPClientSetup``); its owner
-    /// shuts it down unless `ownsClient`.
-    public init(client: HTTPClient, userAgent: String, ownsClient: Bool = false) {
-        self.client = client
+    /// A transport over shared clients; their owner shuts them down unless
+    /// `ownsClients`.
+    public init(clients: HTTPClientPool, userAgent: String, ownsClients: Bool = false) {
+        self.clients = clients
         self.userAgent = userAgent
-        self.ownsClient = ownsClient
+        self.ownsClients = ownsClients
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -47,11 +48,11 @@ public final class AsyncHTTPClientTransport: DownloadTransport {
         // (the read timeout and the low-speed limit catch a stall).
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(outgoing, timeout: .hours(24 * 365))
+            response = try await clients.client(for: request.url).execute(outgoing, timeout: .hours(24 * 365))
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw NetworkFailure(error, url: request.url)
+            throw clients.failure(error, url: request.url)
         }
         var headers: [String: String] = [:]
         for header in response.headers {
@@ -66,7 +67,7 @@ public final class AsyncHTTPClientTransport: DownloadTransport {
     }
 
     public func shutdown() async {
-        if ownsClient { try? await client.shutdown() }
+        if ownsClients { try? await clients.shutdown() }
     }
 }
 

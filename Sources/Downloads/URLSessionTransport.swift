@@ -28,12 +28,18 @@ public final class URLSessionTransport: DownloadTransport {
     static let window: Int64 = 8 << 20
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// The proxies, to name the one that failed: libcurl, under FoundationNetworking,
+    /// reads the same variables by the same (curl's) rules and sends through them
+    /// by itself.
+    private let proxies: ProxyEnvironment
 
     public init(
         userAgent: String = "feedsh",
         connectTimeout: Duration = .seconds(10),
-        idleTimeout: Duration = .seconds(30)
+        idleTimeout: Duration = .seconds(30),
+        proxies: ProxyEnvironment = .direct
     ) {
+        self.proxies = proxies
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -106,7 +112,7 @@ public final class URLSessionTransport: DownloadTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         let task = session.dataTask(with: urlRequest)
-        let state = TaskState(task: task, url: request.url)
+        let state = TaskState(task: task, url: request.url, proxy: proxies.proxy(for: request.url))
         delegate.register(state, for: task.taskIdentifier)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -129,7 +135,7 @@ public final class URLSessionTransport: DownloadTransport {
 
     /// A `URLError` in the vocabulary every transport shares; a cancelled task is a
     /// `CancellationError`.
-    static func failure(_ error: any Error, url: URL) -> any Error {
+    static func failure(_ error: any Error, url: URL, proxy: ProxyServer? = nil) -> any Error {
         guard let error = error as? URLError else { return error }
         let reason: NetworkFailure.Reason
         switch error.code {
@@ -145,6 +151,11 @@ public final class URLSessionTransport: DownloadTransport {
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             reason = .tls(error.localizedDescription)
         default: reason = .other(error.localizedDescription)
+        }
+        switch reason {
+        case .connectionRefused, .unknownHost, .unreachable:
+            if let proxy { return NetworkFailure(reason, host: proxy.host, port: proxy.port, throughProxy: true) }
+        default: break
         }
         return NetworkFailure(reason, url: url)
     }
@@ -205,13 +216,16 @@ final class TaskState: Sendable {
 
     let task: URLSessionDataTask
     let url: URL
+    /// The proxy the request goes through, to name it when it cannot be reached.
+    let proxy: ProxyServer?
     private let guarded = Mutex(Guarded())
     let chunks: AsyncThrowingStream<ByteBuffer, any Error>
     private let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
 
-    init(task: URLSessionDataTask, url: URL) {
+    init(task: URLSessionDataTask, url: URL, proxy: ProxyServer?) {
         self.task = task
         self.url = url
+        self.proxy = proxy
         (chunks, continuation) = AsyncThrowingStream.makeStream()
         continuation.onTermination = { [task] termination in
             if case .cancelled = termination { task.cancel() }
@@ -270,7 +284,7 @@ final class TaskState: Sendable {
     }
 
     func completed(_ error: (any Error)?) {
-        let error = error.map { URLSessionTransport.failure($0, url: url) }
+        let error = error.map { URLSessionTransport.failure($0, url: url, proxy: proxy) }
         let head = guarded.withLock { state in
             let continuation = state.head
             state.head = nil

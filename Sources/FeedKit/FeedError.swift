@@ -17,7 +17,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case bodyTooLarge(URL, limit: Int)
         case decompressedTooLarge(URL, limit: Int)
         case truncated(URL, received: Int, expected: Int?)
-        case connectionFailed(host: String, port: Int, reason: String)
+        case connectionFailed(host: String, port: Int, reason: String, proxy: Bool)
         case timedOut(URL, after: Duration)
         case transport(URL, detail: String)
         case notFound(String)
@@ -79,11 +79,12 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     /// No connection could be made (refused, unknown host, unreachable).
     public static func connectionFailed(host: String, port: Int, reason: String) -> FeedError {
-        .init(.connectionFailed(host: host, port: port, reason: reason))
+        .init(.connectionFailed(host: host, port: port, reason: reason, proxy: false))
     }
-    /// No connection could be made, as the shared network mapping says.
+    /// No connection could be made, as the shared network mapping says (to the
+    /// proxy, when it was the proxy that could not be reached).
     static func connectionFailed(_ failure: NetworkFailure, problem: String) -> FeedError {
-        .init(.connectionFailed(host: failure.host, port: failure.port, reason: problem))
+        .init(.connectionFailed(host: failure.host, port: failure.port, reason: problem, proxy: failure.throughProxy))
     }
     /// The request did not finish in time.
     public static func timedOut(url: URL, after: Duration) -> FeedError { .init(.timedOut(url, after: after)) }
@@ -169,8 +170,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated(let url, let received, let expected):
             "the body from \(url.absoluteString) ended after \(ByteCountText.format(received))"
                 + (expected.map { " of \(ByteCountText.format($0))" } ?? " (the connection broke off)")
-        case .connectionFailed(let host, let port, let reason):
-            "cannot connect to \(host):\(port): \(reason)"
+        case .connectionFailed(let host, let port, let reason, let proxy):
+            "cannot connect to \(proxy ? "the proxy " : "")\(host):\(port): \(reason)"
         case .timedOut(let url, let after):
             "no answer from \(url.absoluteString) within \(Self.seconds(after))"
         case .transport(let url, let detail):

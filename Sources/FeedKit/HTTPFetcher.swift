@@ -41,38 +41,39 @@ public enum FeedKitVersion {
 /// The HTTP layer for the API clients: GET a URL, check the status, collect a bounded
 /// body, and turn every failure into a ``FeedError`` that names the URL or address.
 ///
-/// One `HTTPFetcher` owns one AsyncHTTPClient `HTTPClient` (and its connection pool);
-/// call ``shutdown()`` when done.
+/// One `HTTPFetcher` owns a pool of AsyncHTTPClient clients (one a proxy, see
+/// ``HTTPSupport/HTTPClientPool``); call ``shutdown()`` when done.
 public final class HTTPFetcher: Sendable {
-    /// The underlying client, shared with the download engine.
-    public let client: HTTPClient
+    /// The underlying clients, shared with the download engine.
+    public let clients: HTTPClientPool
     public let settings: HTTPSettings
 
-    /// Whether ``shutdown()`` shuts the client down (this fetcher made it).
-    private let ownsClient: Bool
+    /// Whether ``shutdown()`` shuts the clients down (this fetcher made them).
+    private let ownsClients: Bool
 
-    /// A fetcher with a client of its own.
-    public convenience init(settings: HTTPSettings = .init()) {
+    /// A fetcher with clients of its own, through the proxies given.
+    public convenience init(settings: HTTPSettings = .init(), proxies: ProxyEnvironment = .direct) {
         self.init(
-            client: HTTPClientSetup.makeClient(
+            clients: HTTPClientPool(
                 connectTimeout: settings.connectTimeout,
-                readTimeout: settings.readTimeout
+                readTimeout: settings.readTimeout,
+                proxies: proxies
             ),
             settings: settings,
-            ownsClient: true
+            ownsClients: true
         )
     }
 
-    /// A fetcher over a client shared with others (the download engine); the owner
-    /// shuts it down.
-    public init(client: HTTPClient, settings: HTTPSettings, ownsClient: Bool = false) {
-        self.client = client
+    /// A fetcher over clients shared with others (the download engine); the owner
+    /// shuts them down.
+    public init(clients: HTTPClientPool, settings: HTTPSettings, ownsClients: Bool = false) {
+        self.clients = clients
         self.settings = settings
-        self.ownsClient = ownsClient
+        self.ownsClients = ownsClients
     }
 
     public func shutdown() async throws {
-        if ownsClient { try await client.shutdown() }
+        if ownsClients { try await clients.shutdown() }
     }
 
     /// A successful response's head and body.
@@ -95,7 +96,10 @@ public final class HTTPFetcher: Sendable {
         request.headers.add(name: "Accept", value: "application/json, text/javascript;q=0.9, */*;q=0.1")
         for header in headers { request.headers.add(name: header.name, value: header.value) }
         do {
-            let response = try await client.execute(request, timeout: TimeAmount(settings.requestTimeout))
+            let response = try await clients.client(for: url).execute(
+                request,
+                timeout: TimeAmount(settings.requestTimeout)
+            )
             guard (200..<300).contains(response.status.code) else {
                 throw FeedError.httpStatus(Int(response.status.code), url: url)
             }
@@ -107,7 +111,7 @@ public final class HTTPFetcher: Sendable {
         } catch is NIOTooManyBytesError {
             throw .bodyTooLarge(url: url, limit: limit)
         } catch {
-            throw Self.describe(error, url: url, timeout: settings.requestTimeout)
+            throw Self.describe(clients.failure(error, url: url), url: url, timeout: settings.requestTimeout)
         }
     }
 

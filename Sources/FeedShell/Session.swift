@@ -119,12 +119,13 @@ public actor Session {
 
     public init(configuration: ShellConfiguration) {
         self.configuration = configuration
-        // One client, one connection pool, for the API clients and the downloads.
-        let client = HTTPClientSetup.makeClient(
+        // One pool of clients (one a proxy) for the API clients and the downloads.
+        let clients = HTTPClientPool(
             connectTimeout: configuration.http.connectTimeout,
-            readTimeout: configuration.http.readTimeout
+            readTimeout: configuration.http.readTimeout,
+            proxies: configuration.proxies
         )
-        http = HTTPFetcher(client: client, settings: configuration.http, ownsClient: true)
+        http = HTTPFetcher(clients: clients, settings: configuration.http, ownsClients: true)
         itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
         posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
         met = MetClient(baseURL: configuration.endpoints.met, http: http)
@@ -132,8 +133,9 @@ public actor Session {
         images = ImageCache(directory: configuration.cacheDirectory.appendingPathComponent("images", isDirectory: true))
         let transport: any DownloadTransport =
             switch configuration.engine {
-            case .ahc: AsyncHTTPClientTransport(client: client, userAgent: configuration.http.userAgent)
-            case .urlsession: URLSessionTransport(userAgent: configuration.http.userAgent)
+            case .ahc: AsyncHTTPClientTransport(clients: clients, userAgent: configuration.http.userAgent)
+            case .urlsession:
+                URLSessionTransport(userAgent: configuration.http.userAgent, proxies: configuration.proxies)
             }
         downloads = DownloadManager(
             transport: transport,
@@ -141,7 +143,7 @@ public actor Session {
             maxFileSize: configuration.maxFileSize ?? DownloadManager.defaultMaxFileSize
         )
         board = DownloadBoard(engine: downloads)
-        feeds = FeedClient(settings: configuration.http)
+        feeds = FeedClient(settings: configuration.http, proxies: configuration.proxies)
     }
 
     /// Loads a podcast; it replaces the loaded one only when the lookup succeeds.

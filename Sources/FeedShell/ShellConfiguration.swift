@@ -1,6 +1,7 @@
 import Downloads
 import FeedKit
 import Foundation
+import HTTPSupport
 
 /// Everything the shell needs to know from flags and the environment.
 public struct ShellConfiguration: Sendable {
@@ -40,6 +41,8 @@ public struct ShellConfiguration: Sendable {
     /// `FEEDSH_PODCASTINDEX_SECRET` (or `--demo`'s), which win over the settings.
     public var podcastIndexKey: String?
     public var podcastIndexSecret: String?
+    /// The proxies of the environment (`http_proxy`...), by curl's rules.
+    public var proxies: ProxyEnvironment
 
     public init(
         endpoints: Endpoints = .init(),
@@ -57,7 +60,8 @@ public struct ShellConfiguration: Sendable {
         detach: Bool = false,
         pager: String? = nil,
         podcastIndexKey: String? = nil,
-        podcastIndexSecret: String? = nil
+        podcastIndexSecret: String? = nil,
+        proxies: ProxyEnvironment = .direct
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
@@ -79,6 +83,7 @@ public struct ShellConfiguration: Sendable {
         self.pager = pager
         self.podcastIndexKey = podcastIndexKey
         self.podcastIndexSecret = podcastIndexSecret
+        self.proxies = proxies
     }
 }
 

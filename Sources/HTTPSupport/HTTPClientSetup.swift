@@ -1,8 +1,10 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
+import Synchronization
 
 /// The one AsyncHTTPClient configuration feedsh uses, for the API clients and the
-/// download engine alike (they share one client, one connection pool).
+/// download engine alike (they share one pool of clients).
 public enum HTTPClientSetup {
     /// HTTP/1.1 (one connection a transfer, as curl does), bodies passed through as
     /// sent (the engine asks for `identity` and refuses encoded media), redirects
@@ -16,11 +18,13 @@ public enum HTTPClientSetup {
     ///     whether a move is permanent (feeds).
     ///   - decompressUpTo: decode gzip and deflate bodies up to this many bytes
     ///     (feeds); nil passes bodies through as sent.
+    ///   - proxy: the proxy every request of this client goes through.
     public static func makeClient(
         connectTimeout: Duration,
         readTimeout: Duration,
         followRedirects: Bool = true,
-        decompressUpTo limit: Int? = nil
+        decompressUpTo limit: Int? = nil,
+        proxy: ProxyServer? = nil
     ) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: followRedirects ? .follow(max: 5, allowCycles: false) : .disallow,
@@ -29,6 +33,81 @@ public enum HTTPClientSetup {
         configuration.httpVersion = .http1Only
         configuration.decompression = limit.map { .enabled(limit: .size($0)) } ?? .disabled
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let proxy {
+            switch proxy.kind {
+            case .http:
+                let authorization = proxy.user.map {
+                    HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                }
+                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            case .socks5:
+                configuration.proxy = .socksServer(host: proxy.host, port: proxy.port)
+            }
+        }
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+}
+
+/// AsyncHTTPClient clients by proxy. A client's configuration holds one proxy, so
+/// a request goes to the client for the proxy that ``ProxyEnvironment`` picks for
+/// its URL: the direct one, or one per proxy, made when first needed.
+///
+/// A redirect that AsyncHTTPClient follows stays with the first URL's client (and
+/// proxy); the feed client follows redirects itself and picks again for each hop.
+public final class HTTPClientPool: Sendable {
+    public let proxies: ProxyEnvironment
+    private let connectTimeout: Duration
+    private let readTimeout: Duration
+    private let followRedirects: Bool
+    private let decompressionLimit: Int?
+    /// By proxy; nil is the direct client.
+    private let clients = Mutex<[ProxyServer?: HTTPClient]>([:])
+
+    /// A pool whose clients are made by ``HTTPClientSetup/makeClient(connectTimeout:readTimeout:followRedirects:decompressUpTo:proxy:)``
+    /// with these options.
+    public init(
+        connectTimeout: Duration,
+        readTimeout: Duration,
+        followRedirects: Bool = true,
+        decompressUpTo limit: Int? = nil,
+        proxies: ProxyEnvironment = .direct
+    ) {
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        self.followRedirects = followRedirects
+        self.decompressionLimit = limit
+        self.proxies = proxies
+    }
+
+    /// The client for a request to `url`.
+    public func client(for url: URL) -> HTTPClient {
+        let proxy = proxies.proxy(for: url)
+        return clients.withLock { clients in
+            if let client = clients[proxy] { return client }
+            let client = HTTPClientSetup.makeClient(
+                connectTimeout: connectTimeout,
+                readTimeout: readTimeout,
+                followRedirects: followRedirects,
+                decompressUpTo: decompressionLimit,
+                proxy: proxy
+            )
+            clients[proxy] = client
+            return client
+        }
+    }
+
+    /// The failure of a request to `url`, naming the proxy when it was the proxy
+    /// that could not be reached or refused.
+    public func failure(_ error: any Error, url: URL) -> NetworkFailure {
+        NetworkFailure(error, url: url, proxy: proxies.proxy(for: url))
+    }
+
+    /// Shuts every client down.
+    public func shutdown() async throws {
+        let all = clients.withLock { clients in
+            defer { clients.removeAll() }
+            return Array(clients.values)
+        }
+        for client in all { try await client.shutdown() }
     }
 }

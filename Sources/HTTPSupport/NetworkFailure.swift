@@ -30,6 +30,10 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
         case unsupportedScheme(String)
         /// A redirect to such a URL.
         case redirectedToUnsupportedScheme(String)
+        /// The proxy answered 407: it wants credentials, or refused the ones sent.
+        case proxyAuthenticationRequired
+        /// The proxy would not open the tunnel (a status other than 200 to `CONNECT`).
+        case proxyRefused
         /// Anything else, in the library's own words.
         case other(String)
     }
@@ -37,11 +41,14 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
     public let reason: Reason
     public let host: String
     public let port: Int
+    /// The failure was with a proxy (``host`` and ``port`` are the proxy's).
+    public let throughProxy: Bool
 
-    public init(_ reason: Reason, host: String, port: Int) {
+    public init(_ reason: Reason, host: String, port: Int, throughProxy: Bool = false) {
         self.reason = reason
         self.host = host
         self.port = port
+        self.throughProxy = throughProxy
     }
 
     /// The failure `reason` of a request to `url`.
@@ -56,7 +63,7 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
         switch reason {
         case .connectTimeout, .connectionDropped, .stalled, .other: true
         case .connectionRefused, .unknownHost, .unreachable, .tls, .redirectLoop, .tooManyRedirects,
-            .unsupportedScheme, .redirectedToUnsupportedScheme:
+            .unsupportedScheme, .redirectedToUnsupportedScheme, .proxyAuthenticationRequired, .proxyRefused:
             false
         }
     }
@@ -73,9 +80,16 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     public var description: String {
-        if let problem = connectionProblem { return "cannot connect to \(host):\(port): \(problem)" }
+        let what = throughProxy ? "the proxy \(host):\(port)" : "\(host):\(port)"
+        if let problem = connectionProblem { return "cannot connect to \(what): \(problem)" }
         return switch reason {
-        case .connectionDropped: "the connection to \(host):\(port) dropped"
+        case .proxyAuthenticationRequired:
+            "the proxy \(host):\(port) wants a user name and password, or refused them (407): "
+                + "give them in the proxy URL, http://USER:PASSWORD@\(host):\(port)"
+        case .proxyRefused:
+            "the proxy \(host):\(port) would not open a tunnel to the server: "
+                + "it refused the user name and password, or does not allow that host or port"
+        case .connectionDropped: "the connection to \(what) dropped"
         case .stalled: "\(host):\(port) stopped sending"
         case .tls(let detail): "TLS error with \(host):\(port): \(detail)"
         case .redirectLoop: "\(host) redirects in a loop"
@@ -91,11 +105,28 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// Maps an error thrown by AsyncHTTPClient, NIO or a transport for a request to
     /// `url`. A `NetworkFailure` is returned as it is.
     public init(_ error: any Error, url: URL) {
+        self.init(error, url: url, proxy: nil)
+    }
+
+    /// The same for a request sent through `proxy`: a failure to reach the proxy,
+    /// or one the proxy answered itself, names the proxy.
+    public init(_ error: any Error, url: URL, proxy: ProxyServer?) {
         if let failure = error as? NetworkFailure {
             self = failure
             return
         }
-        self.init(Self.reason(for: error), url: url)
+        let reason = Self.reason(for: error)
+        guard let proxy else {
+            self.init(reason, url: url)
+            return
+        }
+        switch reason {
+        case .connectionRefused, .unknownHost, .unreachable, .connectTimeout, .proxyAuthenticationRequired,
+            .proxyRefused:
+            self.init(reason, host: proxy.host, port: proxy.port, throughProxy: true)
+        default:
+            self.init(reason, url: url)
+        }
     }
 
     /// Whether `url` is one feedsh fetches: http or https with a host.
@@ -123,6 +154,9 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
             case .redirectCycleDetected: return .redirectLoop
             case .redirectLimitReached: return .tooManyRedirects
             case .tlsHandshakeTimeout: return .tls("the handshake timed out")
+            case .proxyAuthenticationRequired: return .proxyAuthenticationRequired
+            case .invalidProxyResponse: return .proxyRefused
+            case .httpProxyHandshakeTimeout, .socksHandshakeTimeout: return .connectTimeout
             default:
                 if let scheme = unsupportedScheme(error) { return .unsupportedScheme(scheme) }
                 return .other(String(describing: error))

@@ -191,6 +191,18 @@ struct Feedsh: AsyncParsableCommand {
         }
         defer { if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) } }
 
+        var proxies: ProxyEnvironment
+        do throws(ProxyError) {
+            proxies = try ProxyEnvironment(environment: environment)
+        } catch {
+            throw ValidationError("\(error.description).")
+        }
+        // The demo's own server is on loopback: never through a proxy (libcurl,
+        // under the urlsession engine, reads no_proxy itself).
+        if demo, !proxies.isEmpty {
+            proxies.noProxy.append("127.0.0.1")
+            setenv("no_proxy", proxies.noProxy.joined(separator: ","), 1)
+        }
         let paths = XDGPaths(environment: environment)
         let configuration = ShellConfiguration(
             endpoints: endpoints,
@@ -216,7 +228,8 @@ struct Feedsh: AsyncParsableCommand {
             detach: detach,
             pager: noPager ? nil : Pager.command(environment: environment),
             podcastIndexKey: indexKey,
-            podcastIndexSecret: indexSecret
+            podcastIndexSecret: indexSecret,
+            proxies: proxies
         )
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.

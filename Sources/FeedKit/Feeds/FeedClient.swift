@@ -15,33 +15,35 @@ public final class FeedClient: Sendable {
     /// Pages of a paged feed followed at most.
     public static let pageLimit = 20
 
-    let client: HTTPClient
+    let clients: HTTPClientPool
     let settings: HTTPSettings
     /// The most a feed may be (``defaultSizeLimit`` but in tests).
     let sizeLimit: Int
     /// When to try a request again (``HTTPSupport/RetryPolicy/feeds``).
     let retry: RetryPolicy
 
-    /// A client of its own (redirects are not followed for it, bodies are
-    /// decompressed); call ``shutdown()`` when done.
+    /// Clients of its own (redirects are not followed for them, bodies are
+    /// decompressed), through the proxies given; call ``shutdown()`` when done.
     public init(
         settings: HTTPSettings = .init(),
         retry: RetryPolicy = .feeds,
-        sizeLimit: Int = FeedClient.defaultSizeLimit
+        sizeLimit: Int = FeedClient.defaultSizeLimit,
+        proxies: ProxyEnvironment = .direct
     ) {
         self.sizeLimit = sizeLimit
-        client = HTTPClientSetup.makeClient(
+        clients = HTTPClientPool(
             connectTimeout: settings.connectTimeout,
             readTimeout: settings.readTimeout,
             followRedirects: false,
-            decompressUpTo: sizeLimit
+            decompressUpTo: sizeLimit,
+            proxies: proxies
         )
         self.settings = settings
         self.retry = retry
     }
 
     public func shutdown() async throws {
-        try await client.shutdown()
+        try await clients.shutdown()
     }
 
     /// What a fetch found.
@@ -226,10 +228,13 @@ public final class FeedClient: Sendable {
             if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(request, timeout: TimeAmount(settings.requestTimeout))
+                response = try await clients.client(for: url).execute(
+                    request,
+                    timeout: TimeAmount(settings.requestTimeout)
+                )
             } catch {
-                let failure = NetworkFailure(error, url: url)
-                let described = HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout)
+                let failure = clients.failure(error, url: url)
+                let described = HTTPFetcher.describe(failure, url: url, timeout: settings.requestTimeout)
                 if failure.connectionProblem == nil { throw Retryable(error: described, retryAfter: nil) }
                 throw described
             }
