@@ -106,14 +106,15 @@ uninstall:
 # libcurl's development files.
 bench: deps
 	@command -v nginx >/dev/null && command -v aria2c >/dev/null && command -v curl >/dev/null \
-		&& command -v newsboat >/dev/null && [ -x /usr/bin/time ] && pkg-config --exists libcurl \
+		&& command -v newsboat >/dev/null && command -v wget >/dev/null && [ -x /usr/bin/time ] && pkg-config --exists libcurl \
 		&& pkg-config --exists sqlite3 && pkg-config --exists libxml-2.0 || { \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			nginx-light aria2 curl time libcurl4-openssl-dev newsboat libsqlite3-dev libxml2-dev; }
+			nginx-light aria2 curl wget time libcurl4-openssl-dev newsboat libsqlite3-dev libxml2-dev; }
 	$(SWIFT) build -c release --static-swift-stdlib --product feedsh --scratch-path .build-static
 	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
 	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
+	python3 Scripts/bench-rate.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh

@@ -165,7 +165,7 @@ _feedsh() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--demo --keep-going --json --no-color --no-pager --detach --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(-f -c --itunes-url --posts-url --met-url --index-url --download-dir --cache-dir --library --engine --max-concurrent --max-filesize)
+    local -a non_repeating_options=(-f -c --itunes-url --posts-url --met-url --index-url --download-dir --cache-dir --library --engine --max-concurrent --max-filesize --limit-rate)
     __feedsh_offer_flags_options 0
 
     # Offer option value completions
@@ -210,6 +210,9 @@ _feedsh() {
         ;;
     '--max-filesize')
         __feedsh_add_completions -W '500M'$'\n''1G'$'\n''4G'
+        return
+        ;;
+    '--limit-rate')
         return
         ;;
     esac

@@ -20,7 +20,7 @@ function __feedsh_parse_tokens -S
     set -l unparsed_tokens (__feedsh_tokens -pc)
     switch $unparsed_tokens[1]
     case 'feedsh'
-        __feedsh_parse_subcommand 0 'f=' 'c=' 'demo' 'itunes-url=' 'posts-url=' 'met-url=' 'index-url=' 'download-dir=' 'cache-dir=' 'library=' 'keep-going' 'engine=' 'max-concurrent=' 'max-filesize=' 'json' 'no-color' 'no-pager' 'detach' 'version' 'h/help'
+        __feedsh_parse_subcommand 0 'f=' 'c=' 'demo' 'itunes-url=' 'posts-url=' 'met-url=' 'index-url=' 'download-dir=' 'cache-dir=' 'library=' 'keep-going' 'engine=' 'max-concurrent=' 'max-filesize=' 'limit-rate=' 'json' 'no-color' 'no-pager' 'detach' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'serve-fixtures'
             __feedsh_parse_subcommand 0 'port=' 'rate=' 'version' 'h/help'
@@ -93,6 +93,7 @@ complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options 
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" engine' -l 'engine' -d 'Download transport: ahc (AsyncHTTPClient) or urlsession.' -rfka 'ahc urlsession'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" max-concurrent' -l 'max-concurrent' -d 'Downloads that run at once; the rest are queued (default: the max-concurrent setting, else 3).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" max-filesize' -l 'max-filesize' -d 'The largest file a download may be, as curl writes it: 500M, 4G (default: the max-size setting, else 4G).' -rfka '500M 1G 4G'
+complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" limit-rate' -l 'limit-rate' -d 'Cap the total download rate, bytes a second as curl writes it: 200k, 1.5M (default: the rate-limit setting, else none).' -rfka ''
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" json' -l 'json' -d 'Write every result, event and error as one JSON object a line on standard output.'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" no-color' -l 'no-color' -d 'No colour or styling (also when NO_COLOR is set, TERM=dumb or output is not a terminal).'
 complete -c 'feedsh' -n '__feedsh_should_offer_completions_for_flags_or_options "feedsh" no-pager' -l 'no-pager' -d 'Print long results at the prompt without a pager (default: $PAGER, else less -FRX).'

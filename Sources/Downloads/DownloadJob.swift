@@ -85,6 +85,8 @@ struct DownloadJob: Sendable {
     let policy: RetryPolicy
     /// The largest file this job writes (a declared length may lower it).
     var maxFileSize: Int64 = DownloadPlanner.defaultMaxFileSize
+    /// The cap shared by every download of the engine, when there is one.
+    var limiter: RateLimiter? = nil
     let emit: @Sendable (DownloadEvent) -> Void
 
     private var id: String { request.id }
@@ -203,7 +205,10 @@ struct DownloadJob: Sendable {
         var confirming: BackgroundConfirm?
         var mismatched = false
         do {
-            reading: for try await batch in ReadAhead(body, limit: Self.readAheadLimit) {
+            // The cap applies before the read-ahead, so that it slows the network.
+            var source = body
+            if let limiter { source = limiter.limit(body) }
+            reading: for try await batch in ReadAhead(source, limit: Self.readAheadLimit) {
                 for var chunk in batch {
                     if verifyAt < reception.offset {
                         let count = min(chunk.readableBytes, Int(reception.offset - verifyAt))

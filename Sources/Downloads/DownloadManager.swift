@@ -62,6 +62,9 @@ public actor DownloadManager {
         set { maxFileSizeValue.store(newValue, ordering: .relaxed) }
     }
     private nonisolated let maxFileSizeValue: Atomic<Int64>
+    /// The cap on the total rate of every download, `fetch` included
+    /// (`--limit-rate`, `set rate-limit`); its ``RateLimiter/rate`` is nil for none.
+    public nonisolated let limiter = RateLimiter()
     public private(set) var maxConcurrent: Int
     /// In the order they were first started, for listings.
     private var entries: OrderedDictionary<String, Entry> = [:]
@@ -117,6 +120,7 @@ public actor DownloadManager {
             transport: transport,
             policy: policy,
             maxFileSize: maxFileSize,
+            limiter: limiter,
             emit: progress
         ).run()
     }
@@ -285,6 +289,7 @@ public actor DownloadManager {
                 transport: transport,
                 policy: policy,
                 maxFileSize: maxFileSize,
+                limiter: limiter,
                 emit: { [weak self, continuation, yielded] event in
                     yielded.increment()
                     continuation.yield(event)

@@ -142,6 +142,7 @@ public actor Session {
             maxConcurrent: configuration.maxConcurrent,
             maxFileSize: configuration.maxFileSize ?? DownloadManager.defaultMaxFileSize
         )
+        downloads.limiter.rate = configuration.rateLimit
         board = DownloadBoard(engine: downloads)
         feeds = FeedClient(settings: configuration.http, proxies: configuration.proxies)
     }

@@ -43,6 +43,9 @@ public struct ShellConfiguration: Sendable {
     public var podcastIndexSecret: String?
     /// The proxies of the environment (`http_proxy`...), by curl's rules.
     public var proxies: ProxyEnvironment
+    /// The cap on the total download rate, bytes a second (`--limit-rate`); nil:
+    /// the `rate-limit` setting, else none.
+    public var rateLimit: Int64?
 
     public init(
         endpoints: Endpoints = .init(),
@@ -61,7 +64,8 @@ public struct ShellConfiguration: Sendable {
         pager: String? = nil,
         podcastIndexKey: String? = nil,
         podcastIndexSecret: String? = nil,
-        proxies: ProxyEnvironment = .direct
+        proxies: ProxyEnvironment = .direct,
+        rateLimit: Int64? = nil
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
@@ -84,6 +88,7 @@ public struct ShellConfiguration: Sendable {
         self.podcastIndexKey = podcastIndexKey
         self.podcastIndexSecret = podcastIndexSecret
         self.proxies = proxies
+        self.rateLimit = rateLimit
     }
 }
 

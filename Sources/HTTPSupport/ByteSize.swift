@@ -19,6 +19,13 @@ public enum ByteSize {
         return Int64(bytes)
     }
 
+    /// A rate as curl's `--limit-rate` takes it, in bytes a second: at least 1k
+    /// (`0` is no cap to curl; feedsh says so with no setting at all).
+    public static func rate(_ text: String) -> Int64? {
+        guard let bytes = parse(text), bytes >= 1 << 10 else { return nil }
+        return bytes
+    }
+
     /// The shortest exact spelling: `4G`, `500M`, `64k`, else the number of bytes.
     public static func format(_ bytes: Int64) -> String {
         for (suffix, shift) in [("G", 30), ("M", 20), ("k", 10)] where bytes >= 1 << shift {

@@ -22,6 +22,8 @@ public enum Setting: String, CaseIterable, Sendable {
     /// The Podcast Index API key and secret, for `search --index`.
     case podcastIndexKey = "podcastindex-key"
     case podcastIndexSecret = "podcastindex-secret"
+    /// The cap on the total download rate when `--limit-rate` is not given.
+    case rateLimit = "rate-limit"
 
     public var name: String { rawValue }
 
@@ -36,6 +38,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .transcripts: "auto on|off"
         case .podcastIndexKey: "KEY"
         case .podcastIndexSecret: "SECRET"
+        case .rateLimit: "RATE"
         }
     }
 
@@ -51,6 +54,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .transcripts: "auto on: update fetches new episodes' transcripts, so that find searches them"
         case .podcastIndexKey: "your Podcast Index API key, for search --index (FEEDSH_PODCASTINDEX_KEY wins)"
         case .podcastIndexSecret: "its secret, never shown (FEEDSH_PODCASTINDEX_SECRET wins)"
+        case .rateLimit: "the most all downloads together may take a second (200k, 1.5M) when --limit-rate is not given"
         }
     }
 
@@ -64,7 +68,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .cleanup: "on"
         case .maxSize: "4G"
         case .transcripts: "auto off"
-        case .podcastIndexKey, .podcastIndexSecret: "none"
+        case .podcastIndexKey, .podcastIndexSecret, .rateLimit: "none"
         }
     }
 
@@ -102,6 +106,11 @@ public enum Setting: String, CaseIterable, Sendable {
             let words = trimmed.split(separator: " ")
             let value = words.first?.lowercased() == "auto" ? words.dropFirst().joined(separator: " ") : trimmed
             return try Self.onOff(value, for: self) ? "auto on" : "auto off"
+        case .rateLimit:
+            guard let bytes = ByteSize.rate(trimmed) else {
+                throw SettingError(self, text, expected: "a rate of at least 1k a second, such as 200k or 1.5M")
+            }
+            return ByteSize.format(bytes)
         case .podcastIndexKey, .podcastIndexSecret:
             guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
                 throw SettingError(self, isSecret ? "…" : text, expected: "one word without spaces")
@@ -155,6 +164,8 @@ public struct Settings: Sendable, Equatable {
     public var maxSize: Int64? { values[.maxSize].flatMap(ByteSize.parse) }
     /// `update` fetches new episodes' transcripts.
     public var transcriptsAuto: Bool { values[.transcripts] == "auto on" }
+    /// The cap on the total download rate in bytes a second, when set.
+    public var rateLimit: Int64? { values[.rateLimit].flatMap(ByteSize.rate) }
 }
 
 extension Library {

@@ -113,6 +113,14 @@ struct Feedsh: AsyncParsableCommand {
     )
     var maxFileSize: FileSize?
 
+    @Option(
+        help: ArgumentHelp(
+            "Cap the total download rate, bytes a second as curl writes it: 200k, 1.5M (default: the rate-limit setting, else none).",
+            valueName: "rate"
+        )
+    )
+    var limitRate: String?
+
     @Flag(help: "Write every result, event and error as one JSON object a line on standard output.")
     var json = false
 
@@ -137,6 +145,11 @@ struct Feedsh: AsyncParsableCommand {
         }
         if let maxConcurrent, !(1...64).contains(maxConcurrent) {
             throw ValidationError("--max-concurrent must be from 1 to 64.")
+        }
+        if let limitRate, ByteSize.rate(limitRate) == nil {
+            throw ValidationError(
+                "--limit-rate takes a rate of at least 1k a second, such as 200k or 1.5M, not '\(limitRate)'."
+            )
         }
         for (flag, value) in [("--download-dir", downloadDir), ("--cache-dir", cacheDir), ("--library", library)]
         where value?.isEmpty == true {
@@ -229,7 +242,8 @@ struct Feedsh: AsyncParsableCommand {
             pager: noPager ? nil : Pager.command(environment: environment),
             podcastIndexKey: indexKey,
             podcastIndexSecret: indexSecret,
-            proxies: proxies
+            proxies: proxies,
+            rateLimit: limitRate.flatMap(ByteSize.rate)
         )
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.

@@ -79,6 +79,32 @@ struct ScriptModeTests {
         #expect(request.userAgent?.hasPrefix("feedsh/") == true && request.userAgent?.contains("(+https://") == true)
     }
 
+    /// `--limit-rate` as curl spells it; a rate it cannot take is a usage error.
+    @Test func limitRateCapsTheBinarysDownloads() async throws {
+        for bad in ["0", "-1", "10Q"] {
+            let result = try await runFeedsh(["--limit-rate=\(bad)", "-c", "help"])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("--limit-rate takes a rate of at least 1k a second"))
+        }
+        try await withServerAndFolder { server, root in
+            let result = try await runFeedsh(
+                ["--limit-rate", "8M", "-c", "lookup; get 1,3; wait; set"],
+                environment: [
+                    "FEEDSH_ITUNES_URL": server.baseURL.absoluteString,
+                    "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("d").path,
+                    "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+                ]
+            )
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("downloaded 3 "), "\(result.standardError)")
+            let setting = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("rate-limit") }
+            #expect(
+                setting?.contains("8M") == true && setting?.contains("--limit-rate") == true,
+                "\(result.standardOutput)"
+            )
+        }
+    }
+
     @Test func closedPortFailsWithOneLineNamingTheAddress() async throws {
         let closed = try ClosedPort()
         let port = closed.port

@@ -53,6 +53,46 @@ struct DownloadCommandTests {
         }
     }
 
+    /// `set rate-limit` caps the engine (two downloads share it) and keeps every
+    /// byte right; a rate it cannot take is refused and nothing changes; `default`
+    /// lifts the cap.
+    @Test func rateLimitCapsDownloadsAndKeepsThemExact() async throws {
+        try await ShellHarness.run { h in
+            for bad in ["0", "-1", "10Q", "512"] {
+                #expect(await h.run("set rate-limit \(bad)") == .failure)
+                #expect(h.output.standardError.contains("rate-limit takes a rate of at least 1k a second"))
+                h.output.clear()
+            }
+            #expect(h.shell.session.downloads.limiter.rate == nil)
+            #expect(await h.run("set rate-limit 8M") == .success)
+            #expect(h.output.standardOutput.contains("rate-limit is 8M"))
+            #expect(await h.run("lookup; get 1,3; wait") == .success)
+            #expect(h.shell.session.downloads.limiter.rate == 8 << 20)
+            for number in [1, 3] {
+                let final = try await file(h, number: number).final
+                #expect(try Data(contentsOf: final) == (try await expectedMedia(h, number: number)))
+            }
+            h.output.clear()
+            #expect(await h.run("set") == .success)
+            #expect(h.output.standardOutput.contains("rate-limit"), "\(h.output.standardOutput)")
+            #expect(await h.run("set rate-limit default") == .success)
+            #expect(h.shell.session.downloads.limiter.rate == nil)
+
+            // Paused under a cap, a download resumes from its .part, uncapped.
+            #expect(await h.run("set rate-limit 1M") == .success)
+            await h.type("get 2")
+            try await waitForBytes(h, number: 2, atLeast: 300_000)
+            await h.type("pause 2")
+            #expect(h.output.standardOutput.contains("paused 2 at "))
+            let paused = try await file(h, number: 2)
+            #expect(FileManager.default.fileExists(atPath: paused.part.path))
+            #expect(await h.run("set rate-limit default; resume 2; wait") == .success)
+            #expect(try Data(contentsOf: paused.final) == (try await expectedMedia(h, number: 2)))
+            let ranged = h.server.requests.filter { $0.path.hasSuffix(".mp3") }.compactMap(\.range)
+            #expect(ranged.count == 1 && ranged.first != "bytes=0-", "\(ranged)")
+        }
+    }
+
     /// `get all` over ten thousand episodes starts three, queues the rest and says so
     /// in one line; `cancel all` empties the queue before stopping the three, so no
     /// queued download starts meanwhile. (Both used to be quadratic, and cancel

@@ -55,12 +55,16 @@ extension Session {
         await applySettings()
     }
 
-    /// Applies the settings that change how the session runs: `max-concurrent`
-    /// and `max-size`, unless `--max-concurrent` and `--max-filesize` were given.
+    /// Applies the settings that change how the session runs: `max-concurrent`,
+    /// `max-size` and `rate-limit`, unless `--max-concurrent`, `--max-filesize` and
+    /// `--limit-rate` were given.
     func applySettings() async {
         if configuration.maxFileSize == nil {
             downloads.maxFileSize = await settings().maxSize ?? DownloadManager.defaultMaxFileSize
         }
+        let setRate = await settings().rateLimit
+        let rate = configuration.rateLimit ?? setRate
+        if downloads.limiter.rate != rate { downloads.limiter.rate = rate }
         guard !configuration.maxConcurrentGiven else { return }
         let count = await settings().maxConcurrent ?? configuration.maxConcurrent
         if await downloads.maxConcurrent != count { await downloads.setMaxConcurrent(count) }

@@ -127,6 +127,10 @@ extension Command {
                 value = secret
                 source = "FEEDSH_PODCASTINDEX_SECRET"
             }
+            if setting == .rateLimit, let rate = session.configuration.rateLimit {
+                value = ByteSize.format(rate)
+                source = "--limit-rate"
+            }
             if setting.isSecret, value != nil { value = "(hidden)" }
             rows.append([setting.name, TerminalText.line(value ?? setting.defaultText), source])
             json.append(
