@@ -62,6 +62,8 @@ public struct HandedDownload: Codable, Sendable, Equatable {
     public var podcastID: Int64?
     /// The length the feed declares, which caps and judges the download.
     public var declaredLength: Int64?
+    /// A private feed's `Authorization` header (the socket is in a 0700 folder of the user's).
+    public var authorization: String?
 
     public init(
         id: String,
@@ -71,9 +73,11 @@ public struct HandedDownload: Codable, Sendable, Equatable {
         title: String,
         episodeID: Int64? = nil,
         podcastID: Int64? = nil,
-        declaredLength: Int64? = nil
+        declaredLength: Int64? = nil,
+        authorization: String? = nil
     ) {
         self.declaredLength = declaredLength
+        self.authorization = authorization
         self.id = id
         self.url = url
         self.path = path

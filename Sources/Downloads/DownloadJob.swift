@@ -23,6 +23,10 @@ public struct DownloadRequest: Sendable, Equatable {
     /// The length the feed declares (an enclosure's `length`): it caps the size
     /// (four times it) and judges a body whose server cannot say where it ends.
     public var declaredLength: Int64?
+    /// An `Authorization` header for a private feed's enclosure, sent only while
+    /// the request stays on `url`'s origin: both transports drop it on a redirect
+    /// to another (AsyncHTTPClient by itself, URLSession in its delegate).
+    public var authorization: String?
 
     public init(
         id: String,
@@ -30,7 +34,8 @@ public struct DownloadRequest: Sendable, Equatable {
         file: DownloadLayout.File,
         cached: Validators? = nil,
         requiredType: String? = nil,
-        declaredLength: Int64? = nil
+        declaredLength: Int64? = nil,
+        authorization: String? = nil
     ) {
         self.id = id
         self.url = url
@@ -38,6 +43,7 @@ public struct DownloadRequest: Sendable, Equatable {
         self.cached = cached
         self.requiredType = requiredType
         self.declaredLength = declaredLength
+        self.authorization = authorization
     }
 }
 
@@ -124,7 +130,10 @@ struct DownloadJob: Sendable {
         )
         while true {
             try Task.checkCancellation()
-            let headers = planner.nextRequest().headers.map { (name: $0.name, value: $0.value) }
+            var headers = planner.nextRequest().headers.map { (name: $0.name, value: $0.value) }
+            if let authorization = request.authorization {
+                headers.append((name: "Authorization", value: authorization))
+            }
             var action: DownloadPlanner.Action
             do {
                 let response = try await transport.send(TransportRequest(url: request.url, headers: headers))

@@ -341,7 +341,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let location = response.allHeaderFields.first { ($0.key as? String)?.lowercased() == "location" }?.value
         let target = (location as? String).flatMap { URL(string: $0, relativeTo: response.url) }?.absoluteURL
-        completionHandler(target.map(NetworkFailure.isFetchable) == false ? nil : request)
+        guard target.map(NetworkFailure.isFetchable) != false else { return completionHandler(nil) }
+        // A private feed's credentials stay on their origin (curl's rule since
+        // CVE-2018-1000007); FoundationNetworking would carry them along.
+        var next = request
+        if let from = task.currentRequest?.url ?? task.originalRequest?.url, let to = request.url,
+            from.origin != to.origin
+        {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        completionHandler(next)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

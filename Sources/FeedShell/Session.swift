@@ -207,7 +207,8 @@ public actor Session {
             id: id,
             url: episode.audioURL,
             file: file(of: episode, in: podcast),
-            declaredLength: episode.declaredLength
+            declaredLength: episode.declaredLength,
+            authorization: subscription?.authorization(for: episode.audioURL)
         )
     }
 

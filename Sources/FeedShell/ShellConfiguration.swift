@@ -46,6 +46,9 @@ public struct ShellConfiguration: Sendable {
     /// The cap on the total download rate, bytes a second (`--limit-rate`); nil:
     /// the `rate-limit` setting, else none.
     public var rateLimit: Int64?
+    /// The password for `subscribe URL --user NAME` (`FEEDSH_FEED_PASSWORD`);
+    /// without it, feedsh asks at the terminal.
+    public var feedPassword: String?
 
     public init(
         endpoints: Endpoints = .init(),
@@ -65,7 +68,8 @@ public struct ShellConfiguration: Sendable {
         podcastIndexKey: String? = nil,
         podcastIndexSecret: String? = nil,
         proxies: ProxyEnvironment = .direct,
-        rateLimit: Int64? = nil
+        rateLimit: Int64? = nil,
+        feedPassword: String? = nil
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
@@ -89,6 +93,7 @@ public struct ShellConfiguration: Sendable {
         self.podcastIndexSecret = podcastIndexSecret
         self.proxies = proxies
         self.rateLimit = rateLimit
+        self.feedPassword = feedPassword
     }
 }
 

@@ -42,6 +42,9 @@ extension FixtureRoutes {
             return Response(status: .movedPermanently, headers: [.location: base + "/feeds/1386867488.xml"])
         case "gone.xml":
             return .json(status: .gone, ["errorMessage": "this feed is gone"])
+        case "private.xml":
+            if let refusal = Self.privateRefusal(request) { return refusal }
+            return conditional(request, body: Self.privateFeed(host: host), version: 0, fault: fault)
         case "generate":
             let count = min(max(query.get("n").flatMap { Int($0) } ?? 10, 0), 200_000)
             let words = min(max(query.get("words").flatMap { Int($0) } ?? 40, 0), 400)
@@ -221,6 +224,42 @@ extension FixtureRoutes {
             position += count
             index += count
         }
+    }
+
+    /// 401 (with `WWW-Authenticate`) unless the request carries the private feed's
+    /// user name and password as Basic auth.
+    static func privateRefusal(_ request: Request) -> Response? {
+        let expected =
+            "Basic "
+            + Data("\(FixtureServer.privateUser):\(FixtureServer.privatePassword)".utf8)
+            .base64EncodedString()
+        guard request.headers[.authorization] != expected else { return nil }
+        var response = Response.json(status: .unauthorized, ["errorMessage": "this feed is for members"])
+        response.headers[.wwwAuthenticate] = "Basic realm=\"feedsh fixtures\""
+        return response
+    }
+
+    /// `/feeds/private.xml`: a members' feed. Episode 1's audio is on this origin
+    /// and wants the same credentials; episode 2's is on another origin
+    /// (`localhost`); episode 3's redirects from this origin to `localhost`.
+    static func privateFeed(host: String?) -> Data {
+        let base = "http://\(host ?? "127.0.0.1")"
+        let port = host?.split(separator: ":").last.map(String.init) ?? "80"
+        let elsewhere = "http://localhost:\(port)"
+        let urls = [
+            "\(base)/private/media/1.mp3", "\(elsewhere)/media/private-2.mp3", "\(base)/private/elsewhere/3.mp3",
+        ]
+        let items = urls.enumerated().map { index, url in
+            item(
+                title: "Members' episode \(index + 1)",
+                guid: "private-\(index + 1)",
+                url: url,
+                date: Date(timeIntervalSince1970: 1_793_000_000 - Double(index) * 86_400),
+                seconds: 600,
+                description: "For members only."
+            )
+        }.joined()
+        return channel("Members Only", author: "feedsh fixtures", items: items)
     }
 
     private static func escape(_ text: String) -> String {

@@ -80,6 +80,23 @@ final class FixtureRoutes: Sendable {
         router.get("/api/1.0/search/byterm") { request, context in
             self.podcastIndexSearch(request, fault: context.fault)
         }
+        // A private feed's enclosures: Basic auth, else 401 (see `privateFeed`).
+        getOrHead(router, "/private/media/**") { request, context in
+            if let refusal = Self.privateRefusal(request) { return refusal }
+            return self.media(
+                request,
+                key: "private/" + String(request.uri.path.dropFirst("/private/media/".count)),
+                size: nil,
+                fault: context.fault
+            )
+        }
+        // A redirect from the private feed's origin to another (localhost), which
+        // must not carry the credentials.
+        router.get("/private/elsewhere/:name") { request, context in
+            let port = request.head.authority?.split(separator: ":").last.map(String.init) ?? "80"
+            let name = context.parameters.get("name") ?? "x.mp3"
+            return Response(status: .found, headers: [.location: "http://localhost:\(port)/media/private-\(name)"])
+        }
         getOrHead(router, "/media/**") { request, context in
             self.media(
                 request,
@@ -150,7 +167,9 @@ final class FixtureRoutes: Sendable {
                     range: request.headers[.range],
                     ifRange: request.headers[.ifRange],
                     userAgent: request.headers[.userAgent],
-                    accept: request.headers[.accept]
+                    accept: request.headers[.accept],
+                    authorization: request.headers[.authorization],
+                    authority: request.head.authority
                 )
             )
         }

@@ -23,6 +23,9 @@ public final class FixtureServer: Sendable {
     public static let podcastIndexKey = "FEEDSHDEMOKEY"
     /// Its secret.
     public static let podcastIndexSecret = "feedsh-demo-secret"
+    /// The user name and password of `/feeds/private.xml` and `/private/media/`.
+    public static let privateUser = "alice"
+    public static let privatePassword = "p@ss:word"
 
     /// Where and how to serve.
     public struct Configuration: Sendable {
@@ -157,4 +160,8 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The `User-Agent` and `Accept` headers, if any.
     public var userAgent: String? = nil
     public var accept: String? = nil
+    /// The `Authorization` header and the host the request was sent to
+    /// (`127.0.0.1:PORT` or `localhost:PORT`), to see where credentials went.
+    public var authorization: String? = nil
+    public var authority: String? = nil
 }

@@ -107,10 +107,13 @@ public struct FeedUpdater: Sendable {
             }
         }
         do throws(FeedError) {
+            // A private feed's user name and password, sent to its origin only.
+            let credentials = try? await library.credentials(of: id)
             let outcome = try await client.fetch(
                 url,
                 etag: podcast.etag,
                 lastModified: podcast.lastModified,
+                credentials: credentials,
                 sink: sink
             )
             if let failure = batches.failure.withLock({ $0 }) {

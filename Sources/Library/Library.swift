@@ -132,7 +132,7 @@ public final class Library: Sendable {
 
     /// The schema this feedsh writes: the number of its migrations, kept in
     /// SQLite's `user_version` so that an older feedsh can tell.
-    public static let schemaVersion = 5
+    public static let schemaVersion = 6
 
     /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
     /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
@@ -245,6 +245,15 @@ public final class Library: Sendable {
                 t.column("rank", .double).notNull().indexed()
             }
             try db.alter(table: "podcast") { t in t.add(column: "speed", .double) }
+        }
+        // Private feeds: a user name and password kept apart from the feed URL,
+        // gone with the subscription.
+        migrator.registerMigration("v6") { db in
+            try db.create(table: "feedCredential") { t in
+                t.primaryKey("podcastID", .integer).references("podcast", onDelete: .cascade)
+                t.column("user", .text).notNull()
+                t.column("password", .text).notNull()
+            }
         }
         return migrator
     }

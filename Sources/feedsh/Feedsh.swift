@@ -243,7 +243,8 @@ struct Feedsh: AsyncParsableCommand {
             podcastIndexKey: indexKey,
             podcastIndexSecret: indexSecret,
             proxies: proxies,
-            rateLimit: limitRate.flatMap(ByteSize.rate)
+            rateLimit: limitRate.flatMap(ByteSize.rate),
+            feedPassword: ProcessInfo.processInfo.environment["FEEDSH_FEED_PASSWORD"]
         )
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.

@@ -49,7 +49,7 @@ struct LibraryTests {
         #expect(mode == "wal")
         #expect(foreignKeys == true)
         #expect(Set(indexes) == ["episode_by_date", "episode_new", "episode_on_podcastId"])
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6"])
     }
 
     @Test func episodesAfterTheFirstUpdateAreNewAndStateSurvivesRefreshes() async throws {
@@ -301,5 +301,32 @@ struct SubscriptionNumberTests {
         #expect(d.number == 4)
         #expect(try await library.podcasts().map { "\($0.podcast.number) \($0.podcast.title)" } == ["2 a", "4 d"])
         #expect(try await library.podcastTitles().map(\.number) == [2, 4])
+    }
+}
+
+@Suite("Library credentials")
+struct LibraryCredentialTests {
+    /// Kept in their own table: set, replaced, forgotten, and gone with the
+    /// subscription; the podcast row never holds them.
+    @Test func credentialsLiveApartAndGoWithTheSubscription() async throws {
+        let path = temporaryLibraryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let library = try Library(path: path)
+        let (podcast, _) = try await library.subscribe(
+            feedURL: URL(string: "https://members.example/rss")!,
+            title: "Members"
+        )
+        let id = try #require(podcast.id)
+        #expect(try await library.credentials(of: id) == nil)
+        try await library.setCredentials(FeedCredentials(user: "alice", password: "p@ss:word"), of: id)
+        try await library.setCredentials(FeedCredentials(user: "alice", password: "second"), of: id)
+        #expect(try await library.credentials(of: id) == FeedCredentials(user: "alice", password: "second"))
+        #expect(try await library.allCredentials() == [id: FeedCredentials(user: "alice", password: "second")])
+        #expect(try await library.podcast(id)?.feedURL == "https://members.example/rss")
+        try await library.setCredentials(nil, of: id)
+        #expect(try await library.allCredentials().isEmpty)
+        try await library.setCredentials(FeedCredentials(user: "bob", password: "x"), of: id)
+        try await library.unsubscribe(id)
+        #expect(try await library.allCredentials().isEmpty)
     }
 }

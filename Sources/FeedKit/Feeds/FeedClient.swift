@@ -61,14 +61,17 @@ public final class FeedClient: Sendable {
     /// Fetches and parses the feed at `url`, conditionally when validators are given.
     ///
     /// With a `sink`, the items of every page go to it in batches as they are parsed
-    /// and the feed comes back without them.
+    /// and the feed comes back without them. `credentials` go with every request to
+    /// `url`'s origin (its pages, a redirect that stays there), never elsewhere.
     public func fetch(
         _ url: URL,
         etag: String? = nil,
         lastModified: String? = nil,
+        credentials: FeedCredentials? = nil,
         sink: FeedItemSink? = nil
     ) async throws(FeedError) -> Outcome {
-        let first = try await get(url, etag: etag, lastModified: lastModified, sink: sink)
+        let auth = credentials.map { Authentication(credentials: $0, origin: url.origin) }
+        let first = try await get(url, etag: etag, lastModified: lastModified, auth: auth, sink: sink)
         let movedHere = first.movedPermanently ? first.finalURL : nil
         switch first.status {
         case 304: return .notModified(movedTo: movedHere)
@@ -85,7 +88,7 @@ public final class FeedClient: Sendable {
             // failure is noted on the feed.
             let response: Response
             do {
-                response = try await get(page, etag: nil, lastModified: nil, sink: sink)
+                response = try await get(page, etag: nil, lastModified: nil, auth: auth, sink: sink)
             } catch {
                 feed.warnings.append("page \(pages + 1) of the feed could not be read: \(error.description)")
                 break
@@ -104,6 +107,12 @@ public final class FeedClient: Sendable {
         return .fetched(feed, etag: first.etag, lastModified: first.lastModified, movedTo: moved)
     }
 
+    /// Credentials and the one origin they may go to.
+    struct Authentication {
+        let credentials: FeedCredentials
+        let origin: String
+    }
+
     struct Response {
         var status: Int
         /// For a 200: the feed, parsed as it arrived.
@@ -116,13 +125,23 @@ public final class FeedClient: Sendable {
 
     /// One GET with retries and redirects; 200, 304 and 410 come back, every other
     /// answer is an error.
-    func get(_ url: URL, etag: String?, lastModified: String?, sink: FeedItemSink? = nil) async throws(FeedError)
-        -> Response
-    {
+    func get(
+        _ url: URL,
+        etag: String?,
+        lastModified: String?,
+        auth: Authentication? = nil,
+        sink: FeedItemSink? = nil
+    ) async throws(FeedError) -> Response {
         var attempt = 1
         while true {
             do {
-                return try await getFollowingRedirects(url, etag: etag, lastModified: lastModified, sink: sink)
+                return try await getFollowingRedirects(
+                    url,
+                    etag: etag,
+                    lastModified: lastModified,
+                    auth: auth,
+                    sink: sink
+                )
             } catch let failure as Retryable {
                 guard attempt < retry.attempts else { throw failure.error }
                 try? await Task.sleep(for: retry.delay(afterAttempt: attempt, retryAfter: failure.retryAfter))
@@ -210,6 +229,7 @@ public final class FeedClient: Sendable {
         _ start: URL,
         etag: String?,
         lastModified: String?,
+        auth: Authentication?,
         sink: FeedItemSink?
     ) async throws -> Response {
         var url = start
@@ -226,6 +246,9 @@ public final class FeedClient: Sendable {
             request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
             if let etag { request.headers.add(name: "If-None-Match", value: etag) }
             if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+            // Only to the feed's own origin: a redirect elsewhere goes without.
+            let sentCredentials = auth.flatMap { $0.origin == url.origin ? $0.credentials : nil }
+            if let sentCredentials { request.headers.add(name: "Authorization", value: sentCredentials.authorization) }
             let response: HTTPClientResponse
             do {
                 response = try await clients.client(for: url).execute(
@@ -269,6 +292,19 @@ public final class FeedClient: Sendable {
                 throw Retryable(
                     error: FeedError.httpStatus(status, url: url),
                     retryAfter: retry.retryAfter(response.headers.first(name: "Retry-After"))
+                )
+            case 401, 403:
+                let host = url.host ?? "?"
+                if let sentCredentials {
+                    throw FeedError.unauthorized(
+                        url: url,
+                        detail: "the feed at \(host) refused \(sentCredentials.user)'s password (HTTP \(status))"
+                    )
+                }
+                guard status == 401 else { throw FeedError.httpStatus(status, url: url) }
+                throw FeedError.unauthorized(
+                    url: url,
+                    detail: "the feed at \(host) wants a user name and password (subscribe URL --user NAME)"
                 )
             default:
                 throw FeedError.httpStatus(status, url: url)

@@ -177,7 +177,8 @@ extension Session {
                     title: label.title,
                     episodeID: reference?.episode,
                     podcastID: reference?.podcast,
-                    declaredLength: request.declaredLength
+                    declaredLength: request.declaredLength,
+                    authorization: request.authorization
                 )
             )
         }

@@ -168,7 +168,8 @@ actor ServiceState {
             id: download.id,
             url: download.url,
             file: DownloadLayout.File(final: URL(fileURLWithPath: download.path)),
-            declaredLength: download.declaredLength
+            declaredLength: download.declaredLength,
+            authorization: download.authorization
         )
     }
 

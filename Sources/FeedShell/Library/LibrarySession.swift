@@ -51,6 +51,15 @@ struct LoadedSubscription: Sendable {
     let podcast: StoredPodcast
     /// By ``FeedKit/Episode/id``.
     let marks: EpisodeMarksLookup
+    /// A private feed's user name and password, for its enclosures on its origin.
+    var credentials: FeedCredentials? = nil
+
+    /// The `Authorization` header for a download of `url`: only on the feed's own
+    /// origin.
+    func authorization(for url: URL) -> String? {
+        guard let credentials, let feed = URL(string: podcast.feedURL), feed.origin == url.origin else { return nil }
+        return credentials.authorization
+    }
 }
 
 extension StoredPodcast {
@@ -230,7 +239,11 @@ extension Session {
             episodeCount: ids.count,
             episodes: EpisodeList(source: episodes)
         )
-        return (loaded, LoadedSubscription(podcast: podcast, marks: EpisodeMarksLookup(episodes)))
+        let credentials = try? await library.credentials(of: podcast.id ?? -1)
+        return (
+            loaded,
+            LoadedSubscription(podcast: podcast, marks: EpisodeMarksLookup(episodes), credentials: credentials)
+        )
     }
 
     /// The subscriptions' numbers and titles, for completion; none until a command

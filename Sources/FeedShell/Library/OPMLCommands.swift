@@ -12,8 +12,9 @@ extension Command {
             details: """
                 Reads the outlines with an xmlUrl, however nested in folders, as gPodder,
                 AntennaPod, castero and Apple Podcasts export them. Feeds already
-                subscribed are skipped; outlines that are not feeds are reported. Run
-                'update' to read the new subscriptions' feeds.
+                subscribed are skipped; outlines that are not feeds are reported. A
+                feed URL with a user name and password in it keeps them apart, as
+                'subscribe' does. Run 'update' to read the new subscriptions' feeds.
                 """,
             arguments: [ArgumentSpec("FILE", completion: .path)]
         )
@@ -36,26 +37,40 @@ extension Command {
         var added: [String] = []
         var skipped = 0
         var seen: Set<String> = []
+        var problems = document.problems
         for entry in document.entries {
-            guard seen.insert(entry.feedURL.absoluteString).inserted else {
+            let feedURL: URL
+            let credentials: FeedCredentials?
+            do throws(FeedCredentialsError) {
+                (feedURL, credentials) = try FeedCredentials.split(entry.feedURL)
+            } catch {
+                problems.append(error.description)
+                continue
+            }
+            guard seen.insert(feedURL.absoluteString).inserted else {
                 skipped += 1
                 continue
             }
-            let (_, created) = try await libraryCall { () async throws(LibraryError) in
-                try await library.subscribe(feedURL: entry.feedURL, title: entry.title ?? entry.feedURL.absoluteString)
+            let (stored, created) = try await libraryCall { () async throws(LibraryError) in
+                try await library.subscribe(feedURL: feedURL, title: entry.title ?? feedURL.absoluteString)
             }
-            if created { added.append(entry.title ?? entry.feedURL.absoluteString) } else { skipped += 1 }
+            if created, let credentials, let id = stored.id {
+                try await libraryCall { () async throws(LibraryError) in
+                    try await library.setCredentials(credentials, of: id)
+                }
+            }
+            if created { added.append(entry.title ?? feedURL.absoluteString) } else { skipped += 1 }
         }
         var lines = [
             "imported \(added.count) of \(document.entries.count) feeds (\(skipped) already subscribed or repeated)"
         ]
-        lines += document.problems.map { "skipped \(TerminalText.line($0))" }
+        lines += problems.map { "skipped \(TerminalText.line($0))" }
         if !added.isEmpty { lines.append("'update' reads their feeds") }
         context.output(
             lines.joined(separator: "\n"),
             json: .object([
                 "added": .array(added.map { .string($0) }), "skipped": .int(skipped),
-                "problems": .array(document.problems.map { .string($0) }),
+                "problems": .array(problems.map { .string($0) }),
             ])
         )
         return .proceed
@@ -65,13 +80,26 @@ extension Command {
         CommandSpec(
             "export",
             summary: "write the subscriptions as OPML 2.0",
-            details: "To FILE, or to standard output without one. Other podcast clients import it.",
-            arguments: [ArgumentSpec("FILE", optional: true, completion: .path)]
+            details: """
+                To FILE, or to standard output without one. Other podcast clients import
+                it. Private feeds are written without their user name and password unless
+                --with-credentials is given (then keep the file to yourself).
+                """,
+            arguments: [ArgumentSpec("FILE", optional: true, completion: .path)],
+            flags: [FlagSpec("with-credentials")]
         )
     ) { arguments, context throws(ShellError) in
         let all = try await subscriptions(context)
+        var credentials: [Int64: FeedCredentials] = [:]
+        if arguments.has("with-credentials") {
+            let library = try await context.session.library()
+            credentials = try await libraryCall { () async throws(LibraryError) in try await library.allCredentials() }
+        }
         let entries = all.compactMap { summary in
-            URL(string: summary.podcast.feedURL).map { OPML.Entry(title: summary.podcast.title, feedURL: $0) }
+            URL(string: summary.podcast.feedURL).map { url in
+                let shared = summary.podcast.id.flatMap { credentials[$0] }.map { $0.embedded(in: url) } ?? url
+                return OPML.Entry(title: summary.podcast.title, feedURL: shared)
+            }
         }
         let text = OPML.write(entries)
         guard let path = arguments["FILE"] else {

@@ -13,9 +13,15 @@ extension Command {
                 Takes an Apple podcast ID or Apple Podcasts URL (the feed comes from
                 Apple's directory, and episodes keep Apple's file names), or a feed URL
                 (RSS or Atom). Without an argument, subscribes to the loaded podcast.
-                The feed is read at once; 'update' reads it again later.
+                The feed is read at once; 'update' reads it again later. A private
+                feed's user name and password come from the URL
+                (https://USER:PASSWORD@host/feed) or from --user NAME, the password then
+                asked without echo or taken from FEEDSH_FEED_PASSWORD; they are kept in
+                the library apart from the URL, sent to the feed's own host only, and
+                never shown.
                 """,
             arguments: [ArgumentSpec("ID|APPLE-PODCASTS-URL|FEED-URL", optional: true)],
+            flags: [FlagSpec("user", value: .text("NAME"))],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
@@ -24,16 +30,22 @@ extension Command {
         var title: String
         var itunesID: Int64?
         var trackIDs: [String: Int64] = [:]
+        var credentials: FeedCredentials?
         if let reference = arguments["ID|APPLE-PODCASTS-URL|FEED-URL"], PodcastReference.id(from: reference) == nil {
             guard let url = URL(string: reference), url.scheme == "http" || url.scheme == "https", url.host != nil
             else {
+                let shown = URL(string: reference)?.redacted ?? reference
                 throw .usage(
-                    "'\(TerminalText.line(reference))' is not a podcast ID, an Apple Podcasts URL or a feed URL",
+                    "'\(TerminalText.line(shown))' is not a podcast ID, an Apple Podcasts URL or a feed URL",
                     synopsis: arguments.synopsis
                 )
             }
-            feedURL = url
-            title = url.absoluteString
+            do throws(FeedCredentialsError) {
+                (feedURL, credentials) = try FeedCredentials.split(url, written: reference)
+            } catch {
+                throw .usage(TerminalText.line(error.description), synopsis: arguments.synopsis)
+            }
+            title = feedURL.absoluteString
         } else {
             let podcast: Podcast
             if let reference = arguments["ID|APPLE-PODCASTS-URL|FEED-URL"],
@@ -71,16 +83,32 @@ extension Command {
                 }
             }
         }
+        if let user = arguments.option("user") {
+            credentials = FeedCredentials(user: user, password: try password(for: user, at: feedURL, context))
+        }
         let library = try await session.library()
         let (stored, created) = try await libraryCall { () async throws(LibraryError) in
             try await library.subscribe(feedURL: feedURL, title: title, itunesID: itunesID)
+        }
+        // Those it had, to put back when the new ones are refused.
+        var previous: FeedCredentials?
+        if let credentials, let id = stored.id {
+            previous = try? await library.credentials(of: id)
+            try await libraryCall { () async throws(LibraryError) in
+                try await library.setCredentials(credentials, of: id)
+            }
         }
         let updater = FeedUpdater(library: library, client: session.feeds)
         let result = await updater.update(stored, trackIDs: trackIDs)
         if case .failed(let reason) = result.status, created {
             // A feed that cannot be read is not kept as a subscription.
             try? await library.unsubscribe(stored.id ?? -1)
-            throw .subscribeFailed(url: feedURL.absoluteString, reason: reason.description, code: reason.code)
+            throw .subscribeFailed(url: feedURL.redacted, reason: reason.description, code: reason.code)
+        }
+        if case .failed(.feed(let error)) = result.status, error.code == .unauthorized, credentials != nil,
+            let id = stored.id
+        {
+            try? await library.setCredentials(previous, of: id)
         }
         let fresh =
             try await libraryCall { () async throws(LibraryError) in try await library.podcast(stored.id ?? -1) }
@@ -101,6 +129,20 @@ extension Command {
         )
         return .proceed
     }
+}
+
+/// The password for `user` at `url`: `FEEDSH_FEED_PASSWORD`, else asked at the
+/// terminal without echo; neither is a failure that says how to give one.
+private func password(for user: String, at url: URL, _ context: CommandContext) throws(ShellError) -> String {
+    if let password = context.session.configuration.feedPassword { return password }
+    let asked = SecretPrompt.read("password for \(TerminalText.line(user)) at \(TerminalText.line(url.host ?? "?")): ")
+    guard let asked, !asked.isEmpty else {
+        throw .usage(
+            "no password for \(TerminalText.line(user)): type it when asked, or set FEEDSH_FEED_PASSWORD",
+            synopsis: "subscribe FEED-URL --user NAME"
+        )
+    }
+    return asked
 }
 
 /// Runs a library call, turning its ``Library/LibraryError`` into a shell failure.
