@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Library
 import LineEditor
 import ShellKit
 import Synchronization
@@ -50,7 +51,7 @@ extension Shell {
             let line: String
             switch await editor.readLine(prompt: await prompt()) {
             case .line(let typed):
-                editor.addToHistory(typed)
+                if let kept = Self.forHistory(typed) { editor.addToHistory(kept) }
                 line = typed
             case .endOfInput:
                 // Ctrl-D is `quit`: it asks the same question when downloads run.
@@ -70,5 +71,32 @@ extension Shell {
 
     private static func status(for signal: Int32) -> ExitStatus {
         signal == SIGHUP ? .hangUp : .terminated
+    }
+}
+
+extension Shell {
+    /// What of a typed line goes into the history file: passwords in URLs
+    /// (`https://alice:secret@host`) become `https://alice@host`, and a line that
+    /// sets a secret is not kept at all.
+    static func forHistory(_ line: String) -> String? {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        if words.count >= 2, words[0] == "set", let setting = Setting(rawValue: String(words[1])), setting.isSecret {
+            return nil
+        }
+        guard line.contains("@") else { return line }
+        var kept = ""
+        var rest = Substring(line)
+        while let scheme = rest.range(of: "://") {
+            kept += rest[..<scheme.upperBound]
+            rest = rest[scheme.upperBound...]
+            let authority = rest.prefix { !$0.isWhitespace && $0 != "/" && $0 != "?" && $0 != "#" }
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                kept += authority[..<colon] + authority[at...]
+            } else {
+                kept += authority
+            }
+            rest = rest[authority.endIndex...]
+        }
+        return kept + rest
     }
 }

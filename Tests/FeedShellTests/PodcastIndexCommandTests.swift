@@ -79,3 +79,22 @@ struct PodcastIndexCommandTests {
         }
     }
 }
+
+@Suite("History redaction")
+struct HistoryRedactionTests {
+    @Test func passwordsAndSecretsStayOutOfTheHistory() {
+        #expect(
+            Shell.forHistory("subscribe https://alice:p%40ss@members.example:8443/rss --user x")
+                == "subscribe https://alice@members.example:8443/rss --user x"
+        )
+        #expect(
+            Shell.forHistory("import a; subscribe http://u:v@a.example/f; subscribe http://b.example/g?x=@y")
+                == "import a; subscribe http://u@a.example/f; subscribe http://b.example/g?x=@y"
+        )
+        let plain = "subscribe https://alice@members.example/rss"
+        #expect(Shell.forHistory(plain) == plain)
+        #expect(Shell.forHistory("set podcastindex-secret abc") == nil)
+        #expect(Shell.forHistory("set podcastindex-key abc") == "set podcastindex-key abc")
+        #expect(Shell.forHistory("lookup 1386867488") == "lookup 1386867488")
+    }
+}

@@ -38,7 +38,7 @@ extension Command {
 
     /// Why `reference` is not something `lookup` reads, and what to do instead.
     static func notAPodcast(_ reference: String) -> String {
-        let shown = TerminalText.line(reference)
+        let shown = TerminalText.line(URL(string: reference)?.redacted ?? reference)
         if let url = URL(string: reference), url.scheme == "http" || url.scheme == "https" {
             return "'\(shown)' looks like a feed URL: 'subscribe \(shown)' reads it; lookup reads Apple's "
                 + "directory (a podcast ID such as \(defaultPodcastID), or an Apple Podcasts URL)"
