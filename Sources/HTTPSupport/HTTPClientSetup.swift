@@ -60,8 +60,11 @@ public final class HTTPClientPool: Sendable {
     private let readTimeout: Duration
     private let followRedirects: Bool
     private let decompressionLimit: Int?
-    /// By proxy; nil is the direct client.
-    private let clients = Mutex<[ProxyServer?: HTTPClient]>([:])
+    /// By proxy (nil is the direct client, made at once), and whether
+    /// ``shutdown()`` ran: after it, no client is made (one that is never shut down
+    /// would trap in AsyncHTTPClient's deinit); a late request gets a shut-down
+    /// client and fails as such.
+    private let state: Mutex<(clients: [ProxyServer?: HTTPClient], closed: Bool)>
 
     /// A pool whose clients are made by ``HTTPClientSetup/makeClient(connectTimeout:readTimeout:followRedirects:decompressUpTo:proxy:)``
     /// with these options.
@@ -77,13 +80,21 @@ public final class HTTPClientPool: Sendable {
         self.followRedirects = followRedirects
         self.decompressionLimit = limit
         self.proxies = proxies
+        let direct = HTTPClientSetup.makeClient(
+            connectTimeout: connectTimeout,
+            readTimeout: readTimeout,
+            followRedirects: followRedirects,
+            decompressUpTo: limit
+        )
+        state = Mutex(([nil: direct], false))
     }
 
     /// The client for a request to `url`.
     public func client(for url: URL) -> HTTPClient {
         let proxy = proxies.proxy(for: url)
-        return clients.withLock { clients in
-            if let client = clients[proxy] { return client }
+        return state.withLock { state in
+            if let client = state.clients[proxy] { return client }
+            if state.closed, let any = state.clients[nil] { return any }
             let client = HTTPClientSetup.makeClient(
                 connectTimeout: connectTimeout,
                 readTimeout: readTimeout,
@@ -91,7 +102,7 @@ public final class HTTPClientPool: Sendable {
                 decompressUpTo: decompressionLimit,
                 proxy: proxy
             )
-            clients[proxy] = client
+            state.clients[proxy] = client
             return client
         }
     }
@@ -104,9 +115,9 @@ public final class HTTPClientPool: Sendable {
 
     /// Shuts every client down.
     public func shutdown() async throws {
-        let all = clients.withLock { clients in
-            defer { clients.removeAll() }
-            return Array(clients.values)
+        let all = state.withLock { state in
+            defer { state.closed = true }
+            return state.closed ? [] : Array(state.clients.values)
         }
         for client in all { try await client.shutdown() }
     }

@@ -107,12 +107,11 @@ struct BackgroundProcessTests {
             let detached = try await scene.run("lookup; get 1", ["--detach"])
             #expect(detached.status == 0, "\(detached.standardError)")
             let pid = try #require(scene.backgroundPID())
-            let part = URL(fileURLWithPath: scene.file(1).path + ".part")
-            let deadline = ContinuousClock.now + .seconds(20)
-            while (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int ?? 0) ?? 0 < 100_000 {
-                guard ContinuousClock.now < deadline else { throw CancellationError() }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            // Killed once the background has confirmed bytes of its own (each
+            // second), so that the .part it leaves shows a percentage: waiting for
+            // bytes on disk alone raced the first confirm under load.
+            let sidecar = URL(fileURLWithPath: scene.file(1).path + ".part.json")
+            #expect(try await waitForConfirmedBytes(sidecar, timeout: .seconds(20)) > 0)
             // A shell waiting for it is not left waiting when it dies.
             async let waited = scene.run("lookup; wait")
             try await Task.sleep(for: .milliseconds(500))

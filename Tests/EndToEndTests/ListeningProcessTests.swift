@@ -237,7 +237,9 @@ struct ListeningProcessTests {
                 environment: scene.environment.filter { $0.key != "FEEDSH_PLAYER" }
             )
             #expect(setting.status == 0, "\(setting.standardError)")
-            #expect(setting.standardOutput.contains("player          true {}"))
+            // The table's row (its columns as wide as the longest setting's name).
+            let rows = setting.standardOutput.split(separator: "\n").map { $0.split(separator: " ") }
+            #expect(rows.contains(["player", "true", "{}", "set"]), "\(setting.standardOutput)")
             #expect(setting.standardOutput.contains("played 2: Tone 2: 8 seconds"))
             #expect(try await scene.episode(2)["played"] as? Bool == true)
         }

@@ -228,12 +228,13 @@ enum BackgroundLauncher {
 
     static func launch(configuration: ShellConfiguration, maxConcurrent: Int, maxFileSize: Int64) throws(ShellError) {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let arguments = [
-            executable, "--background", "--library", configuration.libraryFile.path, "--download-dir",
-            configuration.downloadDirectory.path, "--cache-dir", configuration.cacheDirectory.path,
-            "--max-concurrent", String(maxConcurrent), "--engine", configuration.engine.rawValue,
-            "--max-filesize", String(maxFileSize),
-        ]
+        let arguments =
+            [
+                executable, "--background", "--library", configuration.libraryFile.path, "--download-dir",
+                configuration.downloadDirectory.path, "--cache-dir", configuration.cacheDirectory.path,
+                "--max-concurrent", String(maxConcurrent), "--engine", configuration.engine.rawValue,
+                "--max-filesize", String(maxFileSize),
+            ] + (configuration.rateLimit.map { ["--limit-rate", String($0)] } ?? [])
         let log = logPath()
         try? FileManager.default.createDirectory(
             atPath: (log as NSString).deletingLastPathComponent,
