@@ -108,10 +108,16 @@ struct BackgroundProcessTests {
             #expect(detached.status == 0, "\(detached.standardError)")
             let pid = try #require(scene.backgroundPID())
             // Killed once the background has confirmed bytes of its own (each
-            // second), so that the .part it leaves shows a percentage: waiting for
-            // bytes on disk alone raced the first confirm under load.
+            // second), so that the .part it leaves shows a percentage: the bytes on
+            // disk, or the count the detaching shell confirmed as it let go, raced
+            // the background's first confirm under load.
             let sidecar = URL(fileURLWithPath: scene.file(1).path + ".part.json")
-            #expect(try await waitForConfirmedBytes(sidecar, timeout: .seconds(20)) > 0)
+            let handedAt = confirmedBytes(sidecar)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while confirmedBytes(sidecar) == handedAt || confirmedBytes(sidecar) == 0 {
+                guard ContinuousClock.now < deadline else { throw CancellationError() }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             // A shell waiting for it is not left waiting when it dies.
             async let waited = scene.run("lookup; wait")
             try await Task.sleep(for: .milliseconds(500))
@@ -123,7 +129,13 @@ struct BackgroundProcessTests {
             // Its socket stays behind, stale.
             #expect(FileManager.default.fileExists(atPath: scene.socket))
             let listed = try await scene.run("lookup; episodes")
-            #expect(listed.standardOutput.contains("% paused"), "\(listed.standardOutput)")
+            let partSize =
+                (try? FileManager.default.attributesOfItem(atPath: scene.file(1).path + ".part")[.size]) ?? "none"
+            let sidecarText = (try? String(contentsOf: sidecar, encoding: .utf8)) ?? "none"
+            #expect(
+                listed.standardOutput.contains("% paused"),
+                "\(listed.standardOutput)\npart: \(partSize)\nsidecar: \(sidecarText)\nwaiting: \(waiting.standardOutput)"
+            )
             // A new background feedsh replaces the stale socket.
             let again = try await scene.run("lookup; get 2", ["--detach"])
             #expect(again.status == 0, "\(again.standardError)")
@@ -181,4 +193,12 @@ struct BackgroundProcessTests {
             #expect(cancelled.standardOutput.contains("cancelled 3 (in the background)"), "\(cancelled.standardOutput)")
         }
     }
+}
+
+/// The `confirmedBytes` a sidecar holds now (0 when it is missing or unreadable).
+private func confirmedBytes(_ sidecar: URL) -> Int {
+    guard let data = try? Data(contentsOf: sidecar),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return 0 }
+    return object["confirmedBytes"] as? Int ?? 0
 }
