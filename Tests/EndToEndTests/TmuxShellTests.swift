@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import Testing
 
@@ -38,6 +39,32 @@ extension TmuxTests {
             try await tmux.waitForExit()
             let part = tmux.downloads.appendingPathComponent("1386867488/1000700000002.mp3.part")
             #expect(FileManager.default.fileExists(atPath: part.path))
+        }
+    }
+
+    /// `subscribe URL --user NAME` asks for the password on the terminal without
+    /// echoing it, the spinner out of the way; the history file keeps the line
+    /// without it, and a typed URL's password never reaches the history.
+    @Test func aFeedPasswordIsAskedWithoutEcho() async throws {
+        try await TmuxSession.with { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("subscribe \(tmux.base)/feeds/private.xml --user alice", "Enter")
+            try await tmux.waitForScreen { $0.hasSuffix("password for alice at 127.0.0.1:") }
+            tmux.keys(FixtureServer.privatePassword, "Enter")
+            try await tmux.waitForScreen { $0.contains("subscribed to Members Only: 3 episodes") }
+            #expect(!(try await tmux.screen()).contains(FixtureServer.privatePassword))
+            let port = URL(string: tmux.base)?.port ?? 0
+            tmux.keys("subscribe http://bob:hunter2@127.0.0.1:\(port)/feeds/private.xml", "Enter")
+            try await tmux.waitForScreen { $0.contains("refused bob's password") }
+            tmux.keys("quit", "Enter")
+            try await tmux.waitForExit()
+            let history = try String(
+                contentsOf: tmux.home.appendingPathComponent(".local/state/feedsh/history"),
+                encoding: .utf8
+            )
+            #expect(history.contains("--user\\040alice"), "\(history)")
+            #expect(history.contains("bob@127.0.0.1"), "\(history)")
+            #expect(!history.contains("hunter2") && !history.contains("p@ss"), "\(history)")
         }
     }
 

@@ -84,7 +84,7 @@ extension Command {
             }
         }
         if let user = arguments.option("user") {
-            credentials = FeedCredentials(user: user, password: try password(for: user, at: feedURL, context))
+            credentials = FeedCredentials(user: user, password: try await password(for: user, at: feedURL, context))
         }
         let library = try await session.library()
         let (stored, created) = try await libraryCall { () async throws(LibraryError) in
@@ -132,10 +132,17 @@ extension Command {
 }
 
 /// The password for `user` at `url`: `FEEDSH_FEED_PASSWORD`, else asked at the
-/// terminal without echo; neither is a failure that says how to give one.
-private func password(for user: String, at url: URL, _ context: CommandContext) throws(ShellError) -> String {
+/// terminal without echo; neither is a failure that says how to give one. The
+/// blocking read waits on a thread of its own, not on one of the few the
+/// downloads run on.
+private func password(for user: String, at url: URL, _ context: CommandContext) async throws(ShellError) -> String {
     if let password = context.session.configuration.feedPassword { return password }
-    let asked = SecretPrompt.read("password for \(TerminalText.line(user)) at \(TerminalText.line(url.host ?? "?")): ")
+    let prompt = "password for \(TerminalText.line(user)) at \(TerminalText.line(url.host ?? "?")): "
+    // The command's spinner would draw over the prompt.
+    context.console.activity.stop()
+    let asked: String? = await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: SecretPrompt.read(prompt)) }
+    }
     guard let asked, !asked.isEmpty else {
         throw .usage(
             "no password for \(TerminalText.line(user)): type it when asked, or set FEEDSH_FEED_PASSWORD",
