@@ -152,12 +152,7 @@ public final class URLSessionTransport: DownloadTransport {
             reason = .tls(error.localizedDescription)
         default: reason = .other(error.localizedDescription)
         }
-        switch reason {
-        case .connectionRefused, .unknownHost, .unreachable:
-            if let proxy { return NetworkFailure(reason, host: proxy.host, port: proxy.port, throughProxy: true) }
-        default: break
-        }
-        return NetworkFailure(reason, url: url)
+        return NetworkFailure(reason, url: url, proxy: proxy)
     }
 }
 

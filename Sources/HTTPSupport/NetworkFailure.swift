@@ -115,14 +115,15 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
             self = failure
             return
         }
-        let reason = Self.reason(for: error)
-        guard let proxy else {
-            self.init(reason, url: url)
-            return
-        }
-        switch reason {
-        case .connectionRefused, .unknownHost, .unreachable, .connectTimeout, .proxyAuthenticationRequired,
-            .proxyRefused:
+        self.init(Self.reason(for: error), url: url, proxy: proxy)
+    }
+
+    /// The failure `reason` of a request to `url` sent through `proxy`: one of
+    /// reaching the proxy, or one the proxy answered itself, names the proxy.
+    public init(_ reason: Reason, url: URL, proxy: ProxyServer?) {
+        switch (reason, proxy) {
+        case (.connectionRefused, let proxy?), (.unknownHost, let proxy?), (.unreachable, let proxy?),
+            (.connectTimeout, let proxy?), (.proxyAuthenticationRequired, let proxy?), (.proxyRefused, let proxy?):
             self.init(reason, host: proxy.host, port: proxy.port, throughProxy: true)
         default:
             self.init(reason, url: url)
