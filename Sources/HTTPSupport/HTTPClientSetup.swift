@@ -56,10 +56,8 @@ public enum HTTPClientSetup {
 /// proxy); the feed client follows redirects itself and picks again for each hop.
 public final class HTTPClientPool: Sendable {
     public let proxies: ProxyEnvironment
-    private let connectTimeout: Duration
-    private let readTimeout: Duration
-    private let followRedirects: Bool
-    private let decompressionLimit: Int?
+    /// A client with the pool's options, through a proxy or direct (nil).
+    private let make: @Sendable (ProxyServer?) -> HTTPClient
     /// By proxy (nil is the direct client, made at once), and whether
     /// ``shutdown()`` ran: after it, no client is made (one that is never shut down
     /// would trap in AsyncHTTPClient's deinit); a late request gets a shut-down
@@ -75,18 +73,17 @@ public final class HTTPClientPool: Sendable {
         decompressUpTo limit: Int? = nil,
         proxies: ProxyEnvironment = .direct
     ) {
-        self.connectTimeout = connectTimeout
-        self.readTimeout = readTimeout
-        self.followRedirects = followRedirects
-        self.decompressionLimit = limit
         self.proxies = proxies
-        let direct = HTTPClientSetup.makeClient(
-            connectTimeout: connectTimeout,
-            readTimeout: readTimeout,
-            followRedirects: followRedirects,
-            decompressUpTo: limit
-        )
-        state = Mutex(([nil: direct], false))
+        make = { proxy in
+            HTTPClientSetup.makeClient(
+                connectTimeout: connectTimeout,
+                readTimeout: readTimeout,
+                followRedirects: followRedirects,
+                decompressUpTo: limit,
+                proxy: proxy
+            )
+        }
+        state = Mutex(([nil: make(nil)], false))
     }
 
     /// The client for a request to `url`.
@@ -95,13 +92,7 @@ public final class HTTPClientPool: Sendable {
         return state.withLock { state in
             if let client = state.clients[proxy] { return client }
             if state.closed, let any = state.clients[nil] { return any }
-            let client = HTTPClientSetup.makeClient(
-                connectTimeout: connectTimeout,
-                readTimeout: readTimeout,
-                followRedirects: followRedirects,
-                decompressUpTo: decompressionLimit,
-                proxy: proxy
-            )
+            let client = make(proxy)
             state.clients[proxy] = client
             return client
         }
