@@ -80,13 +80,6 @@ public struct LimitedBody: AsyncSequence, Sendable {
         var rest: ByteBuffer?
 
         public mutating func next() async throws -> ByteBuffer? {
-            guard let rate = limiter.rate else {
-                if let rest {
-                    self.rest = nil
-                    return rest
-                }
-                return try await base.next()
-            }
             var chunk: ByteBuffer
             if let rest {
                 chunk = rest
@@ -95,6 +88,7 @@ public struct LimitedBody: AsyncSequence, Sendable {
                 guard let next = try await base.next() else { return nil }
                 chunk = next
             }
+            guard let rate = limiter.rate else { return chunk }
             let most = RateLimiter.chunkLimit(rate: rate)
             if chunk.readableBytes > most, let head = chunk.readSlice(length: most) {
                 rest = chunk
