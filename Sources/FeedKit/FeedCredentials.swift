@@ -56,10 +56,8 @@ public struct FeedCredentials: Sendable, Hashable, CustomStringConvertible {
     /// Whether every `%` in the userinfo of `text` (between `://` and `@`) starts
     /// two hex digits.
     private static func escapesAreWhole(_ text: String) -> Bool {
-        guard let start = text.range(of: "://")?.upperBound else { return true }
-        let authority = text[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return true }
-        let userinfo = Array(authority[..<at].utf8)
+        guard let written = WrittenAuthority(in: Substring(text))?.userinfo else { return true }
+        let userinfo = Array(written.utf8)
         func isHex(_ byte: UInt8) -> Bool {
             (48...57).contains(byte) || (97...102).contains(byte | 0x20)
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPSupport
 import Library
 import LineEditor
 import ShellKit
@@ -83,19 +84,16 @@ extension Shell {
         if words.count >= 2, words[0] == "set", let setting = Setting(rawValue: String(words[1])), setting.isSecret {
             return nil
         }
-        guard line.contains("@") else { return line }
         var kept = ""
         var rest = Substring(line)
-        while let scheme = rest.range(of: "://") {
-            kept += rest[..<scheme.upperBound]
-            rest = rest[scheme.upperBound...]
-            let authority = rest.prefix { !$0.isWhitespace && $0 != "/" && $0 != "?" && $0 != "#" }
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                kept += authority[..<colon] + authority[at...]
+        while let authority = WrittenAuthority(in: rest) {
+            let end = authority.text.endIndex
+            if let password = authority.password {
+                kept += rest[..<password.startIndex] + rest[password.endIndex..<end]
             } else {
-                kept += authority
+                kept += rest[..<end]
             }
-            rest = rest[authority.endIndex...]
+            rest = rest[end...]
         }
         return kept + rest
     }

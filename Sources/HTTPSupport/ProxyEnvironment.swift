@@ -48,12 +48,10 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             )
         }
         // The authority: [user[:password]@]host[:port], up to any path.
-        var authority = trimmed[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let authority = WrittenAuthority(in: Substring(trimmed))
         var user: String?
         var password: String?
-        if let at = authority.lastIndex(of: "@") {
-            let userinfo = authority[..<at]
-            authority = authority[authority.index(after: at)...]
+        if let userinfo = authority?.userinfo {
             let parts = userinfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             user = parts.first.flatMap { String($0).removingPercentEncoding }
             password = parts.count > 1 ? String(parts[1]).removingPercentEncoding : nil
@@ -61,7 +59,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
                 throw ProxyError(variable, text, problem: "has a malformed %-escape in its user name or password")
             }
         }
-        var host = Substring(authority)
+        var host = authority?.host ?? ""
         var portText: Substring?
         if host.hasPrefix("[") {
             // [IPv6]:port
@@ -100,11 +98,8 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The text with any password replaced: `http://user:***@host`.
     static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://"), let at = text[schemeEnd.upperBound...].firstIndex(of: "@")
-        else { return text }
-        let userinfo = text[schemeEnd.upperBound..<at]
-        guard let colon = userinfo.firstIndex(of: ":") else { return text }
-        return String(text[..<colon]) + ":***" + String(text[at...])
+        guard let password = WrittenAuthority(in: Substring(text))?.password else { return text }
+        return String(text[..<password.startIndex]) + ":***" + String(text[password.endIndex...])
     }
 }
 
