@@ -19,9 +19,10 @@ public enum ByteSize {
         return Int64(bytes)
     }
 
-    /// A rate as curl's `--limit-rate` takes it, in bytes a second: at least 1k
-    /// (`0` is no cap to curl; feedsh says so with no setting at all).
-    public static func rate(_ text: String) -> Int64? {
+    /// An amount of at least 1k, as `--max-filesize`, `max-size`, `--limit-rate`
+    /// and `rate-limit` take it (for a rate, in bytes a second: `0` is no cap to
+    /// curl; feedsh says so with no setting at all).
+    public static func atLeast1k(_ text: String) -> Int64? {
         guard let bytes = parse(text), bytes >= 1 << 10 else { return nil }
         return bytes
     }

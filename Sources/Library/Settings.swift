@@ -97,7 +97,7 @@ public enum Setting: String, CaseIterable, Sendable {
         case .cleanup:
             return try Self.onOff(trimmed, for: self) ? "on" : "off"
         case .maxSize:
-            guard let bytes = ByteSize.parse(trimmed), bytes >= 1 << 10 else {
+            guard let bytes = ByteSize.atLeast1k(trimmed) else {
                 throw SettingError(self, text, expected: "a size of at least 1k, such as 500M or 4G")
             }
             return ByteSize.format(bytes)
@@ -107,7 +107,7 @@ public enum Setting: String, CaseIterable, Sendable {
             let value = words.first?.lowercased() == "auto" ? words.dropFirst().joined(separator: " ") : trimmed
             return try Self.onOff(value, for: self) ? "auto on" : "auto off"
         case .rateLimit:
-            guard let bytes = ByteSize.rate(trimmed) else {
+            guard let bytes = ByteSize.atLeast1k(trimmed) else {
                 throw SettingError(self, text, expected: "a rate of at least 1k a second, such as 200k or 1.5M")
             }
             return ByteSize.format(bytes)
@@ -165,7 +165,7 @@ public struct Settings: Sendable, Equatable {
     /// `update` fetches new episodes' transcripts.
     public var transcriptsAuto: Bool { values[.transcripts] == "auto on" }
     /// The cap on the total download rate in bytes a second, when set.
-    public var rateLimit: Int64? { values[.rateLimit].flatMap(ByteSize.rate) }
+    public var rateLimit: Int64? { values[.rateLimit].flatMap(ByteSize.atLeast1k) }
 }
 
 extension Library {

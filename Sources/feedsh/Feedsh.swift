@@ -146,7 +146,7 @@ struct Feedsh: AsyncParsableCommand {
         if let maxConcurrent, !(1...64).contains(maxConcurrent) {
             throw ValidationError("--max-concurrent must be from 1 to 64.")
         }
-        if let limitRate, ByteSize.rate(limitRate) == nil {
+        if let limitRate, ByteSize.atLeast1k(limitRate) == nil {
             throw ValidationError(
                 "--limit-rate takes a rate of at least 1k a second, such as 200k or 1.5M, not '\(limitRate)'."
             )
@@ -243,7 +243,7 @@ struct Feedsh: AsyncParsableCommand {
             podcastIndexKey: indexKey,
             podcastIndexSecret: indexSecret,
             proxies: proxies,
-            rateLimit: limitRate.flatMap(ByteSize.rate),
+            rateLimit: limitRate.flatMap(ByteSize.atLeast1k),
             feedPassword: ProcessInfo.processInfo.environment["FEEDSH_FEED_PASSWORD"]
         )
         if background {
@@ -351,7 +351,7 @@ struct FileSize: ExpressibleByArgument {
     let bytes: Int64
 
     init?(argument: String) {
-        guard let bytes = ByteSize.parse(argument), bytes >= 1 << 10 else { return nil }
+        guard let bytes = ByteSize.atLeast1k(argument) else { return nil }
         self.bytes = bytes
     }
 
