@@ -105,6 +105,16 @@ struct CommandContext: Sendable {
     }
 }
 
+extension ParsedArguments {
+    /// The value of a required argument: the parse already refused a line without
+    /// it, so its absence here is a usage error only for a command whose spec does
+    /// not declare it.
+    func required<Value>(_ argument: CommandArgument<Value>) throws(ShellError) -> Value {
+        guard let value = self[argument] else { throw .usage(usage()) }
+        return value
+    }
+}
+
 /// Holds the result a command gives, until the shell writes it.
 final class ResultSlot: Sendable {
     private let value = Mutex<(json: JSONValue?, text: String?)>((nil, nil))

@@ -112,11 +112,20 @@ public struct FlagSpec: Sendable {
     public var value: ValueKind?
     /// What Tab offers for its value.
     public var completion: CompletionKind
+    /// Checks a `.text` value when the line is parsed: what is wrong with it (for
+    /// a person, sanitized), or nil when it is good.
+    public var check: (@Sendable (String) -> String?)?
 
-    public init(_ name: String, value: ValueKind? = nil, completion: CompletionKind = .none) {
+    public init(
+        _ name: String,
+        value: ValueKind? = nil,
+        completion: CompletionKind = .none,
+        check: (@Sendable (String) -> String?)? = nil
+    ) {
         self.name = name
         self.value = value
         self.completion = completion
+        self.check = check
         if case .choice(let words)? = value, completion == .none { self.completion = .words(words) }
     }
 

@@ -13,24 +13,23 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The synopsis the words were parsed with, for usage errors raised later.
     public var synopsis: String
 
-    /// The positional argument named `name` (as in the spec), if given.
-    public subscript(_ name: String) -> String? { positionals[name] }
+    // Read through the typed keys (``CommandArgument``, ``CommandOption``, ``CommandFlag``) that declared
+    // them, never by name from a command.
 
-    /// The words of a `rest` argument as they were given: `find "open source" pod*`
-    /// gives `["open source", "pod*"]` (the subscript joins them with spaces).
-    public func words(_ name: String) -> [String] { restWords[name] ?? [] }
+    /// The positional argument named `name`, if given (a `rest` one joined by spaces).
+    func positional(_ name: String) -> String? { positionals[name] }
+
+    /// The words of a `rest` argument as they were given.
+    func restWords(_ name: String) -> [String] { restWords[name] ?? [] }
 
     /// The positional argument named `name`, declared a selector, as parsed.
-    public func selector(_ name: String) -> Selector? { selectors[name] }
+    func parsedSelector(_ name: String) -> Selector? { selectors[name] }
 
     /// The value of `--name`, if given.
-    public func option(_ name: String) -> String? { options[name] }
-
-    /// The value of an integer option, if given (already checked against its range).
-    public func integer(_ name: String) -> Int? { options[name].flatMap { Int($0) } }
+    func option(_ name: String) -> String? { options[name] }
 
     /// Whether `--name` was given.
-    public func has(_ name: String) -> Bool { present.contains(name) }
+    func isPresent(_ name: String) -> Bool { present.contains(name) }
 
     /// A usage error with this command's synopsis.
     public func usage(_ problem: String? = nil) -> UsageError {
@@ -106,7 +105,7 @@ public struct ParsedArguments: Sendable, Equatable {
                 }
                 value = match
             case .text:
-                break
+                if let problem = flag.check?(value) { throw parsed.usage(problem) }
             }
             parsed.present.insert(name)
             parsed.options[name] = value

@@ -5,17 +5,28 @@ import Testing
 
 /// Specs shaped like feedsh's, so that the tests read like the shell.
 enum Specs {
+    static let id = CommandArgument<String>("ID", optional: true)
+    static let limit = CommandOption<Int>("limit", range: 1...200)
+    static let term = CommandArgument<String>("TERM", rest: true)
+    static let query = CommandArgument<String>("QUERY", rest: true)
+    static let medium = CommandOption<String>(
+        "medium",
+        placeholder: "M",
+        completion: .words(["Paintings", "Prints", "Sculpture"])
+    )
+    static let hasImages = CommandFlag("has-images")
+    static let order = CommandOption<String>("order", choices: ["new", "old"])
     static let lookup = CommandSpec(
         "lookup",
         summary: "load a podcast",
-        arguments: [ArgumentSpec("ID", optional: true)],
-        flags: [FlagSpec("limit", value: .integer(1...200))]
+        arguments: [id.spec],
+        flags: [limit.spec]
     )
     static let search = CommandSpec(
         "search",
         summary: "find podcasts",
-        arguments: [ArgumentSpec("TERM", rest: true)],
-        flags: [FlagSpec("limit", value: .integer(1...200))]
+        arguments: [term.spec],
+        flags: [limit.spec]
     )
     static let get = CommandSpec(
         "get",
@@ -30,11 +41,8 @@ enum Specs {
             CommandSpec(
                 "search",
                 summary: "search",
-                arguments: [ArgumentSpec("QUERY", rest: true)],
-                flags: [
-                    FlagSpec("medium", value: .text("M"), completion: .words(["Paintings", "Prints", "Sculpture"])),
-                    FlagSpec("has-images"), FlagSpec("order", value: .choice(["new", "old"])),
-                ]
+                arguments: [query.spec],
+                flags: [medium.spec, hasImages.spec, order.spec]
             ),
             CommandSpec("object", summary: "one object", arguments: [ArgumentSpec("ID")]),
         ]
@@ -68,11 +76,11 @@ enum Specs {
 struct ParsedArgumentsTests {
     @Test func optionsInAnyPosition() throws {
         let before = try ParsedArguments.parse(["--limit", "7", "123"], spec: Specs.lookup)
-        #expect(before.integer("limit") == 7 && before["ID"] == "123")
+        #expect(before[Specs.limit] == 7 && before[Specs.id] == "123")
         let after = try ParsedArguments.parse(["123", "--limit=9"], spec: Specs.lookup)
-        #expect(after.integer("limit") == 9 && after["ID"] == "123")
+        #expect(after[Specs.limit] == 9 && after[Specs.id] == "123")
         let none = try ParsedArguments.parse([], spec: Specs.lookup)
-        #expect(none["ID"] == nil && none.integer("limit") == nil)
+        #expect(none[Specs.id] == nil && none[Specs.limit] == nil)
     }
 
     @Test(arguments: [
@@ -94,8 +102,10 @@ struct ParsedArgumentsTests {
 
     @Test func restTakesTheWordsLeftAndDoubleDashEndsOptions() throws {
         let term = try ParsedArguments.parse(["song", "exploder", "--limit", "3"], spec: Specs.search)
-        #expect(term["TERM"] == "song exploder" && term.integer("limit") == 3)
-        #expect(try ParsedArguments.parse(["--", "--not-an-option"], spec: Specs.search)["TERM"] == "--not-an-option")
+        #expect(term[Specs.term] == "song exploder" && term[Specs.limit] == 3)
+        #expect(
+            try ParsedArguments.parse(["--", "--not-an-option"], spec: Specs.search)[Specs.term] == "--not-an-option"
+        )
         #expect(throws: UsageError(synopsis: "search TERM... [--limit N]")) {
             try ParsedArguments.parse([], spec: Specs.search)
         }
@@ -106,9 +116,9 @@ struct ParsedArgumentsTests {
             ["search", "sunflowers", "--medium", "Paintings", "--has-images"],
             spec: Specs.met
         )
-        #expect(search.subcommand == "search" && search["QUERY"] == "sunflowers")
-        #expect(search.option("medium") == "Paintings" && search.has("has-images"))
-        #expect(try ParsedArguments.parse(["search", "x", "--order", "OLD"], spec: Specs.met).option("order") == "old")
+        #expect(search.subcommand == "search" && search[Specs.query] == "sunflowers")
+        #expect(search[Specs.medium] == "Paintings" && search[Specs.hasImages])
+        #expect(try ParsedArguments.parse(["search", "x", "--order", "OLD"], spec: Specs.met)[Specs.order] == "old")
         #expect(throws: UsageError.self) {
             try ParsedArguments.parse(["object", "1", "--has-images"], spec: Specs.met)
         }
@@ -124,18 +134,45 @@ struct ParsedArgumentsTests {
     }
 
     @Test func anOptionalVerbMayBeLeftOut() throws {
+        let rate = CommandArgument<String>("RATE")
         let set = CommandSpec(
             "set",
             summary: "settings",
-            subcommands: [CommandSpec("speed", summary: "speed", arguments: [ArgumentSpec("RATE")])],
+            subcommands: [CommandSpec("speed", summary: "speed", arguments: [rate.spec])],
             verbOptional: true
         )
         #expect(try ParsedArguments.parse([], spec: set).subcommand == nil)
         let speed = try ParsedArguments.parse(["speed", "1.5"], spec: set)
-        #expect(speed.subcommand == "speed" && speed["RATE"] == "1.5")
+        #expect(speed.subcommand == "speed" && speed[rate] == "1.5")
         #expect(throws: UsageError.self) { try ParsedArguments.parse(["speed"], spec: set) }
         #expect(throws: UsageError.self) { try ParsedArguments.parse(["volume", "3"], spec: set) }
         #expect(set.synopsis == "set | set speed RATE")
+    }
+
+    enum Mark: String, ArgumentChoice {
+        case played, unplayed
+    }
+
+    @Test func typedArgumentsReadBackAsTheirTypes() throws {
+        let mark = CommandArgument<Mark>("played|unplayed")
+        let episodes = CommandArgument<Selector>("SELECTOR", forms: .several, noun: "episode", completion: .none)
+        let at = CommandOption<Double>("at", placeholder: "TIME", parse: { Double($0) }) {
+            "--at takes seconds, not '\($0)'"
+        }
+        let spec = CommandSpec("mark", summary: "mark", arguments: [mark.spec, episodes.spec], flags: [at.spec])
+        let parsed = try ParsedArguments.parse(["PLAYED", "2-3", "--at", "1.5"], spec: spec)
+        #expect(parsed[mark] == .played)
+        #expect(parsed[episodes]?.items == .ranges([2...3]))
+        #expect(parsed[at] == 1.5)
+        // Tab offers the enum's cases, and a word that is none of them is named.
+        #expect(mark.spec.completion == .words(["played", "unplayed"]))
+        #expect(throws: UsageError("mark takes played or unplayed, not 'heard'", synopsis: spec.synopsis)) {
+            try ParsedArguments.parse(["heard", "1"], spec: spec)
+        }
+        // A checked option is refused as the line is parsed, the word sanitized.
+        #expect(throws: UsageError("--at takes seconds, not 'soonred'", synopsis: spec.synopsis)) {
+            try ParsedArguments.parse(["played", "1", "--at", "soon\u{1B}[31mred"], spec: spec)
+        }
     }
 
     @Test func synopsesComeFromTheSpec() {

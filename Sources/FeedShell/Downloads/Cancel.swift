@@ -2,6 +2,8 @@ import Downloads
 import ShellKit
 
 extension Command {
+    private static let yes = CommandFlag("yes")
+
     static let cancel = perDownload(
         CommandSpec(
             "cancel",
@@ -11,10 +13,11 @@ extension Command {
                 'all', partial downloads left by earlier sessions are deleted only after
                 you confirm (in a script, only with --yes).
                 """,
-            flags: [FlagSpec("yes")]
+            flags: [yes.spec]
         ),
         offers: { $0.isActive || $0.isResumable }
-    ) { allTargets, arguments, context in
+    ) { selected, arguments, context in
+        let allTargets = selected.targets
         let engine = context.session.downloads
         // Those the background feedsh holds are cancelled there.
         let there = await context.session.board.cancelWhereHeld(allTargets.map(\.request))
@@ -25,7 +28,7 @@ extension Command {
         let cancelled = await engine.cancel(targets.map(\.request.id))
         let earlier = targets.filter { cancelled[$0.request.id] != true }
         var deleteEarlier = true
-        if arguments.selector(selectorName)?.isAll == true, !arguments.has("yes") {
+        if selected.all, !arguments[yes] {
             let partial = earlier.filter {
                 if case .partial = context.session.layout.status(of: $0.request.file) { true } else { false }
             }

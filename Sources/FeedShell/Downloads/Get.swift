@@ -2,6 +2,8 @@ import Downloads
 import ShellKit
 
 extension Command {
+    private static let again = CommandFlag("again")
+
     static let get = perDownload(
         CommandSpec(
             "get",
@@ -14,12 +16,12 @@ extension Command {
                 --again deletes a downloaded file (or a partial one) first and downloads
                 it anew.
                 """,
-            flags: [FlagSpec("again")]
+            flags: [again.spec]
         ),
         offers: \.isStartable
-    ) { targets, arguments, context in
-        guard arguments.has("again") else { return await startDownloads(targets, context) }
-        return await startAll(targets, context) { target in
+    ) { selected, arguments, context in
+        guard arguments[again] else { return await startDownloads(selected.targets, context) }
+        return await startAll(selected.targets, context) { target in
             let number = target.label.number
             if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
                 return .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))

@@ -10,7 +10,8 @@ extension Command {
             details: "The .part file stays; 'resume' continues it, now or in a later run."
         ),
         offers: { $0.isActive }
-    ) { targets, _, context in
+    ) { selected, _, context in
+        let targets = selected.targets
         var outcomes: [Outcome] = []
         for target in targets {
             let number = target.label.number

@@ -9,8 +9,8 @@ extension Command {
             details: "Continues from the bytes on disk with a Range request."
         ),
         offers: { $0.isResumable }
-    ) { targets, _, context in
-        await startAll(targets, context) { target in
+    ) { selected, _, context in
+        await startAll(selected.targets, context) { target in
             let number = target.label.number
             // One the background feedsh holds continues there.
             if let before = await context.session.board.resumeWhereHeld(target.request) {

@@ -15,23 +15,24 @@ extension Command {
 
     /// The selector argument of the download commands, completed with the episodes
     /// (and songs) that `verb` can act on.
-    static func selectorArgument(_ verb: String, optional: Bool = false) -> ArgumentSpec {
-        ArgumentSpec(
+    static func selectorArgument(_ verb: String, optional: Bool = false) -> CommandArgument<Selector> {
+        CommandArgument(
             selectorName,
+            forms: .downloads,
+            noun: "episode",
             optional: optional,
-            kind: .selector(.downloads, noun: "episode"),
             completion: .selector(verb)
         )
     }
 
-    /// The downloads the selector argument names, or a usage error naming the range.
+    /// The downloads `selector` names, or a usage error naming the range.
     static func selection(
+        _ selector: Selector,
         _ arguments: ParsedArguments,
         _ context: CommandContext,
         _ verb: String
     ) async throws(ShellError) -> [DownloadTarget] {
-        guard let selector = arguments.selector(selectorName) else { throw .usage(arguments.usage()) }
-        return try await context.session.targets(selector, verb: verb, synopsis: arguments.synopsis)
+        try await context.session.targets(selector, verb: verb, synopsis: arguments.synopsis)
     }
 
     /// What a command did to one download: a kind for summaries (`queued`) and the
@@ -45,27 +46,36 @@ extension Command {
     /// 3 downloading`) instead of a line each.
     static let listLimit = 12
 
+    /// What a download command was asked to act on: the targets, and whether they
+    /// were named as `all` (summarised, and `cancel all` asks first).
+    struct Selected: Sendable {
+        let targets: [DownloadTarget]
+        let all: Bool
+    }
+
     /// A command that acts on the selected downloads together and says what it did
     /// to each: a line each for a few, counts for many or `all`; JSON always has
     /// them all.
     static func perDownload(
         _ spec: CommandSpec,
         offers: @escaping EpisodeFilter,
-        act: @escaping @Sendable ([DownloadTarget], ParsedArguments, CommandContext) async -> [Outcome]
+        act: @escaping @Sendable (Selected, ParsedArguments, CommandContext) async -> [Outcome]
     ) -> Command {
         var spec = spec
-        spec.arguments = [selectorArgument(spec.name)]
+        let selector = selectorArgument(spec.name)
+        spec.arguments = [selector.spec]
         spec.details = selectorDetails + " " + spec.details
         let verb = spec.name
         return Command(spec, offers: offers) { arguments, context throws(ShellError) in
-            let targets = try await selection(arguments, context, verb)
+            let chosen = try arguments.required(selector)
+            let targets = try await selection(chosen, arguments, context, verb)
             guard !targets.isEmpty else {
                 // Only `new` selects nothing without failing: a cron line runs daily.
                 context.output("no new episodes", json: .array([]))
                 return .proceed
             }
-            let outcomes = await act(targets, arguments, context)
-            await report(targets, outcomes, summarise: arguments.selector(selectorName)?.isAll == true, context)
+            let outcomes = await act(Selected(targets: targets, all: chosen.isAll), arguments, context)
+            await report(targets, outcomes, summarise: chosen.isAll, context)
             return .proceed
         }
     }

@@ -5,6 +5,8 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let waited = selectorArgument("wait", optional: true)
+
     static let wait = Command(
         CommandSpec(
             "wait",
@@ -16,15 +18,15 @@ extension Command {
                 that process lets it go, and reported from what is on disk then. Fails
                 when one of them failed.
                 """,
-            arguments: [selectorArgument("wait", optional: true)]
+            arguments: [waited.spec]
         ),
         offers: { $0.isActive }
     ) { arguments, context throws(ShellError) in
         let board = context.session.board
         // What is waited for: the selected downloads, or every one this shell sees.
         var before: [DownloadView] = []
-        if arguments.selector(selectorName) != nil {
-            for target in try await selection(arguments, context, "wait") {
+        if let selector = arguments[waited] {
+            for target in try await selection(selector, arguments, context, "wait") {
                 if let view = await board.view(of: target.request) { before.append(view) }
             }
         } else {
@@ -44,7 +46,7 @@ extension Command {
                 context.output("", json: .array([]))
             } else {
                 context.console.printError(
-                    arguments.selector(selectorName) == nil
+                    arguments[waited] == nil
                         ? "nothing to wait for: no download is running" : "nothing to wait for: not downloading"
                 )
             }

@@ -4,6 +4,9 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let findWords = CommandArgument<[String]>.words("WORDS")
+    private static let findLimit = CommandOption<Int>("limit", range: 1...1000)
+
     static let find = Command(
         CommandSpec(
             "find",
@@ -18,20 +21,20 @@ extension Command {
                 it was said: 'play f2' plays hit 2 from there (as 'play P:E --at TIME'
                 would).
                 """,
-            arguments: [ArgumentSpec("WORDS", rest: true)],
-            flags: [FlagSpec("limit", value: .integer(1...1000))]
+            arguments: [findWords.spec],
+            flags: [findLimit.spec]
         )
     ) { arguments, context throws(ShellError) in
         let query: SearchQuery
         do throws(SearchQueryError) {
-            query = try SearchQuery(arguments.words("WORDS"))
+            query = try SearchQuery(arguments[findWords] ?? [])
         } catch {
             throw .usage(arguments.usage(FindText.problem(error)))
         }
         // No library yet: nothing to find, and none is made for asking.
         var hits: [SearchHit] = []
         if let library = try await context.session.libraryIfMade() {
-            let limit = arguments.integer("limit") ?? 20
+            let limit = arguments[findLimit] ?? 20
             hits = try await libraryCall { () async throws(LibraryError) in
                 try await library.search(query, limit: limit)
             }

@@ -3,6 +3,14 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let markKind = CommandArgument<Library.Mark>("played|unplayed|old")
+    private static let marked = CommandArgument<Selector>(
+        "SELECTOR",
+        forms: [.several, .subscription, .new],
+        noun: "episode",
+        completion: .selector(CompletionDomain.episodes)
+    )
+
     static let mark = Command(
         CommandSpec(
             "mark",
@@ -12,20 +20,11 @@ extension Command {
                 subscription P from anywhere (P:3, P:2-4, P:all), or 'new' for every new
                 episode of the library. Played episodes are no longer new.
                 """,
-            arguments: [
-                ArgumentSpec("played|unplayed|old", kind: .choice(Library.Mark.allCases.map(\.rawValue))),
-                ArgumentSpec(
-                    "SELECTOR",
-                    kind: .selector([.several, .subscription, .new], noun: "episode"),
-                    completion: .selector(CompletionDomain.episodes)
-                ),
-            ]
+            arguments: [markKind.spec, marked.spec]
         )
     ) { arguments, context throws(ShellError) in
-        // Both checked when the line was parsed.
-        guard let mark = Library.Mark(rawValue: arguments["played|unplayed|old"] ?? ""),
-            let selector = arguments.selector("SELECTOR")
-        else { throw .usage(arguments.usage()) }
+        let mark = try arguments.required(markKind)
+        let selector = try arguments.required(marked)
         let session = context.session
         let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
         let library = try await session.library()
@@ -52,3 +51,5 @@ extension Session {
         return selection.numbers.compactMap { subscription.marks[selection.podcast.episodes[$0 - 1].id]?.libraryID }
     }
 }
+
+extension Library.Mark: ArgumentChoice {}

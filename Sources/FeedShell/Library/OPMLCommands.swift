@@ -5,6 +5,10 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let importedFile = CommandArgument<String>.path()
+    private static let exportedFile = CommandArgument<String>.path(optional: true)
+    private static let withCredentials = CommandFlag("with-credentials")
+
     static let importOPML = Command(
         CommandSpec(
             "import",
@@ -16,10 +20,10 @@ extension Command {
                 feed URL with a user name and password in it keeps them apart, as
                 'subscribe' does. Run 'update' to read the new subscriptions' feeds.
                 """,
-            arguments: [ArgumentSpec("FILE", completion: .path)]
+            arguments: [importedFile.spec]
         )
     ) { arguments, context throws(ShellError) in
-        let path = arguments["FILE"] ?? ""
+        let path = try arguments.required(importedFile)
         let expanded = (path as NSString).expandingTildeInPath
         let data: Data
         do {
@@ -85,13 +89,13 @@ extension Command {
                 it. Private feeds are written without their user name and password unless
                 --with-credentials is given (then keep the file to yourself).
                 """,
-            arguments: [ArgumentSpec("FILE", optional: true, completion: .path)],
-            flags: [FlagSpec("with-credentials")]
+            arguments: [exportedFile.spec],
+            flags: [withCredentials.spec]
         )
     ) { arguments, context throws(ShellError) in
         let all = try await subscriptions(context)
         var credentials: [Int64: FeedCredentials] = [:]
-        if arguments.has("with-credentials") {
+        if arguments[withCredentials] {
             let library = try await context.session.library()
             credentials = try await libraryCall { () async throws(LibraryError) in try await library.allCredentials() }
         }
@@ -102,7 +106,7 @@ extension Command {
             }
         }
         let text = OPML.write(entries)
-        guard let path = arguments["FILE"] else {
+        guard let path = arguments[exportedFile] else {
             context.output(text, json: .object(["opml": .string(text)]))
             return .proceed
         }

@@ -4,6 +4,16 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let loadedSubscription = CommandArgument<String>(
+        "N",
+        completion: .items(CompletionDomain.subscriptions)
+    )
+    private static let leftSubscription = CommandArgument<String>(
+        "N",
+        optional: true,
+        completion: .items(CompletionDomain.subscriptions)
+    )
+
     /// The subscriptions in `podcasts` order: by number.
     static func subscriptions(_ context: CommandContext) async throws(ShellError) -> [PodcastSummary] {
         let library = try await context.session.library()
@@ -93,10 +103,10 @@ extension Command {
             "podcast",
             summary: "load subscription N with its whole history",
             details: "N is the subscription's number in 'podcasts'.",
-            arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.subscriptions))]
+            arguments: [loadedSubscription.spec]
         )
     ) { arguments, context throws(ShellError) in
-        let stored = try await subscription(arguments["N"] ?? "", arguments, context)
+        let stored = try await subscription(arguments.required(loadedSubscription), arguments, context)
         let loaded = try await context.session.loadSubscription(stored)
         let statuses = context.console.json ? await context.session.statuses() : [:]
         let marks = await context.session.marks
@@ -112,11 +122,11 @@ extension Command {
             "unsubscribe",
             summary: "remove a subscription (downloaded files stay)",
             details: "Without N, the loaded subscription. Its episodes leave the library; files on disk are kept.",
-            arguments: [ArgumentSpec("N", optional: true, completion: .items(CompletionDomain.subscriptions))]
+            arguments: [leftSubscription.spec]
         )
     ) { arguments, context throws(ShellError) in
         let stored: StoredPodcast
-        if let text = arguments["N"] {
+        if let text = arguments[leftSubscription] {
             stored = try await subscription(text, arguments, context)
         } else {
             guard let loaded = await context.session.subscription?.podcast else {

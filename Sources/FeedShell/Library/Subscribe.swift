@@ -5,6 +5,9 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let subscribed = CommandArgument<String>("ID|APPLE-PODCASTS-URL|FEED-URL", optional: true)
+    private static let user = CommandOption<String>("user", placeholder: "NAME")
+
     static let subscribe = Command(
         CommandSpec(
             "subscribe",
@@ -20,8 +23,8 @@ extension Command {
                 the library apart from the URL, sent to the feed's own host only, and
                 never shown.
                 """,
-            arguments: [ArgumentSpec("ID|APPLE-PODCASTS-URL|FEED-URL", optional: true)],
-            flags: [FlagSpec("user", value: .text("NAME"))],
+            arguments: [subscribed.spec],
+            flags: [user.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
@@ -31,7 +34,7 @@ extension Command {
         var itunesID: Int64?
         var trackIDs: [String: Int64] = [:]
         var credentials: FeedCredentials?
-        if let reference = arguments["ID|APPLE-PODCASTS-URL|FEED-URL"], PodcastReference.id(from: reference) == nil {
+        if let reference = arguments[subscribed], PodcastReference.id(from: reference) == nil {
             guard let url = URL(string: reference), url.scheme == "http" || url.scheme == "https", url.host != nil
             else {
                 let shown = URL(string: reference)?.redacted ?? reference
@@ -48,7 +51,7 @@ extension Command {
             title = feedURL.absoluteString
         } else {
             let podcast: Podcast
-            if let reference = arguments["ID|APPLE-PODCASTS-URL|FEED-URL"],
+            if let reference = arguments[subscribed],
                 let id = PodcastReference.id(from: reference)
             {
                 podcast = try await feed { () async throws(FeedError) in
@@ -83,7 +86,7 @@ extension Command {
                 }
             }
         }
-        if let user = arguments.option("user") {
+        if let user = arguments[user] {
             credentials = FeedCredentials(user: user, password: try await password(for: user, at: feedURL, context))
         }
         let library = try await session.library()

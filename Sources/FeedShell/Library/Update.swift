@@ -4,6 +4,14 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let updated = CommandArgument<Selector>(
+        "N|all",
+        forms: .several,
+        noun: "subscription",
+        optional: true,
+        completion: .selector(CompletionDomain.subscriptions)
+    )
+
     static let update = Command(
         CommandSpec(
             "update",
@@ -20,19 +28,12 @@ extension Command {
                 ('set podcast N autodownload on') start downloading, and cleanup deletes
                 the played files beyond each subscription's keep.
                 """,
-            arguments: [
-                ArgumentSpec(
-                    "N|all",
-                    optional: true,
-                    kind: .selector(.several, noun: "subscription"),
-                    completion: .selector(CompletionDomain.subscriptions)
-                )
-            ],
+            arguments: [updated.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
         let all = try await subscriptions(context).map(\.podcast)
-        let chosen = try chosenSubscriptions(arguments.selector("N|all"), of: all, synopsis: arguments.synopsis)
+        let chosen = try chosenSubscriptions(arguments[updated], of: all, synopsis: arguments.synopsis)
         guard !chosen.isEmpty else {
             context.output("no subscriptions to update", json: .array([]))
             return .proceed

@@ -16,7 +16,7 @@ extension Command {
                 contents ("toc": false) are left out. N is the episode's number in the
                 'episodes' table; P:E is episode E of subscription P, from anywhere.
                 """,
-            arguments: [oneEpisodeArgument],
+            arguments: [oneEpisodeArgument.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in

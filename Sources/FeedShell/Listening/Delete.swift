@@ -15,9 +15,9 @@ extension Command {
                 """
         ),
         offers: { $0.isDownloaded }
-    ) { targets, _, context in
+    ) { selected, _, context in
         var outcomes: [Outcome] = []
-        for target in targets {
+        for target in selected.targets {
             let number = target.label.number
             if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
                 outcomes.append(

@@ -5,6 +5,18 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let played = CommandArgument<Selector>(
+        "N|tN|fN|queue",
+        forms: [.subscription, .songs, .queue, .hits],
+        noun: "episode",
+        completion: .selector(CompletionDomain.episodes)
+    )
+    private static let fromStart = CommandFlag("from-start")
+    private static let startAt = CommandOption<Double>("at", placeholder: "TIME", parse: PlayStart.seconds) {
+        "--at takes a time such as 12:34, 1:02:03 or 95, not '\($0)'"
+    }
+    private static let chapter = CommandOption<Int>("chapter", range: 1...100_000)
+
     static let play = Command(
         CommandSpec(
             "play",
@@ -28,20 +40,11 @@ extension Command {
                 from where its words were said. 'play queue' plays the play queue in
                 order (see 'help queue'): q in mpv goes on to the next, Ctrl-C stops.
                 """,
-            arguments: [
-                ArgumentSpec(
-                    "N|tN|fN|queue",
-                    kind: .selector([.subscription, .songs, .queue, .hits], noun: "episode"),
-                    completion: .selector(CompletionDomain.episodes)
-                )
-            ],
-            flags: [
-                FlagSpec("from-start"), FlagSpec("at", value: .text("TIME")),
-                FlagSpec("chapter", value: .integer(1...100_000)),
-            ]
+            arguments: [played.spec],
+            flags: [fromStart.spec, startAt.spec, chapter.spec]
         )
     ) { arguments, context throws(ShellError) in
-        guard let selector = arguments.selector("N|tN|fN|queue") else { throw .usage(arguments.usage()) }
+        let selector = try arguments.required(played)
         let start = try playStart(arguments)
         if selector.scope == .queue {
             try await playQueue(start: start, arguments, context)
@@ -151,21 +154,17 @@ extension Command {
     /// Where `--from-start`, `--at` or `--chapter` (at most one of them) says to
     /// start.
     private static func playStart(_ arguments: ParsedArguments) throws(ShellError) -> PlayStart {
-        let given = ["from-start", "at", "chapter"].filter(arguments.has)
+        let given = [
+            arguments[fromStart] ? fromStart.spec.name : nil,
+            arguments[startAt] != nil ? startAt.spec.name : nil,
+            arguments[chapter] != nil ? chapter.spec.name : nil,
+        ].compactMap { $0 }
         guard given.count <= 1 else {
             throw .usage("--\(given[0]) and --\(given[1]) cannot go together", synopsis: arguments.synopsis)
         }
-        if arguments.has("from-start") { return .beginning }
-        if let number = arguments.integer("chapter") { return .chapter(number) }
-        if let text = arguments.option("at") {
-            guard let seconds = PlayStart.seconds(text) else {
-                throw .usage(
-                    "--at takes a time such as 12:34, 1:02:03 or 95, not '\(TerminalText.line(text))'",
-                    synopsis: arguments.synopsis
-                )
-            }
-            return .at(seconds)
-        }
+        if arguments[fromStart] { return .beginning }
+        if let number = arguments[chapter] { return .chapter(number) }
+        if let seconds = arguments[startAt] { return .at(seconds) }
         return .saved
     }
 

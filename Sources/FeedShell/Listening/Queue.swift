@@ -3,6 +3,16 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let added = CommandArgument<Selector>(
+        "SELECTOR",
+        forms: [.several, .subscription, .new],
+        noun: "episode",
+        completion: .selector(CompletionDomain.episodes)
+    )
+    private static let removed = CommandArgument<Selector>("N", forms: .several, noun: "queue entry", completion: .none)
+    private static let moved = CommandArgument<Selector>("N", forms: [], noun: "queue entry", completion: .none)
+    private static let position = CommandArgument<Selector>("M", forms: [], noun: "position", completion: .none)
+
     static let queue = Command(
         CommandSpec(
             "queue",
@@ -20,26 +30,17 @@ extension Command {
                 CommandSpec(
                     "add",
                     summary: "add episodes at the end",
-                    arguments: [
-                        ArgumentSpec(
-                            "SELECTOR",
-                            kind: .selector([.several, .subscription, .new], noun: "episode"),
-                            completion: .selector(CompletionDomain.episodes)
-                        )
-                    ]
+                    arguments: [added.spec]
                 ),
                 CommandSpec(
                     "rm",
                     summary: "take entries out by position",
-                    arguments: [ArgumentSpec("N", kind: .selector(.several, noun: "queue entry"))]
+                    arguments: [removed.spec]
                 ),
                 CommandSpec(
                     "move",
                     summary: "move entry N to position M",
-                    arguments: [
-                        ArgumentSpec("N", kind: .selector([], noun: "queue entry")),
-                        ArgumentSpec("M", kind: .selector([], noun: "position")),
-                    ]
+                    arguments: [moved.spec, position.spec]
                 ),
                 CommandSpec("clear", summary: "empty the queue"),
             ],
@@ -51,7 +52,7 @@ extension Command {
         let library = try await session.libraryIfMade()
         switch arguments.subcommand {
         case "add":
-            guard let selector = arguments.selector("SELECTOR") else { throw .usage(arguments.usage()) }
+            let selector = try arguments.required(added)
             let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
             let library = try await session.library()
             let added = try await libraryCall { () async throws(LibraryError) in try await library.enqueue(ids) }
@@ -64,7 +65,7 @@ extension Command {
             )
         case "rm":
             let entries = try await QueueText.entries(library)
-            guard let selector = arguments.selector("N") else { throw .usage(arguments.usage()) }
+            let selector = try arguments.required(removed)
             let positions = try QueueText.positions(selector, of: entries, synopsis: arguments.synopsis)
             let ids = positions.map { entries[$0 - 1].episodeID }
             try await libraryCall { () async throws(LibraryError) in try await library?.dequeue(ids) }
@@ -74,9 +75,8 @@ extension Command {
             )
         case "move":
             let entries = try await QueueText.entries(library)
-            guard let from = arguments.selector("N"), let to = arguments.selector("M") else {
-                throw .usage(arguments.usage())
-            }
+            let from = try arguments.required(moved)
+            let to = try arguments.required(position)
             let source = try QueueText.positions(from, of: entries, synopsis: arguments.synopsis)[0]
             guard case .ranges(let ranges) = to.items, let target = ranges.first?.lowerBound else {
                 throw .usage(arguments.usage())

@@ -4,6 +4,30 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    /// The value `set NAME VALUE` takes for `setting`: the rest of the line for a
+    /// command line (`set player "mpg123 {}"`), one word otherwise.
+    private static func value(of setting: Setting) -> CommandArgument<String> {
+        CommandArgument(
+            setting.placeholder,
+            rest: setting == .player || setting == .pager || setting == .transcripts,
+            completion: .words(valueWords(setting))
+        )
+    }
+
+    private static let ruleSubscription = CommandArgument<String>(
+        "N",
+        completion: .items(CompletionDomain.subscriptions)
+    )
+    // Read as text, so that a wrong rule is named with the rules there are.
+    private static let rule = CommandArgument<String>(
+        "autodownload|keep|speed",
+        completion: .words(PodcastRule.allCases.map(\.rawValue))
+    )
+    private static let ruleValue = CommandArgument<String>(
+        "VALUE",
+        completion: .words(["on", "off", "all", "default"])
+    )
+
     /// What `set podcast N` changes.
     enum PodcastRule: String, CaseIterable {
         case autodownload
@@ -30,27 +54,14 @@ extension Command {
                 CommandSpec(
                     setting.name,
                     summary: setting.summary,
-                    arguments: [
-                        ArgumentSpec(
-                            setting.placeholder,
-                            rest: setting == .player || setting == .pager || setting == .transcripts,
-                            completion: .words(valueWords(setting))
-                        )
-                    ]
+                    arguments: [value(of: setting).spec]
                 )
             } + [
                 CommandSpec(
                     "podcast",
                     summary:
                         "subscription N's auto-download (on|off), how many files to keep (K|all) or speed (X|default)",
-                    arguments: [
-                        ArgumentSpec("N", completion: .items(CompletionDomain.subscriptions)),
-                        ArgumentSpec(
-                            "autodownload|keep|speed",
-                            completion: .words(PodcastRule.allCases.map(\.rawValue))
-                        ),
-                        ArgumentSpec("VALUE", completion: .words(["on", "off", "all", "default"])),
-                    ]
+                    arguments: [ruleSubscription.spec, rule.spec, ruleValue.spec]
                 )
             ],
             verbOptional: true
@@ -63,7 +74,7 @@ extension Command {
             try await setPodcastRule(arguments, context)
         case let name?:
             guard let setting = Setting(rawValue: name) else { throw .usage(synopsis: arguments.synopsis) }
-            let text = arguments[setting.placeholder] ?? ""
+            let text = try arguments.required(value(of: setting))
             let value: String?
             if text == "default" {
                 value = nil
@@ -172,10 +183,10 @@ extension Command {
 
     private static func setPodcastRule(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError)
     {
-        let podcast = try await subscription(arguments["N"] ?? "", arguments, context)
+        let podcast = try await subscription(arguments.required(ruleSubscription), arguments, context)
         let number = podcast.number
-        let ruleText = arguments["autodownload|keep|speed"] ?? ""
-        let valueText = arguments["VALUE"] ?? ""
+        let ruleText = try arguments.required(rule)
+        let valueText = try arguments.required(ruleValue)
         guard let rule = PodcastRule(rawValue: ruleText) else {
             throw .usage(
                 "set podcast N takes autodownload, keep or speed, not '\(TerminalText.line(ruleText))'",

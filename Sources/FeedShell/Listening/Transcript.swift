@@ -5,6 +5,8 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let refresh = CommandFlag("refresh")
+
     static let transcript = Command(
         CommandSpec(
             "transcript",
@@ -18,8 +20,8 @@ extension Command {
                 'find' searches it; --refresh fetches it again. N is the episode's
                 number in the 'episodes' table; P:E is episode E of subscription P.
                 """,
-            arguments: [oneEpisodeArgument],
-            flags: [FlagSpec("refresh")],
+            arguments: [oneEpisodeArgument.spec],
+            flags: [refresh.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
@@ -31,7 +33,7 @@ extension Command {
             of: marks.libraryID,
             offered: marks.transcripts,
             title: episode.title,
-            refresh: arguments.has("refresh")
+            refresh: arguments[refresh]
         )
         let width = context.console.width
         context.output(

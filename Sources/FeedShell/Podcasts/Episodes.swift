@@ -3,6 +3,9 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let titleWords = CommandArgument<String>("WORDS", optional: true, rest: true)
+    private static let episodesLimit = CommandOption<Int>("limit", range: 1...100_000)
+
     static let episodes = Command(
         CommandSpec(
             "episodes",
@@ -13,13 +16,13 @@ extension Command {
                 (in any case); --limit N shows the first N. The numbers stay those of the
                 whole list, for 'get' and 'show'.
                 """,
-            arguments: [ArgumentSpec("WORDS", optional: true, rest: true)],
-            flags: [FlagSpec("limit", value: .integer(1...100_000))]
+            arguments: [titleWords.spec],
+            flags: [episodesLimit.spec]
         )
     ) { arguments, context throws(ShellError) in
         let podcast = try await context.session.requirePodcast()
         let marks = await context.session.marks
-        let words = (arguments["WORDS"] ?? "").lowercased().split(separator: " ").map(String.init)
+        let words = (arguments[titleWords] ?? "").lowercased().split(separator: " ").map(String.init)
         // Without WORDS no title is read: a subscription's episodes come from the
         // library a page at a time, and only the shown ones need to.
         var numbers = podcast.episodes.indices.map { $0 + 1 }
@@ -30,7 +33,7 @@ extension Command {
             }
         }
         let matching = numbers.count
-        if let limit = arguments.integer("limit") { numbers = Array(numbers.prefix(limit)) }
+        if let limit = arguments[episodesLimit] { numbers = Array(numbers.prefix(limit)) }
         let statuses = await context.session.statuses(of: numbers)
         var footer: String?
         let filter = words.isEmpty ? "" : " match '\(TerminalText.line(words.joined(separator: " ")))'"

@@ -6,6 +6,9 @@ import TerminalKit
 extension Command {
     static let defaultPodcastID: Int64 = 1_386_867_488
     static let defaultLookupLimit = 5
+    /// How many of a podcast's latest episodes `lookup` and `open` load.
+    static let episodeLimit = CommandOption<Int>("limit", range: 1...200)
+    private static let looked = CommandArgument<String>("ID|APPLE-PODCASTS-URL", optional: true)
 
     static let lookup = Command(
         CommandSpec(
@@ -17,19 +20,19 @@ extension Command {
                 Without an argument it loads \(defaultPodcastID). --limit sets how many of
                 the latest episodes to load (1-200, default \(defaultLookupLimit)).
                 """,
-            arguments: [ArgumentSpec("ID|APPLE-PODCASTS-URL", optional: true)],
-            flags: [FlagSpec("limit", value: .integer(1...200))],
+            arguments: [looked.spec],
+            flags: [episodeLimit.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
         var id = defaultPodcastID
-        if let reference = arguments["ID|APPLE-PODCASTS-URL"] {
+        if let reference = arguments[looked] {
             guard let parsed = PodcastReference.id(from: reference) else {
                 throw .usage(arguments.usage(Self.notAPodcast(reference)))
             }
             id = parsed
         }
-        let limit = arguments.integer("limit") ?? defaultLookupLimit
+        let limit = arguments[episodeLimit] ?? defaultLookupLimit
         try await showLoaded(context) { () async throws(ShellError) in
             try await feed { () async throws(FeedError) in try await context.session.lookup(id: id, limit: limit) }
         }

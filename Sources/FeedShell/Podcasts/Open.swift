@@ -3,6 +3,8 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let opened = CommandArgument<String>("N", completion: .items(CompletionDomain.searchResults))
+
     static let open = Command(
         CommandSpec(
             "open",
@@ -12,19 +14,19 @@ extension Command {
                 (search --index) is read from its feed. --limit sets how many of the
                 latest episodes to load (1-200, default \(defaultLookupLimit)).
                 """,
-            arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.searchResults))],
-            flags: [FlagSpec("limit", value: .integer(1...200))],
+            arguments: [opened.spec],
+            flags: [episodeLimit.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
         let results = await context.session.searchResults
         guard !results.isEmpty else { throw .noSearchResults }
-        let text = arguments["N"] ?? ""
+        let text = try arguments.required(opened)
         guard let number = Int(text), results.indices.contains(number - 1) else {
             throw .usage("no result '\(TerminalText.line(text))' (1-\(results.count))", synopsis: arguments.synopsis)
         }
         let result = results[number - 1]
-        let limit = arguments.integer("limit") ?? defaultLookupLimit
+        let limit = arguments[episodeLimit] ?? defaultLookupLimit
         try await showLoaded(context) { () async throws(ShellError) in
             switch (result.directory, result.feedURL) {
             case (.podcastIndex, let url?):

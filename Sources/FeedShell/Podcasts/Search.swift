@@ -3,6 +3,10 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let searchTerm = CommandArgument<String>("TERM", rest: true)
+    private static let resultLimit = CommandOption<Int>("limit", range: 1...200)
+    private static let inIndex = CommandFlag("index")
+
     static let search = Command(
         CommandSpec(
             "search",
@@ -13,16 +17,16 @@ extension Command {
                 or 'set podcastindex-key' and 'set podcastindex-secret'). --limit sets how
                 many results (1-200, default 10).
                 """,
-            arguments: [ArgumentSpec("TERM", rest: true)],
-            flags: [FlagSpec("limit", value: .integer(1...200)), FlagSpec("index")],
+            arguments: [searchTerm.spec],
+            flags: [resultLimit.spec, inIndex.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
-        let term = arguments["TERM"] ?? ""
+        let term = try arguments.required(searchTerm)
         let results = try await context.session.searchPodcasts(
             term: term,
-            limit: arguments.integer("limit") ?? 10,
-            in: arguments.has("index") ? .podcastIndex : .apple
+            limit: arguments[resultLimit] ?? 10,
+            in: arguments[inIndex] ? .podcastIndex : .apple
         )
         guard !results.isEmpty else {
             context.output("no podcasts match '\(TerminalText.line(term))'", json: .array([]))

@@ -9,7 +9,7 @@ extension Command {
             summary: "show one episode in full, with where its file goes",
             details:
                 "N is the episode's number in the 'episodes' table; P:E is episode E of subscription P, from anywhere.",
-            arguments: [oneEpisodeArgument]
+            arguments: [oneEpisodeArgument.spec]
         )
     ) { arguments, context throws(ShellError) in
         let (selected, number, selection) = try await oneEpisode(arguments, context)
@@ -50,9 +50,10 @@ extension Command {
 
 extension Command {
     /// The argument of commands about one episode: N of the loaded list, or P:E.
-    static let oneEpisodeArgument = ArgumentSpec(
+    static let oneEpisodeArgument = CommandArgument<Selector>(
         "N|P:E",
-        kind: .selector(.oneEpisode, noun: "episode"),
+        forms: .oneEpisode,
+        noun: "episode",
         completion: .items(CompletionDomain.episodes)
     )
 
@@ -62,7 +63,7 @@ extension Command {
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> (episode: Episode, number: Int, selection: Session.EpisodeSelection) {
-        guard let selector = arguments.selector(oneEpisodeArgument.name) else { throw .usage(arguments.usage()) }
+        let selector = try arguments.required(oneEpisodeArgument)
         let selection = try await context.session.selectEpisodes(selector, synopsis: arguments.synopsis)
         // One episode: the forms the argument takes select no more.
         guard let number = selection.numbers.first else { throw .usage(arguments.usage()) }

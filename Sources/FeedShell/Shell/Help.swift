@@ -1,15 +1,17 @@
 import ShellKit
 
 extension Command {
+    private static let helped = CommandArgument<String>("COMMAND", optional: true, completion: .command)
+
     static let help = Command(
         CommandSpec(
             "help",
             summary: "list the commands, or explain one",
-            arguments: [ArgumentSpec("COMMAND", optional: true, completion: .command)]
+            arguments: [helped.spec]
         )
     ) { arguments, context throws(ShellError) in
         let width = context.console.width
-        guard let name = arguments["COMMAND"] else {
+        guard let name = arguments[helped] else {
             context.output(
                 HelpText.overview(context.registry.specs, width: width),
                 json: .array(

@@ -1,6 +1,8 @@
 import ShellKit
 
 extension Command {
+    private static let sourced = CommandArgument<String>.path()
+
     static let source = Command(
         CommandSpec(
             "source",
@@ -10,10 +12,10 @@ extension Command {
                 reported with the file and line. Sourced files may source others, up to 8
                 deep; a file that sources itself is refused.
                 """,
-            arguments: [ArgumentSpec("FILE", completion: .path)]
+            arguments: [sourced.spec]
         ),
         jsonLine: false
     ) { arguments, context throws(ShellError) in
-        try await context.source(arguments["FILE"] ?? "")
+        try await context.source(arguments.required(sourced))
     }
 }

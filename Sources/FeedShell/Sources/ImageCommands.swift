@@ -50,6 +50,8 @@ final class InlineProgress: Sendable {
 }
 
 extension Command {
+    private static let imageURL = CommandArgument<String>("URL")
+
     static let image = Command(
         CommandSpec(
             "image",
@@ -61,10 +63,10 @@ extension Command {
                 JPEG, GIF and WebP, the pixel size. A body that is not an image is an error
                 and leaves nothing behind. Ctrl-C cancels.
                 """,
-            arguments: [ArgumentSpec("URL")]
+            arguments: [imageURL.spec]
         )
     ) { arguments, context throws(ShellError) in
-        let text = arguments["URL"] ?? ""
+        let text = try arguments.required(imageURL)
         guard let url = URL(httpString: text) else {
             throw .usage("'\(TerminalText.line(text))' is not an http or https URL", synopsis: arguments.synopsis)
         }

@@ -10,6 +10,13 @@ extension Command {
         "Furniture", "Silk", "Wood", "Ivory", "Bronze", "Gold",
     ]
 
+    private static let metQuery = CommandArgument<String>("QUERY", rest: true)
+    private static let medium = CommandOption<String>("medium", placeholder: "M", completion: .words(metMedia))
+    private static let hasImages = CommandFlag("has-images")
+    private static let objectLimit = CommandOption<Int>("limit", range: 1...100)
+    // Text, so that a word that is no object id is named as such.
+    private static let objectID = CommandArgument<String>("ID")
+
     static let met = Command(
         CommandSpec(
             "met",
@@ -27,14 +34,11 @@ extension Command {
                 CommandSpec(
                     "search",
                     summary: "search the collection",
-                    arguments: [ArgumentSpec("QUERY", rest: true)],
-                    flags: [
-                        FlagSpec("medium", value: .text("M"), completion: .words(metMedia)), FlagSpec("has-images"),
-                        FlagSpec("limit", value: .integer(1...100)),
-                    ]
+                    arguments: [metQuery.spec],
+                    flags: [medium.spec, hasImages.spec, objectLimit.spec]
                 ),
-                CommandSpec("object", summary: "show one object", arguments: [ArgumentSpec("ID")]),
-                CommandSpec("image", summary: "download an object's image", arguments: [ArgumentSpec("ID")]),
+                CommandSpec("object", summary: "show one object", arguments: [objectID.spec]),
+                CommandSpec("image", summary: "download an object's image", arguments: [objectID.spec]),
             ],
             waitsOnNetwork: true
         )
@@ -43,7 +47,7 @@ extension Command {
         case "search":
             try await metSearch(arguments, context)
         default:
-            let text = arguments["ID"] ?? ""
+            let text = try arguments.required(objectID)
             guard let id = Int(text), id > 0 else {
                 throw .usage("'\(TerminalText.line(text))' is not an object id", synopsis: arguments.synopsis)
             }
@@ -64,10 +68,10 @@ extension Command {
     }
 
     private static func metSearch(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError) {
-        let medium = arguments.option("medium")
-        let hasImages = arguments.has("has-images")
-        let limit = arguments.integer("limit") ?? 10
-        let query = arguments["QUERY"] ?? ""
+        let medium = arguments[Self.medium]
+        let hasImages = arguments[Self.hasImages]
+        let limit = arguments[objectLimit] ?? 10
+        let query = try arguments.required(metQuery)
         let session = context.session
         let outcome = await session.runMetSearch { () async -> Result<MetSearchOutcome, FeedError> in
             // Bound to a local before returning: the shape that -O keeps (see

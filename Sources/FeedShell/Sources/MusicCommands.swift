@@ -3,6 +3,10 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let songTerm = CommandArgument<String>("TERM", rest: true)
+    private static let songLimit = CommandOption<Int>("limit", range: 1...200)
+    private static let previewed = CommandArgument<String>("N", completion: .items(CompletionDomain.songs))
+
     static let tracks = Command(
         CommandSpec(
             "tracks",
@@ -12,13 +16,13 @@ extension Command {
                 (1-200, default 10). Songs are numbered for 'preview N'; their downloads are
                 named tN in 'downloads', 'pause', 'resume', 'cancel' and 'wait'.
                 """,
-            arguments: [ArgumentSpec("TERM", rest: true)],
-            flags: [FlagSpec("limit", value: .integer(1...200))],
+            arguments: [songTerm.spec],
+            flags: [songLimit.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
-        let limit = arguments.integer("limit") ?? 10
-        let term = arguments["TERM"] ?? ""
+        let limit = arguments[songLimit] ?? 10
+        let term = try arguments.required(songTerm)
         let tracks: [Track] = try await feed { () async throws(FeedError) in
             try await context.session.searchTracks(term: term, limit: limit)
         }
@@ -65,11 +69,11 @@ extension Command {
                 {download-dir}/previews/{trackId}.{ext}, through the same engine as episodes:
                 'pause tN', 'resume tN', 'cancel tN' and 'wait tN' act on it.
                 """,
-            arguments: [ArgumentSpec("N", completion: .items(CompletionDomain.songs))]
+            arguments: [previewed.spec]
         )
     ) { arguments, context throws(ShellError) in
         // Song N or tN: the songs' own selector either way.
-        let text = arguments["N"] ?? ""
+        let text = try arguments.required(previewed)
         let selector: Selector
         switch Selector.parse(text.hasPrefix("t") ? text : "t" + text, forms: .songs, noun: "song") {
         case .success(let parsed): selector = parsed

@@ -3,6 +3,11 @@ import ShellKit
 import TerminalKit
 
 extension Command {
+    private static let postUser = CommandOption<Int>("user", range: 1...Int(Int32.max))
+    private static let postLimit = CommandOption<Int>("limit", range: 1...10_000)
+    // Text, so that a word that is no post number is named as such.
+    private static let postNumber = CommandArgument<String>("N")
+
     static let defaultPostsLimit = 20
 
     static let posts = Command(
@@ -12,13 +17,13 @@ extension Command {
             details:
                 "From the posts API (JSONPlaceholder format). --user shows one user's; --limit (default \(defaultPostsLimit)) how many.",
             flags: [
-                FlagSpec("user", value: .integer(1...Int(Int32.max))), FlagSpec("limit", value: .integer(1...10_000)),
+                postUser.spec, postLimit.spec,
             ],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
-        let user = arguments.integer("user")
-        let limit = arguments.integer("limit") ?? defaultPostsLimit
+        let user = arguments[postUser]
+        let limit = arguments[postLimit] ?? defaultPostsLimit
         let posts: [Post] = try await feed { () async throws(FeedError) in
             try await context.session.posts.posts(userId: user)
         }
@@ -42,11 +47,11 @@ extension Command {
         CommandSpec(
             "post",
             summary: "show a post with its comments",
-            arguments: [ArgumentSpec("N")],
+            arguments: [postNumber.spec],
             waitsOnNetwork: true
         )
     ) { arguments, context throws(ShellError) in
-        let text = arguments["N"] ?? ""
+        let text = try arguments.required(postNumber)
         guard let id = Int(text), id > 0 else {
             throw .usage("'\(TerminalText.line(text))' is not a post number", synopsis: arguments.synopsis)
         }
