@@ -119,21 +119,57 @@ struct DownloadPlanner: Sendable {
     /// Confirmed bytes to continue from.
     private(set) var offset: Int64
     /// Whether the complete file is on disk (a conditional request may keep it).
-    private var finalExists: Bool
-    private(set) var failures = 0
-    /// Times the bytes on disk were discarded: they count with `failures` and are
-    /// never reset, so a server that keeps changing its mind runs out of tries.
-    private var restarts = 0
+    private let finalExists: Bool
+    /// Where the exchange with the server is: between requests, waiting for a
+    /// head, or taking a body. Each step moves it on, so what was asked and what
+    /// the next request asks for cannot disagree.
+    private var state = State.idle(next: .fetch)
+    private var tries = Tries()
     /// The most bytes the `.part` has held: growth beyond it is progress.
     private var highWater: Int64
-    /// What the request in flight asked for: set by ``nextRequest()``, read when
-    /// its answer comes (``received(status:headers:finalURL:)``).
-    private var asked = Asked.whole
-    /// The bytes on disk are a body that ended without a length: the next request
-    /// asks whether there is more after them.
-    private var probeNext = false
-    /// The length the end was last asked about.
-    private var probedAt: Int64?
+    /// The failures counted against the budget since the last progress.
+    var failures: Int { tries.failures }
+
+    /// Where one download's exchange with the server is, as AsyncHTTPClient's
+    /// `HTTPRequestStateMachine` keeps it.
+    private enum State {
+        /// No request is out; the next one is `next`.
+        case idle(next: Next)
+        /// A request asking for `Asked` is out; its head has not come.
+        case requested(Asked)
+        /// The answer to `Asked` is a body being written.
+        case receiving(Asked)
+
+        /// What the request in flight (or whose body is coming) asked for.
+        var asked: Asked {
+            switch self {
+            case .idle: .whole
+            case .requested(let asked), .receiving(let asked): asked
+            }
+        }
+    }
+
+    /// What the next request asks for.
+    private enum Next {
+        /// The whole file, or the rest of the bytes on disk.
+        case fetch
+        /// Whether anything follows the bytes on disk: a body that ended without a
+        /// length.
+        case probe
+    }
+
+    /// The retry budget, spent by failures and restarts.
+    private struct Tries {
+        /// Failures since the last progress.
+        var failures = 0
+        /// Times the bytes on disk were discarded: they count with `failures` and are
+        /// never reset, so a server that keeps changing its mind runs out of tries.
+        var restarts = 0
+        /// The length the end was last asked about: asked twice, it is a failure.
+        var probedAt: Int64?
+
+        var used: Int { failures + restarts }
+    }
 
     /// What one request asked for.
     private enum Asked {
@@ -201,9 +237,8 @@ struct DownloadPlanner: Sendable {
     /// The next request's headers.
     mutating func nextRequest() -> Request {
         var headers = [Header("Accept-Encoding", "identity")]
-        let probing = probeNext && offset > 0 && saved != nil
-        probeNext = false
-        asked = .whole
+        let probing = if case .idle(next: .probe) = state { offset > 0 && saved != nil } else { false }
+        var asked = Asked.whole
         // A `.part` no longer than the overlap is not worth a resume: it is
         // downloaded again whole.
         if let saved, probing || offset > Self.overlap {
@@ -218,6 +253,7 @@ struct DownloadPlanner: Sendable {
             if let etag = cached.etag { headers.append(Header("If-None-Match", etag)) }
             if let date = cached.lastModified { headers.append(Header("If-Modified-Since", date)) }
         }
+        state = .requested(asked)
         return Request(headers: headers)
     }
 
@@ -226,6 +262,18 @@ struct DownloadPlanner: Sendable {
     /// than the one asked, a validator proves nothing (a fresh download keeps the
     /// CDN's validators, as they are what the next request will meet).
     mutating func received(status: Int, headers: [String: String], finalURL: URL? = nil) -> Action {
+        let action = answer(to: state.asked, status: status, headers: headers, finalURL: finalURL)
+        // A body follows only a `receive`; anything else ends this request.
+        state = if case .receive = action { .receiving(state.asked) } else { .idle(next: .fetch) }
+        return action
+    }
+
+    private mutating func answer(
+        to asked: Asked,
+        status: Int,
+        headers: [String: String],
+        finalURL: URL?
+    ) -> Action {
         var headers = headers
         if asked.continues, let finalURL,
             finalURL.host?.lowercased() != url.host?.lowercased() || finalURL.port != url.port
@@ -308,7 +356,7 @@ struct DownloadPlanner: Sendable {
             // A 200 to a Range request carries the whole file: take it, and count
             // the discarded bytes as a failure so that a server that never resumes
             // cannot keep the download going round.
-            restarts += 1
+            tries.restarts += 1
             if let end = outOfTries(.restarted(.rangeIgnored)) { return end }
             restarted = .rangeIgnored
         }
@@ -372,11 +420,13 @@ struct DownloadPlanner: Sendable {
 
     /// The overlap asked for without validators differs from the bytes on disk.
     mutating func overlapMismatched() -> Action {
-        restart(.overlapMismatch)
+        state = .idle(next: .fetch)
+        return restart(.overlapMismatch)
     }
 
     /// The request failed before a response head arrived.
     mutating func failed(_ failure: NetworkFailure) -> Action {
+        state = .idle(next: .fetch)
         guard failure.isTransient else { return .fail(.network(failure)) }
         return retry(.network(failure), retryAfter: nil)
     }
@@ -385,11 +435,12 @@ struct DownloadPlanner: Sendable {
     /// holding `partLength` bytes, all of them synced and recorded by the caller
     /// when it retries.
     mutating func bodyEnded(partLength: Int64, expected: Int64?, interruption: Interruption?) -> Action {
+        state = .idle(next: .fetch)
         offset = partLength
         saved?.confirmedBytes = partLength
         if partLength > highWater {
             highWater = partLength
-            if case .tooSlow = interruption {} else { failures = 0 }
+            if case .tooSlow = interruption {} else { tries.failures = 0 }
         }
         if let expected, partLength > expected {
             return .fail(.lengthMismatch(expected: expected, received: partLength))
@@ -412,11 +463,11 @@ struct DownloadPlanner: Sendable {
                 // The connection closed: that proves nothing. Ask for what follows,
                 // once for each length: a server that said more follows and then
                 // sent none counts as a failure, so that it cannot keep us asking.
-                if probedAt == partLength {
+                if tries.probedAt == partLength {
                     return retry(.endUnconfirmed(at: partLength), retryAfter: nil)
                 }
-                probedAt = partLength
-                probeNext = true
+                tries.probedAt = partLength
+                state = .idle(next: .probe)
                 return .verify
             }
             return .finish(length: partLength)
@@ -426,25 +477,24 @@ struct DownloadPlanner: Sendable {
     private mutating func restart(_ reason: RestartReason) -> Action {
         offset = 0
         saved = nil
-        restarts += 1
+        tries.restarts += 1
         return next(.restarted(reason), retryAfter: nil, discard: true)
     }
 
     private mutating func retry(_ reason: RetryReason, retryAfter: Duration?) -> Action {
-        failures += 1
+        tries.failures += 1
         return next(reason, retryAfter: retryAfter, discard: false)
     }
 
     private func next(_ reason: RetryReason, retryAfter: Duration?, discard: Bool) -> Action {
         if let end = outOfTries(reason) { return end }
-        return .retry(Retry(attempt: failures + restarts + 1, retryAfter: retryAfter, reason: reason, discard: discard))
+        return .retry(Retry(attempt: tries.used + 1, retryAfter: retryAfter, reason: reason, discard: discard))
     }
 
     /// The failure that ends the download once the tries are used up (`last` says
     /// why the last one failed); nil while tries are left.
     private func outOfTries(_ last: RetryReason) -> Action? {
-        let tries = failures + restarts
-        return tries < attempts ? nil : .fail(.gaveUp(attempts: tries, last: last))
+        tries.used < attempts ? nil : .fail(.gaveUp(attempts: tries.used, last: last))
     }
 }
 
