@@ -39,13 +39,13 @@ extension Command {
         }
         var outcomes: [Outcome] = remote.map { target in
             there[target.request.id] == true
-                ? Outcome(kind: "cancelled", message: "cancelled \(target.label.number) (in the background)")
-                : Outcome(kind: "not cancelled", message: "\(target.label.number): the background feedsh went away")
+                ? Outcome(kind: .cancelled, message: "cancelled \(target.label.number) (in the background)")
+                : Outcome(kind: .notCancelled, message: "\(target.label.number): the background feedsh went away")
         }
         for target in targets {
             let number = target.label.number
             if cancelled[target.request.id] == true {
-                outcomes.append(Outcome(kind: "cancelled", message: "cancelled \(number)"))
+                outcomes.append(Outcome(kind: .cancelled, message: "cancelled \(number)"))
                 continue
             }
             // A .part from an earlier run is only on disk; one another process owns
@@ -54,27 +54,27 @@ extension Command {
                 switch context.session.layout.status(of: target.request.file) {
                 case .partial:
                     outcomes.append(
-                        Outcome(kind: "kept from an earlier session", message: "kept \(number)'s partial download")
+                        Outcome(kind: .kept, message: "kept \(number)'s partial download")
                     )
                 case .downloaded:
                     outcomes.append(Self.finished(number))
                 default:
-                    outcomes.append(Outcome(kind: "not downloading", message: "\(number) is not downloading"))
+                    outcomes.append(Outcome(kind: .notDownloading, message: "\(number) is not downloading"))
                 }
                 continue
             }
             do throws(DownloadError) {
                 if try engine.removePartial(target.request) {
-                    outcomes.append(Outcome(kind: "cancelled", message: "cancelled \(number)"))
+                    outcomes.append(Outcome(kind: .cancelled, message: "cancelled \(number)"))
                 } else if case .downloaded = context.session.layout.status(of: target.request.file) {
                     outcomes.append(Self.finished(number))
                 } else {
-                    outcomes.append(Outcome(kind: "not downloading", message: "\(number) is not downloading"))
+                    outcomes.append(Outcome(kind: .notDownloading, message: "\(number) is not downloading"))
                 }
             } catch {
                 outcomes.append(
                     ownedElsewhere(target, context)
-                        ?? Outcome(kind: "not cancelled", message: "\(number): \(error.description)")
+                        ?? Outcome(kind: .notCancelled, message: "\(number): \(error.description)")
                 )
             }
         }
@@ -87,6 +87,6 @@ extension Command {
 extension Command {
     /// What `cancel` says of a download that already finished.
     fileprivate static func finished(_ number: String) -> Outcome {
-        Outcome(kind: "finished", message: "\(number) is already downloaded ('delete \(number)' removes the file)")
+        Outcome(kind: .finished, message: "\(number) is already downloaded ('delete \(number)' removes the file)")
     }
 }

@@ -20,18 +20,18 @@ extension Command {
                 switch await context.session.board.pause(target.request) {
                 case .paused(let bytes, let total, let holder):
                     Outcome(
-                        kind: "paused",
+                        kind: .paused,
                         message: "paused \(number) at \(Formatting.precisePercent(bytes, of: total))"
                             + (holder == .background ? " (in the background)" : "")
                     )
                 case .finishedFirst:
-                    Outcome(kind: "finished first", message: "\(number) finished before it could be paused")
+                    Outcome(kind: .finishedFirst, message: "\(number) finished before it could be paused")
                 case .heldElsewhere(let pid):
                     Self.elsewhere(target, pid: pid)
                 case .unreachable:
-                    Outcome(kind: "not paused", message: "\(number): the background feedsh went away")
+                    Outcome(kind: .notPaused, message: "\(number): the background feedsh went away")
                 case .notRunning:
-                    Outcome(kind: "not downloading", message: "\(number) is not downloading")
+                    Outcome(kind: .notDownloading, message: "\(number) is not downloading")
                 }
             outcomes.append(outcome)
         }

@@ -18,16 +18,16 @@ extension Command {
                 if case .paused(let bytes, let total) = before {
                     at = " at \(Formatting.precisePercent(bytes, of: total))"
                 }
-                return .skip(Outcome(kind: "resumed", message: "resuming \(number)\(at) in the background"))
+                return .skip(Outcome(kind: .resumed, message: "resuming \(number)\(at) in the background"))
             }
             return switch await context.session.status(of: target.request) {
             case .paused(let bytes, let total):
                 .start(message: "resuming \(number) at \(Formatting.precisePercent(bytes, of: total))")
             case .failed: .start(message: "retrying \(number)")
             case .queued, .downloading:
-                .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))
-            case .downloaded: .skip(Outcome(kind: "already downloaded", message: "\(number) is already downloaded"))
-            case .none: .skip(Outcome(kind: "not paused", message: "\(number) is not paused (use 'get \(number)')"))
+                .skip(Outcome(kind: .alreadyDownloading, message: "\(number) is already downloading"))
+            case .downloaded: .skip(Outcome(kind: .alreadyDownloaded, message: "\(number) is already downloaded"))
+            case .none: .skip(Outcome(kind: .notPaused, message: "\(number) is not paused (use 'get \(number)')"))
             }
         }
     }

@@ -38,8 +38,28 @@ extension Command {
     /// What a command did to one download: a kind for summaries (`queued`) and the
     /// line that says it (`queued 4: Title`).
     struct Outcome: Sendable {
-        let kind: String
+        let kind: Kind
         let message: String
+
+        /// What happened, as summaries count it (`3 queued`).
+        enum Kind: String, Sendable {
+            case alreadyDownloaded = "already downloaded"
+            case alreadyDownloading = "already downloading"
+            case elsewhere = "being downloaded elsewhere"
+            case cancelled
+            case deleted
+            case downloading
+            case finished
+            case finishedFirst = "finished first"
+            case kept = "kept from an earlier session"
+            case notCancelled = "not cancelled"
+            case notDownloaded = "not downloaded"
+            case notDownloading = "not downloading"
+            case notPaused = "not paused"
+            case paused
+            case queued
+            case resumed
+        }
     }
 
     /// Selections longer than this, and `all`, are summarised (`9997 queued,
@@ -107,8 +127,8 @@ extension Command {
 
     /// `3 downloading, 9997 queued`: the kinds in the order they first came.
     static func summary(of outcomes: [Outcome]) -> String {
-        var counts: [(kind: String, count: Int)] = []
-        var index: [String: Int] = [:]
+        var counts: [(kind: Outcome.Kind, count: Int)] = []
+        var index: [Outcome.Kind: Int] = [:]
         for outcome in outcomes {
             if let at = index[outcome.kind] {
                 counts[at].count += 1
@@ -117,7 +137,7 @@ extension Command {
                 counts.append((outcome.kind, 1))
             }
         }
-        return counts.map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
+        return counts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", ")
     }
 
     /// Says another process owns a download, or nil when none does.
@@ -130,7 +150,7 @@ extension Command {
     static func elsewhere(_ target: DownloadTarget, pid: Int32?) -> Outcome {
         let who = pid.map { "pid \($0)" } ?? "another process"
         return Outcome(
-            kind: "being downloaded elsewhere",
+            kind: .elsewhere,
             message: "\(target.label.number) is being downloaded by feedsh (\(who))"
         )
     }
@@ -172,12 +192,12 @@ extension Command {
             let label = targets[index].label
             outcomes[index] =
                 switch (result, message) {
-                case (.started, let message?), (.queued, let message?): Outcome(kind: "resumed", message: message)
+                case (.started, let message?), (.queued, let message?): Outcome(kind: .resumed, message: message)
                 case (.started, nil):
-                    Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)")
-                case (.queued, nil): Outcome(kind: "queued", message: "queued \(label.number): \(label.title)")
+                    Outcome(kind: .downloading, message: "downloading \(label.number): \(label.title)")
+                case (.queued, nil): Outcome(kind: .queued, message: "queued \(label.number): \(label.title)")
                 case (.alreadyActive, _):
-                    Outcome(kind: "already downloading", message: "\(label.number) is already downloading")
+                    Outcome(kind: .alreadyDownloading, message: "\(label.number) is already downloading")
                 }
         }
         return outcomes.map { $0! }
@@ -188,9 +208,9 @@ extension Command {
         await startAll(targets, context) { target in
             let number = target.label.number
             return switch await context.session.status(of: target.request) {
-            case .downloaded: .skip(Outcome(kind: "already downloaded", message: "\(number) is already downloaded"))
+            case .downloaded: .skip(Outcome(kind: .alreadyDownloaded, message: "\(number) is already downloaded"))
             case .queued, .downloading:
-                .skip(Outcome(kind: "already downloading", message: "\(number) is already downloading"))
+                .skip(Outcome(kind: .alreadyDownloading, message: "\(number) is already downloading"))
             case .none, .paused, .failed: .start()
             }
         }

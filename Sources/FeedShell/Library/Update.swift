@@ -43,74 +43,13 @@ extension Command {
             console.progressLine("updating \(done)/\(total)" + (failed > 0 ? " · \(failed) failed" : ""))
         }
         console.endProgressLine()
-        let results = report.results
-        var lines: [String] = []
-        var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0, interrupted: 0)
-        for result in results {
-            switch result.status {
-            case .updated(let arrived):
-                counts.updated += 1
-                counts.arrived += arrived
-                if arrived > 0 {
-                    lines.append(
-                        "\(TerminalText.line(result.title)): \(arrived) new \(arrived == 1 ? "episode" : "episodes")"
-                    )
-                } else if result.added > 0 {
-                    // A first read: its history is the podcast's, not news.
-                    let count = "\(result.added) \(result.added == 1 ? "episode" : "episodes")"
-                    lines.append("\(TerminalText.line(result.title)): first read, \(count) (none marked new)")
-                }
-            case .unchanged: counts.unchanged += 1
-            case .interrupted: counts.interrupted += 1
-            case .failed(let reason):
-                counts.failed += 1
-                lines.append("failed \(TerminalText.line(result.title)): \(TerminalText.line(reason.description))")
-            case .gone:
-                counts.gone += 1
-                lines.append("gone \(TerminalText.line(result.title)): the feed answers 410 Gone")
-            }
-        }
-        var summary = "\(results.count) \(results.count == 1 ? "feed" : "feeds"): \(counts.updated) read"
-        summary +=
-            " (\(counts.arrived) new \(counts.arrived == 1 ? "episode" : "episodes")), \(counts.unchanged) unchanged"
-        if counts.failed > 0 { summary += ", \(counts.failed) failed" }
-        if counts.gone > 0 { summary += ", \(counts.gone) gone" }
-        // Ctrl-C: what was read is stored; the rest is no failure of its feed, and
-        // nothing more starts (no auto-downloads, no cleanup).
-        let interrupted = counts.interrupted > 0
-        if interrupted { summary += ", \(counts.interrupted) not read: interrupted" }
-        lines.append(summary)
-        lines += Self.autodownloadLines(report.autodownloads)
-        lines += context.said(report.deletions)
-        let transcripts = report.transcripts
-        if transcripts.fetched + transcripts.failed > 0 {
-            var line = "fetched \(transcripts.fetched) \(transcripts.fetched == 1 ? "transcript" : "transcripts")"
-            if transcripts.failed > 0 {
-                line += " (\(transcripts.failed) could not be read: 'transcript P:E' says why)"
-            }
-            lines.append(line)
-        }
+        // Said before the result: with --json, each deletion is an event line of its own.
+        let deletions = context.said(report.deletions)
         context.output(
-            lines.joined(separator: "\n"),
-            json: .array(
-                results.map { result in
-                    let (status, arrived, error, code): (String, Int, String?, String?) =
-                        switch result.status {
-                        case .updated(let arrived): ("updated", arrived, nil, nil)
-                        case .unchanged: ("unchanged", 0, nil, nil)
-                        case .interrupted: ("interrupted", 0, "interrupted", nil)
-                        case .failed(let reason): ("failed", 0, reason.description, reason.code)
-                        case .gone: ("gone", 0, "HTTP 410 Gone", nil)
-                        }
-                    return .object([
-                        "number": .int(Int(result.podcastID)),
-                        "title": .string(result.title), "status": .string(status), "newEpisodes": .int(arrived),
-                        "error": .string(error), "code": .string(code),
-                    ])
-                }
-            )
+            Render.update(report, deletions: deletions),
+            json: JSONRender.update(report.results)
         )
-        if interrupted { throw .interrupted }
+        if report.interrupted { throw .interrupted }
         return .proceed
     }
 }
@@ -136,17 +75,5 @@ extension Command {
             chosen.append(podcast)
         }
         return chosen
-    }
-
-    /// `auto-download: downloading 3: Title`, a line each, or counts for many.
-    static func autodownloadLines(_ started: [UpdateReport.AutoDownload]) -> [String] {
-        let outcomes = started.map { download in
-            let label = download.label
-            return download.queued
-                ? Outcome(kind: "queued", message: "queued \(label.number): \(label.title)")
-                : Outcome(kind: "downloading", message: "downloading \(label.number): \(label.title)")
-        }
-        if outcomes.count > listLimit { return ["auto-download: " + summary(of: outcomes)] }
-        return outcomes.map { "auto-download: " + $0.message }
     }
 }

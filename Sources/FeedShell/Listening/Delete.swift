@@ -21,18 +21,18 @@ extension Command {
             let number = target.label.number
             if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
                 outcomes.append(
-                    Outcome(kind: "downloading", message: "\(number) is downloading: 'cancel \(number)' stops it")
+                    Outcome(kind: .downloading, message: "\(number) is downloading: 'cancel \(number)' stops it")
                 )
             } else if await context.session.deleteFile(of: target.request) {
                 outcomes.append(
                     Outcome(
-                        kind: "deleted",
+                        kind: .deleted,
                         message:
                             "deleted \(number): \(target.label.title) (\(TerminalText.line(target.request.file.final.path)))"
                     )
                 )
             } else {
-                outcomes.append(Outcome(kind: "not downloaded", message: "\(number) has no downloaded file"))
+                outcomes.append(Outcome(kind: .notDownloaded, message: "\(number) has no downloaded file"))
             }
         }
         return outcomes

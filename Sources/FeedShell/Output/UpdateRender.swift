@@ -1,0 +1,95 @@
+import Library
+import TerminalKit
+
+extension Render {
+    /// What `update` says: a line for each podcast with news or a failure, the
+    /// counts, the downloads auto-download started, then `deletions` (cleanup's
+    /// lines) and the transcripts fetched.
+    static func update(_ report: UpdateReport, deletions: [String]) -> String {
+        let results = report.results
+        var lines: [String] = []
+        var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0, interrupted: 0)
+        for result in results {
+            let title = TerminalText.line(result.title)
+            switch result.status {
+            case .updated(let arrived):
+                counts.updated += 1
+                counts.arrived += arrived
+                if arrived > 0 {
+                    lines.append("\(title): \(arrived) new \(arrived == 1 ? "episode" : "episodes")")
+                } else if result.added > 0 {
+                    // A first read: its history is the podcast's, not news.
+                    lines.append("\(title): first read, \(count(result.added, "episode")) (none marked new)")
+                }
+            case .unchanged: counts.unchanged += 1
+            case .interrupted: counts.interrupted += 1
+            case .failed(let reason):
+                counts.failed += 1
+                lines.append("failed \(title): \(TerminalText.line(reason.description))")
+            case .gone:
+                counts.gone += 1
+                lines.append("gone \(title): the feed answers 410 Gone")
+            }
+        }
+        var summary = "\(count(results.count, "feed")): \(counts.updated) read"
+        summary +=
+            " (\(counts.arrived) new \(counts.arrived == 1 ? "episode" : "episodes")), \(counts.unchanged) unchanged"
+        if counts.failed > 0 { summary += ", \(counts.failed) failed" }
+        if counts.gone > 0 { summary += ", \(counts.gone) gone" }
+        // Ctrl-C: what was read is stored; the rest is no failure of its feed, and
+        // nothing more started (no auto-downloads, no cleanup).
+        if counts.interrupted > 0 { summary += ", \(counts.interrupted) not read: interrupted" }
+        lines.append(summary)
+        lines += autodownloads(report.autodownloads)
+        lines += deletions
+        let transcripts = report.transcripts
+        if transcripts.fetched + transcripts.failed > 0 {
+            var line = "fetched \(count(transcripts.fetched, "transcript"))"
+            if transcripts.failed > 0 {
+                line += " (\(transcripts.failed) could not be read: 'transcript P:E' says why)"
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `auto-download: downloading 3: Title`, a line each, or counts for many.
+    private static func autodownloads(_ started: [UpdateReport.AutoDownload]) -> [String] {
+        let outcomes = started.map { download in
+            let label = download.label
+            return download.queued
+                ? Command.Outcome(kind: .queued, message: "queued \(label.number): \(label.title)")
+                : Command.Outcome(kind: .downloading, message: "downloading \(label.number): \(label.title)")
+        }
+        if outcomes.count > Command.listLimit { return ["auto-download: " + Command.summary(of: outcomes)] }
+        return outcomes.map { "auto-download: " + $0.message }
+    }
+
+    /// `1 episode`, `3 episodes`.
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}
+
+extension JSONRender {
+    /// `update --json`: an object for each feed read.
+    static func update(_ results: [UpdateResult]) -> JSONValue {
+        .array(
+            results.map { result in
+                let (status, arrived, error, code): (String, Int, String?, String?) =
+                    switch result.status {
+                    case .updated(let arrived): ("updated", arrived, nil, nil)
+                    case .unchanged: ("unchanged", 0, nil, nil)
+                    case .interrupted: ("interrupted", 0, "interrupted", nil)
+                    case .failed(let reason): ("failed", 0, reason.description, reason.code)
+                    case .gone: ("gone", 0, "HTTP 410 Gone", nil)
+                    }
+                return .object([
+                    "number": .int(Int(result.podcastID)),
+                    "title": .string(result.title), "status": .string(status), "newEpisodes": .int(arrived),
+                    "error": .string(error), "code": .string(code),
+                ])
+            }
+        )
+    }
+}
