@@ -1,0 +1,50 @@
+import Library
+
+/// How `set` and its help speak of each setting: the words are the shell's, the
+/// library keeps only names, values and their rules.
+extension Setting {
+    /// What `set NAME` takes, for synopses: `RATE`, `COMMAND...`.
+    var placeholder: String {
+        switch self {
+        case .speed: "RATE"
+        case .player, .pager: "COMMAND"
+        case .maxConcurrent: "N"
+        case .cleanup: "on|off"
+        case .maxSize: "SIZE"
+        case .transcripts: "auto on|off"
+        case .podcastIndexKey: "KEY"
+        case .podcastIndexSecret: "SECRET"
+        case .rateLimit: "RATE"
+        }
+    }
+
+    /// One line for `set` and `help set`.
+    var summary: String {
+        switch self {
+        case .speed: "playback speed, 0.25 to 4"
+        case .player: "the player: mpv, or a command with {} for the file or URL (FEEDSH_PLAYER wins)"
+        case .pager: "the pager for long results, or none ($PAGER when unset)"
+        case .maxConcurrent: "downloads at once when --max-concurrent is not given, 1 to 64"
+        case .cleanup: "delete played files beyond a podcast's keep after downloads and updates"
+        case .maxSize: "the largest file a download may be (k, M, G: 500M, 4G) when --max-filesize is not given"
+        case .transcripts: "auto on: update fetches new episodes' transcripts, so that find searches them"
+        case .podcastIndexKey: "your Podcast Index API key, for search --index (FEEDSH_PODCASTINDEX_KEY wins)"
+        case .podcastIndexSecret: "its secret, never shown (FEEDSH_PODCASTINDEX_SECRET wins)"
+        case .rateLimit: "the most all downloads together may take a second (200k, 1.5M) when --limit-rate is not given"
+        }
+    }
+
+    /// The value when none is set, as `set` shows it.
+    var defaultText: String {
+        switch self {
+        case .speed: "1"
+        case .player: "mpv"
+        case .pager: "$PAGER, else less -FRX"
+        case .maxConcurrent: "3"
+        case .cleanup: "on"
+        case .maxSize: "4G"
+        case .transcripts: "auto off"
+        case .podcastIndexKey, .podcastIndexSecret, .rateLimit: "none"
+        }
+    }
+}
