@@ -46,7 +46,7 @@ let package = Package(
             name: "FeedShell",
             dependencies: [
                 "Background", "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback", "ShellKit",
-                "PlainText", "TerminalKit",
+                "PlainText", "Processes", "TerminalKit",
             ]
         ),
         .target(
@@ -60,15 +60,19 @@ let package = Package(
         .target(
             name: "Playback",
             dependencies: [
-                "TerminalKit",
+                "PlainText",
+                "Processes",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
         .target(name: "PlainText"),
-        .target(name: "TerminalKit", dependencies: ["CFileIO", "PlainText"]),
-        .target(name: "ShellKit", dependencies: ["TerminalKit"]),
+        // Programs started in feedsh's own process group (the player, the pager) or
+        // a session of their own (the background feedsh).
+        .target(name: "Processes", dependencies: ["CFileIO"]),
+        .target(name: "TerminalKit", dependencies: ["CFileIO", "PlainText", "Processes"]),
+        .target(name: "ShellKit", dependencies: ["PlainText", "TerminalKit"]),
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",
@@ -176,7 +180,7 @@ let package = Package(
         // Unix-socket helpers the control and end-to-end tests share.
         .target(name: "SocketTestSupport", path: "Tests/SocketTestSupport"),
         .testTarget(name: "BackgroundTests", dependencies: ["Background", "SocketTestSupport"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TerminalKit", "FixtureServer"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Processes", "TerminalKit", "FixtureServer"]),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [

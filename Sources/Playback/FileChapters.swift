@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import TerminalKit
+import Processes
 
 extension Player {
     /// The chapters mpv finds inside a file (its `chapter-list`: an MP3's ID3

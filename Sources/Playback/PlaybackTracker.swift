@@ -1,4 +1,4 @@
-import TerminalKit
+import Processes
 
 /// What happens while an episode plays, as values (the shell renders them).
 public enum PlaybackEvent: Sendable, Equatable {

@@ -2,8 +2,9 @@ import Foundation
 import NIOCore
 import NIOExtras
 import NIOPosix
+import PlainText
+import Processes
 import Synchronization
-import TerminalKit
 
 /// The program `play` runs, from the `player` setting or `FEEDSH_PLAYER`: `mpv`
 /// (with options, controlled through its JSON IPC) or any other command, with `{}`
@@ -162,10 +163,10 @@ public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible
             "mpv is not installed: install it (Debian and Ubuntu: apt-get install mpv), or choose another player "
                 + "with 'set player \"mpg123 {}\"' or FEEDSH_PLAYER"
         case .playerNotFound(let player):
-            "the player '\(TerminalText.line(player.program))' is not installed or not in PATH "
+            "the player '\(SafeText.line(player.program))' is not installed or not in PATH "
                 + "(change it with 'set player COMMAND' or FEEDSH_PLAYER)"
         case .cannotStart(let player, let reason):
-            "cannot start the player '\(TerminalText.line(player.template))': \(reason)"
+            "cannot start the player '\(SafeText.line(player.template))': \(reason)"
         }
     }
 }

@@ -1,4 +1,4 @@
-import TerminalKit
+import PlainText
 
 /// A command's words, parsed by its ``CommandSpec``: positionals by name, options
 /// checked against their value kinds.
@@ -57,7 +57,7 @@ public struct ParsedArguments: Sendable, Equatable {
                 throw UsageError("say which: \(verbs)", synopsis: spec.synopsis)
             }
             guard var chosen = spec.subcommand(verb) else {
-                throw UsageError("unknown '\(spec.name) \(TerminalText.line(verb))'", synopsis: spec.synopsis)
+                throw UsageError("unknown '\(spec.name) \(SafeText.line(verb))'", synopsis: spec.synopsis)
             }
             subcommand = verb
             words = words.dropFirst()
@@ -80,7 +80,7 @@ public struct ParsedArguments: Sendable, Equatable {
             let body = word.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             guard let flag = spec.flags.first(where: { $0.name == name }) else {
-                throw parsed.usage("unknown option '\(TerminalText.line(String(word)))'")
+                throw parsed.usage("unknown option '\(SafeText.line(String(word)))'")
             }
             guard let kind = flag.value else {
                 guard !body.contains("=") else { throw parsed.usage("--\(name) takes no value") }
@@ -135,7 +135,7 @@ public struct ParsedArguments: Sendable, Equatable {
                     parsed.selectors[argument.name] = selector
                 case .failure(.formNotTaken(let word)):
                     throw parsed.usage(
-                        "\(spec.name) takes \(Self.describe(forms, noun: noun)), not '\(TerminalText.line(word))'"
+                        "\(spec.name) takes \(Self.describe(forms, noun: noun)), not '\(SafeText.line(word))'"
                     )
                 case .failure(let problem):
                     throw parsed.usage(problem.description(noun: noun, count: nil))
@@ -143,14 +143,14 @@ public struct ParsedArguments: Sendable, Equatable {
             case .choice(let choices):
                 guard let match = choices.first(where: { $0.lowercased() == word.lowercased() }) else {
                     throw parsed.usage(
-                        "\(spec.name) takes \(Self.list(choices)), not '\(TerminalText.line(word))'"
+                        "\(spec.name) takes \(Self.list(choices)), not '\(SafeText.line(word))'"
                     )
                 }
                 parsed.positionals[argument.name] = match
             }
         }
         if index < loose.count {
-            throw parsed.usage("unexpected argument '\(TerminalText.line(loose[index]))'")
+            throw parsed.usage("unexpected argument '\(SafeText.line(loose[index]))'")
         }
         return parsed
     }

@@ -1,4 +1,4 @@
-import TerminalKit
+import PlainText
 
 /// Which items a command acts on, parsed once from its word: `3`, `2-4`, `1,3`,
 /// `all` of the loaded list; `P:3`, `P:2-4`, `P:all` of subscription P; `t2`,
@@ -175,11 +175,11 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
             return switch self {
             case .outOfRange(let part): "no \(noun) \(prefix)\(part)\(range)"
             case .malformed(let part, let noun):
-                "'\(TerminalText.line(part))' is not \("aeiou".contains(noun.prefix(1)) ? "an" : "a") \(noun) "
+                "'\(SafeText.line(part))' is not \("aeiou".contains(noun.prefix(1)) ? "an" : "a") \(noun) "
                     + "number or range\(range)"
             case .badSubscription(let part):
-                "'\(TerminalText.line(part))' is not a subscription number ('podcasts' lists them)"
-            case .formNotTaken(let word): "'\(TerminalText.line(word))' is not a selector this command takes"
+                "'\(SafeText.line(part))' is not a subscription number ('podcasts' lists them)"
+            case .formNotTaken(let word): "'\(SafeText.line(word))' is not a selector this command takes"
             case .empty: "no \(noun) selected\(range)"
             }
         }

@@ -1,4 +1,4 @@
-import TerminalKit
+import PlainText
 
 /// A positional argument as a command declares it: the spec that parsing, help and
 /// completion read, and the key its parsed value is read back with
@@ -106,7 +106,7 @@ extension CommandOption {
         problem: @escaping @Sendable (String) -> String
     ) {
         let spec = FlagSpec(name, value: .text(placeholder)) { word in
-            parse(word) == nil ? problem(TerminalText.line(word)) : nil
+            parse(word) == nil ? problem(SafeText.line(word)) : nil
         }
         self.init(spec) { $0.option(name).flatMap(parse) }
     }

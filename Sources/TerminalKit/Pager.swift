@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 /// Shows text taller than the screen through the user's pager, as psql does.
 public enum Pager {

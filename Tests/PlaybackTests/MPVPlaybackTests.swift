@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import Playback
+import Processes
 import Synchronization
 import TerminalKit
 import Testing

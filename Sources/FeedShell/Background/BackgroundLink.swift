@@ -1,6 +1,7 @@
 import Background
 import Downloads
 import Foundation
+import Processes
 import Synchronization
 import TerminalKit
 
