@@ -7,7 +7,7 @@ extension Registry where Command == FeedShell.Command {
             .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .detach,
             .subscribe, .unsubscribe, .podcasts, .podcast, .update, .new, .mark, .importOPML, .exportOPML,
             .play, .queue, .chapters, .transcript, .find, .set, .delete,
-            .posts, .post, .image, .artwork, .tracks, .preview, .met, .source, .history, .help, .quit,
+            .posts, .post, .image, .artwork, .tracks, .preview, .met, .source, .history, .about, .help, .quit,
         ])
     }
 }

@@ -1,0 +1,79 @@
+import FeedKit
+import HTTPSupport
+import Processes
+import ShellKit
+import TerminalKit
+
+extension Command {
+    static let about = Command(
+        CommandSpec(
+            "about",
+            summary: "say which feedsh this is and where it keeps things",
+            details: """
+                The version and what every request says it is (User-Agent); the library
+                file and how many subscriptions it holds; the download folder, the
+                engine, how many downloads run at once and the rate cap in effect; and
+                the player 'play' would run, with where it was found in PATH. Paste it
+                into a bug report.
+                """
+        )
+    ) { _, context throws(ShellError) in
+        let about = await About.gather(context.session)
+        context.output(about.text, json: about.json)
+        return .proceed
+    }
+}
+
+/// What `about` reports, gathered from the session without touching the network
+/// or making a library.
+private struct About {
+    let library: String
+    /// Nil while no library has been made.
+    let subscriptions: Int?
+    let downloads: String
+    let engine: String
+    let maxConcurrent: Int
+    let rateLimit: Int64?
+    let player: String
+    /// Where the player's program is in PATH; nil when it is not there.
+    let playerPath: String?
+
+    static func gather(_ session: Session) async -> About {
+        await session.applySettings()
+        let configuration = session.configuration
+        let made = ((try? await session.libraryIfMade()) ?? nil) != nil
+        let player = await session.player()
+        return About(
+            library: configuration.libraryFile.path,
+            subscriptions: made ? await session.subscriptionTitles().count : nil,
+            downloads: configuration.downloadDirectory.path,
+            engine: configuration.engine.rawValue,
+            maxConcurrent: await session.downloads.maxConcurrent,
+            rateLimit: session.downloads.limiter.rate,
+            player: player.template,
+            playerPath: ForegroundProcess.find(player.program)
+        )
+    }
+
+    var text: String {
+        let count = subscriptions.map { "\($0) \($0 == 1 ? "subscription" : "subscriptions")" } ?? "not made yet"
+        let rate = rateLimit.map { "at most \(ByteSize.format($0))/s" } ?? "no rate cap"
+        let found = playerPath ?? "not found in PATH"
+        return [
+            "feedsh \(FeedKitVersion.current) (User-Agent: \(FeedKitVersion.userAgent))",
+            "library    \(TerminalText.line(library)) (\(count))",
+            "downloads  \(TerminalText.line(downloads)) (\(engine), \(maxConcurrent) at once, \(rate))",
+            "player     \(TerminalText.line(player)): \(TerminalText.line(found))",
+        ].joined(separator: "\n")
+    }
+
+    var json: JSONValue {
+        .object([
+            "version": .string(FeedKitVersion.current), "userAgent": .string(FeedKitVersion.userAgent),
+            "library": .string(library), "subscriptions": subscriptions.map { .int($0) } ?? .null,
+            "downloadDirectory": .string(downloads), "engine": .string(engine),
+            "maxConcurrent": .int(maxConcurrent), "rateLimit": rateLimit.map { .int($0) } ?? .null,
+            "player": .string(player), "playerPath": .string(playerPath),
+        ])
+    }
+}
