@@ -1,23 +1,30 @@
 import PlainText
 
-/// A positional argument as a command declares it: the spec that parsing, help and
-/// completion read, and the key its parsed value is read back with
-/// (`arguments[Self.episode]`), typed, so that a misspelt name or a wrong type is a
-/// compile error rather than a nil at run time.
+/// What a command declares, with the key its parsed value is read back with: the
+/// spec that parsing, help and completion read (an ``ArgumentSpec`` or a
+/// ``FlagSpec``), and how the value is read (`arguments[Self.episode]`), typed, so
+/// that a misspelt name or a wrong type is a compile error rather than a nil at
+/// run time.
 ///
-/// Like swift-argument-parser's `@Argument`, but a value: commands here are values
-/// in a registry, not types.
-public struct CommandArgument<Value: Sendable>: Sendable {
-    public let spec: ArgumentSpec
+/// Like swift-argument-parser's `@Argument` and `@Option`, but values: commands
+/// here are values in a registry, not types.
+public struct Declared<Spec: Sendable, Value: Sendable>: Sendable {
+    public let spec: Spec
     fileprivate let read: @Sendable (ParsedArguments) -> Value?
 
-    fileprivate init(_ spec: ArgumentSpec, read: @escaping @Sendable (ParsedArguments) -> Value?) {
+    fileprivate init(_ spec: Spec, read: @escaping @Sendable (ParsedArguments) -> Value?) {
         self.spec = spec
         self.read = read
     }
 }
 
-extension CommandArgument where Value == String {
+/// A positional argument.
+public typealias CommandArgument<Value: Sendable> = Declared<ArgumentSpec, Value>
+
+/// An option that takes a value (`--limit N`, `--medium=M`).
+public typealias CommandOption<Value: Sendable> = Declared<FlagSpec, Value>
+
+extension Declared where Spec == ArgumentSpec, Value == String {
     /// Any word; with `rest`, every word left, joined by spaces
     /// (`search song exploder`).
     public init(_ name: String, optional: Bool = false, rest: Bool = false, completion: CompletionKind = .none) {
@@ -30,7 +37,7 @@ extension CommandArgument where Value == String {
     }
 }
 
-extension CommandArgument where Value == [String] {
+extension Declared where Spec == ArgumentSpec, Value == [String] {
     /// Every word left, as they were given: `find "open source" pod*` reads
     /// `["open source", "pod*"]`.
     public static func words(_ name: String, optional: Bool = false) -> CommandArgument<[String]> {
@@ -38,7 +45,7 @@ extension CommandArgument where Value == [String] {
     }
 }
 
-extension CommandArgument where Value == Selector {
+extension Declared where Spec == ArgumentSpec, Value == Selector {
     /// A ``Selector`` of `forms`, numbering `noun`s; its parts are checked once,
     /// when the line is parsed, with one error per bad part.
     public init(
@@ -54,7 +61,7 @@ extension CommandArgument where Value == Selector {
     }
 }
 
-extension CommandArgument where Value: ArgumentChoice {
+extension Declared where Spec == ArgumentSpec, Value: ArgumentChoice {
     /// One of the type's cases, by its raw value (case does not matter); Tab offers
     /// them all.
     public init(_ name: String, optional: Bool = false) {
@@ -64,26 +71,14 @@ extension CommandArgument where Value: ArgumentChoice {
     }
 }
 
-/// An option that takes a value (`--limit N`, `--medium=M`), declared with the key
-/// its parsed value is read back with.
-public struct CommandOption<Value: Sendable>: Sendable {
-    public let spec: FlagSpec
-    fileprivate let read: @Sendable (ParsedArguments) -> Value?
-
-    fileprivate init(_ spec: FlagSpec, read: @escaping @Sendable (ParsedArguments) -> Value?) {
-        self.spec = spec
-        self.read = read
-    }
-}
-
-extension CommandOption where Value == Int {
+extension Declared where Spec == FlagSpec, Value == Int {
     /// A whole number in `range`, checked when the line is parsed.
     public init(_ name: String, range: ClosedRange<Int>) {
         self.init(FlagSpec(name, value: .integer(range))) { $0.option(name).flatMap { Int($0) } }
     }
 }
 
-extension CommandOption where Value == String {
+extension Declared where Spec == FlagSpec, Value == String {
     /// Any text; `placeholder` names it in the synopsis (`--at TIME`).
     public init(_ name: String, placeholder: String, completion: CompletionKind = .none) {
         self.init(FlagSpec(name, value: .text(placeholder), completion: completion)) { $0.option(name) }
@@ -95,7 +90,7 @@ extension CommandOption where Value == String {
     }
 }
 
-extension CommandOption {
+extension Declared where Spec == FlagSpec {
     /// A value `parse` makes of the word (`--at 12:34`), checked when the line is
     /// parsed: a word it refuses is a usage error saying `problem(word)`, the
     /// word sanitized.
@@ -112,7 +107,7 @@ extension CommandOption {
     }
 }
 
-extension CommandOption where Value: ArgumentChoice {
+extension Declared where Spec == FlagSpec, Value: ArgumentChoice {
     /// One of the type's cases, by its raw value (case does not matter).
     public init(_ name: String) {
         self.init(FlagSpec(name, value: .choice(Value.allCases.map(\.rawValue)))) {
@@ -135,11 +130,8 @@ public struct CommandFlag: Sendable {
 public protocol ArgumentChoice: CaseIterable, RawRepresentable, Sendable where RawValue == String {}
 
 extension ParsedArguments {
-    /// The argument's value, if given (a required one always is).
-    public subscript<Value>(_ argument: CommandArgument<Value>) -> Value? { argument.read(self) }
-
-    /// The option's value, if given.
-    public subscript<Value>(_ option: CommandOption<Value>) -> Value? { option.read(self) }
+    /// The argument's or option's value, if given (a required argument always is).
+    public subscript<Spec, Value>(_ declared: Declared<Spec, Value>) -> Value? { declared.read(self) }
 
     /// Whether the flag was given.
     public subscript(_ flag: CommandFlag) -> Bool { isPresent(flag.spec.name) }

@@ -5,35 +5,34 @@ import Testing
 
 @Suite("about")
 struct AboutCommandTests {
+    /// What `about` printed, after `setup` ran.
+    private static func about(_ h: ShellHarness, after setup: String? = nil) async -> String {
+        if let setup { _ = await h.run(setup) }
+        h.output.clear()
+        let status = await h.run("about")
+        return status == .success ? h.output.standardOutput : "failed: " + h.output.standardError
+    }
+
     @Test func saysWhereThingsAreAndWhatIsInEffect() async throws {
         try await ShellHarness.run { h in
-            #expect(await h.run("about") == .success)
-            var out = h.output.standardOutput
-            #expect(out.hasPrefix("feedsh 0.1.0 (User-Agent: feedsh/0.1.0"), "\(out)")
+            let before = await Self.about(h)
+            #expect(before.hasPrefix("feedsh 0.1.0 (User-Agent: feedsh/0.1.0"), "\(before)")
             // Asking makes no library.
-            #expect(out.contains("(not made yet)"), "\(out)")
-            #expect(out.contains("3 at once, no rate cap"), "\(out)")
-            h.output.clear()
-            #expect(await h.run("set rate-limit 2M; set player \"no-such-player-here {}\"") == .success)
-            h.output.clear()
-            #expect(await h.run("about") == .success)
-            out = h.output.standardOutput
-            #expect(out.contains("(0 subscriptions)"), "\(out)")
-            #expect(out.contains("at most 2M/s"), "\(out)")
-            #expect(out.contains("player     no-such-player-here {}: not found in PATH"), "\(out)")
+            #expect(before.contains("(not made yet)") && before.contains("3 at once, no rate cap"), "\(before)")
+            let after = await Self.about(h, after: "set rate-limit 2M; set player \"no-such-player-here {}\"")
+            #expect(after.contains("(0 subscriptions)") && after.contains("at most 2M/s"), "\(after)")
+            #expect(after.contains("player     no-such-player-here {}: not found in PATH"), "\(after)")
         }
     }
 
     @Test func jsonHasEveryFieldEvenWhenUnset() async throws {
         try await ShellHarness.run(json: true) { h in
-            #expect(await h.run("about") == .success)
-            let line = h.output.standardOutput
-            for field in [
+            let line = await Self.about(h)
+            let fields = [
                 #""version":"0.1.0""#, #""subscriptions":null"#, #""rateLimit":null"#, #""maxConcurrent":3"#,
                 #""engine":"#, #""downloadDirectory":"#, #""playerPath":"#,
-            ] {
-                #expect(line.contains(field), "\(field) in \(line)")
-            }
+            ]
+            #expect(fields.allSatisfy(line.contains), "\(line)")
         }
     }
 }

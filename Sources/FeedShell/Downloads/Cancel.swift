@@ -2,8 +2,6 @@ import Downloads
 import ShellKit
 
 extension Command {
-    private static let yes = CommandFlag("yes")
-
     static let cancel = perDownload(
         CommandSpec(
             "cancel",
@@ -89,4 +87,8 @@ extension Command {
     fileprivate static func finished(_ number: String) -> Outcome {
         Outcome(kind: .finished, message: "\(number) is already downloaded ('delete \(number)' removes the file)")
     }
+}
+
+extension Command {
+    private static let yes = CommandFlag("yes")
 }

@@ -2,8 +2,6 @@ import Downloads
 import ShellKit
 
 extension Command {
-    private static let again = CommandFlag("again")
-
     static let get = perDownload(
         CommandSpec(
             "get",
@@ -33,4 +31,8 @@ extension Command {
             return .start()
         }
     }
+}
+
+extension Command {
+    private static let again = CommandFlag("again")
 }

@@ -4,9 +4,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let findWords = CommandArgument<[String]>.words("WORDS")
-    private static let findLimit = CommandOption<Int>("limit", range: 1...1000)
-
     static let find = Command(
         CommandSpec(
             "find",
@@ -100,4 +97,9 @@ enum FindText {
         lines.append("('play fN' plays hit N, from where its words were said)")
         return lines.joined(separator: "\n")
     }
+}
+
+extension Command {
+    private static let findWords = CommandArgument<[String]>.words("WORDS")
+    private static let findLimit = CommandOption<Int>("limit", range: 1...1000)
 }

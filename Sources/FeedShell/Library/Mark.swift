@@ -3,14 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let markKind = CommandArgument<Library.Mark>("played|unplayed|old")
-    private static let marked = CommandArgument<Selector>(
-        "SELECTOR",
-        forms: [.several, .subscription, .new],
-        noun: "episode",
-        completion: .selector(CompletionDomain.episodes)
-    )
-
     static let mark = Command(
         CommandSpec(
             "mark",
@@ -53,3 +45,13 @@ extension Session {
 }
 
 extension Library.Mark: ArgumentChoice {}
+
+extension Command {
+    private static let markKind = CommandArgument<Library.Mark>("played|unplayed|old")
+    private static let marked = CommandArgument<Selector>(
+        "SELECTOR",
+        forms: [.several, .subscription, .new],
+        noun: "episode",
+        completion: .selector(CompletionDomain.episodes)
+    )
+}

@@ -5,10 +5,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let importedFile = CommandArgument<String>.path()
-    private static let exportedFile = CommandArgument<String>.path(optional: true)
-    private static let withCredentials = CommandFlag("with-credentials")
-
     static let importOPML = Command(
         CommandSpec(
             "import",
@@ -124,4 +120,10 @@ extension Command {
         )
         return .proceed
     }
+}
+
+extension Command {
+    private static let importedFile = CommandArgument<String>.path()
+    private static let exportedFile = CommandArgument<String>.path(optional: true)
+    private static let withCredentials = CommandFlag("with-credentials")
 }

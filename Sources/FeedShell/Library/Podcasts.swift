@@ -4,16 +4,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let loadedSubscription = CommandArgument<String>(
-        "N",
-        completion: .items(CompletionDomain.subscriptions)
-    )
-    private static let leftSubscription = CommandArgument<String>(
-        "N",
-        optional: true,
-        completion: .items(CompletionDomain.subscriptions)
-    )
-
     /// The subscriptions in `podcasts` order: by number.
     static func subscriptions(_ context: CommandContext) async throws(ShellError) -> [PodcastSummary] {
         let library = try await context.session.library()
@@ -143,4 +133,16 @@ extension Command {
         )
         return .proceed
     }
+}
+
+extension Command {
+    private static let loadedSubscription = CommandArgument<String>(
+        "N",
+        completion: .items(CompletionDomain.subscriptions)
+    )
+    private static let leftSubscription = CommandArgument<String>(
+        "N",
+        optional: true,
+        completion: .items(CompletionDomain.subscriptions)
+    )
 }

@@ -5,9 +5,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let subscribed = CommandArgument<String>("ID|APPLE-PODCASTS-URL|FEED-URL", optional: true)
-    private static let user = CommandOption<String>("user", placeholder: "NAME")
-
     static let subscribe = Command(
         CommandSpec(
             "subscribe",
@@ -162,4 +159,9 @@ func libraryCall<T>(_ call: () async throws(LibraryError) -> T) async throws(She
     } catch {
         throw .library(error)
     }
+}
+
+extension Command {
+    private static let subscribed = CommandArgument<String>("ID|APPLE-PODCASTS-URL|FEED-URL", optional: true)
+    private static let user = CommandOption<String>("user", placeholder: "NAME")
 }

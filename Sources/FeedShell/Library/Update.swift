@@ -4,14 +4,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let updated = CommandArgument<Selector>(
-        "N|all",
-        forms: .several,
-        noun: "subscription",
-        optional: true,
-        completion: .selector(CompletionDomain.subscriptions)
-    )
-
     static let update = Command(
         CommandSpec(
             "update",
@@ -76,4 +68,14 @@ extension Command {
         }
         return chosen
     }
+}
+
+extension Command {
+    private static let updated = CommandArgument<Selector>(
+        "N|all",
+        forms: .several,
+        noun: "subscription",
+        optional: true,
+        completion: .selector(CompletionDomain.subscriptions)
+    )
 }

@@ -5,18 +5,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let played = CommandArgument<Selector>(
-        "N|tN|fN|queue",
-        forms: [.subscription, .songs, .queue, .hits],
-        noun: "episode",
-        completion: .selector(CompletionDomain.episodes)
-    )
-    private static let fromStart = CommandFlag("from-start")
-    private static let startAt = CommandOption<Double>("at", placeholder: "TIME", parse: PlayStart.seconds) {
-        "--at takes a time such as 12:34, 1:02:03 or 95, not '\($0)'"
-    }
-    private static let chapter = CommandOption<Int>("chapter", range: 1...100_000)
-
     static let play = Command(
         CommandSpec(
             "play",
@@ -252,4 +240,18 @@ struct PlaybackEvents: Sendable {
             ] + rest
         )
     }
+}
+
+extension Command {
+    private static let played = CommandArgument<Selector>(
+        "N|tN|fN|queue",
+        forms: [.subscription, .songs, .queue, .hits],
+        noun: "episode",
+        completion: .selector(CompletionDomain.episodes)
+    )
+    private static let fromStart = CommandFlag("from-start")
+    private static let startAt = CommandOption<Double>("at", placeholder: "TIME", parse: PlayStart.seconds) {
+        "--at takes a time such as 12:34, 1:02:03 or 95, not '\($0)'"
+    }
+    private static let chapter = CommandOption<Int>("chapter", range: 1...100_000)
 }

@@ -3,16 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let added = CommandArgument<Selector>(
-        "SELECTOR",
-        forms: [.several, .subscription, .new],
-        noun: "episode",
-        completion: .selector(CompletionDomain.episodes)
-    )
-    private static let removed = CommandArgument<Selector>("N", forms: .several, noun: "queue entry", completion: .none)
-    private static let moved = CommandArgument<Selector>("N", forms: [], noun: "queue entry", completion: .none)
-    private static let position = CommandArgument<Selector>("M", forms: [], noun: "position", completion: .none)
-
     static let queue = Command(
         CommandSpec(
             "queue",
@@ -149,4 +139,16 @@ enum QueueText {
             )
         )
     }
+}
+
+extension Command {
+    private static let added = CommandArgument<Selector>(
+        "SELECTOR",
+        forms: [.several, .subscription, .new],
+        noun: "episode",
+        completion: .selector(CompletionDomain.episodes)
+    )
+    private static let removed = CommandArgument<Selector>("N", forms: .several, noun: "queue entry", completion: .none)
+    private static let moved = CommandArgument<Selector>("N", forms: [], noun: "queue entry", completion: .none)
+    private static let position = CommandArgument<Selector>("M", forms: [], noun: "position", completion: .none)
 }

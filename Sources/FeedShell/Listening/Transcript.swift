@@ -5,8 +5,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let refresh = CommandFlag("refresh")
-
     static let transcript = Command(
         CommandSpec(
             "transcript",
@@ -146,4 +144,8 @@ extension Session {
             try await library.storeTranscript(document, from: chosen.url, for: episodeID)
         }
     }
+}
+
+extension Command {
+    private static let refresh = CommandFlag("refresh")
 }

@@ -3,9 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let titleWords = CommandArgument<String>("WORDS", optional: true, rest: true)
-    private static let episodesLimit = CommandOption<Int>("limit", range: 1...100_000)
-
     static let episodes = Command(
         CommandSpec(
             "episodes",
@@ -57,4 +54,9 @@ extension Command {
         context.output(text, json: JSONRender.episodes(podcast, numbers: numbers, statuses: statuses, marks: marks))
         return .proceed
     }
+}
+
+extension Command {
+    private static let titleWords = CommandArgument<String>("WORDS", optional: true, rest: true)
+    private static let episodesLimit = CommandOption<Int>("limit", range: 1...100_000)
 }

@@ -3,8 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let opened = CommandArgument<String>("N", completion: .items(CompletionDomain.searchResults))
-
     static let open = Command(
         CommandSpec(
             "open",
@@ -39,4 +37,8 @@ extension Command {
         }
         return .proceed
     }
+}
+
+extension Command {
+    private static let opened = CommandArgument<String>("N", completion: .items(CompletionDomain.searchResults))
 }

@@ -3,10 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let searchTerm = CommandArgument<String>("TERM", rest: true)
-    private static let resultLimit = CommandOption<Int>("limit", range: 1...200)
-    private static let inIndex = CommandFlag("index")
-
     static let search = Command(
         CommandSpec(
             "search",
@@ -56,4 +52,10 @@ extension Command {
         )
         return .proceed
     }
+}
+
+extension Command {
+    private static let searchTerm = CommandArgument<String>("TERM", rest: true)
+    private static let resultLimit = CommandOption<Int>("limit", range: 1...200)
+    private static let inIndex = CommandFlag("index")
 }

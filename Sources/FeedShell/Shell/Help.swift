@@ -1,8 +1,6 @@
 import ShellKit
 
 extension Command {
-    private static let helped = CommandArgument<String>("COMMAND", optional: true, completion: .command)
-
     static let help = Command(
         CommandSpec(
             "help",
@@ -38,4 +36,8 @@ extension Command {
         )
         return .proceed
     }
+}
+
+extension Command {
+    private static let helped = CommandArgument<String>("COMMAND", optional: true, completion: .command)
 }

@@ -1,8 +1,6 @@
 import ShellKit
 
 extension Command {
-    private static let sourced = CommandArgument<String>.path()
-
     static let source = Command(
         CommandSpec(
             "source",
@@ -18,4 +16,8 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         try await context.source(arguments.required(sourced))
     }
+}
+
+extension Command {
+    private static let sourced = CommandArgument<String>.path()
 }

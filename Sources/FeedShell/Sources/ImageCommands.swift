@@ -50,8 +50,6 @@ final class InlineProgress: Sendable {
 }
 
 extension Command {
-    private static let imageURL = CommandArgument<String>("URL")
-
     static let image = Command(
         CommandSpec(
             "image",
@@ -149,4 +147,8 @@ extension Command {
         guard let data = try? handle.read(upToCount: ImageInfo.headerLimit) else { return nil }
         return ImageInfo(header: Array(data))
     }
+}
+
+extension Command {
+    private static let imageURL = CommandArgument<String>("URL")
 }

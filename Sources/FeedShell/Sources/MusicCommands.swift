@@ -3,10 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let songTerm = CommandArgument<String>("TERM", rest: true)
-    private static let songLimit = CommandOption<Int>("limit", range: 1...200)
-    private static let previewed = CommandArgument<String>("N", completion: .items(CompletionDomain.songs))
-
     static let tracks = Command(
         CommandSpec(
             "tracks",
@@ -84,4 +80,10 @@ extension Command {
         await report(targets, await startDownloads(targets, context), summarise: false, context)
         return .proceed
     }
+}
+
+extension Command {
+    private static let songTerm = CommandArgument<String>("TERM", rest: true)
+    private static let songLimit = CommandOption<Int>("limit", range: 1...200)
+    private static let previewed = CommandArgument<String>("N", completion: .items(CompletionDomain.songs))
 }

@@ -3,11 +3,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let postUser = CommandOption<Int>("user", range: 1...Int(Int32.max))
-    private static let postLimit = CommandOption<Int>("limit", range: 1...10_000)
-    // Text, so that a word that is no post number is named as such.
-    private static let postNumber = CommandArgument<String>("N")
-
     static let defaultPostsLimit = 20
 
     static let posts = Command(
@@ -75,4 +70,11 @@ extension Command {
         )
         return .proceed
     }
+}
+
+extension Command {
+    private static let postUser = CommandOption<Int>("user", range: 1...Int(Int32.max))
+    private static let postLimit = CommandOption<Int>("limit", range: 1...10_000)
+    // Text, so that a word that is no post number is named as such.
+    private static let postNumber = CommandArgument<String>("N")
 }
