@@ -53,7 +53,7 @@ extension Declared where Spec == ArgumentSpec, Value == Selector {
         forms: Selector.Forms,
         noun: String,
         optional: Bool = false,
-        completion: CompletionKind
+        completion: CompletionKind = .none
     ) {
         self.init(
             ArgumentSpec(name, optional: optional, kind: .selector(forms, noun: noun), completion: completion)

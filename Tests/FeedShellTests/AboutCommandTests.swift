@@ -25,6 +25,17 @@ struct AboutCommandTests {
         }
     }
 
+    @Test func aLibraryItCannotReadIsNamedNotCalledUnmade() async throws {
+        try await ShellHarness.run { h in
+            try FileManager.default.createDirectory(at: h.downloads, withIntermediateDirectories: true)
+            let file = h.downloads.appendingPathComponent(".library.sqlite")
+            try Data(repeating: 0x41, count: 4096).write(to: file)
+            let said = await Self.about(h)
+            #expect(said.hasPrefix("failed: ") && said.contains(file.path), "\(said)")
+            #expect(!said.contains("not made yet"), "\(said)")
+        }
+    }
+
     @Test func jsonHasEveryFieldEvenWhenUnset() async throws {
         try await ShellHarness.run(json: true) { h in
             let line = await Self.about(h)

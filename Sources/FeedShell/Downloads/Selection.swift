@@ -25,16 +25,6 @@ extension Command {
         )
     }
 
-    /// The downloads `selector` names, or a usage error naming the range.
-    static func selection(
-        _ selector: Selector,
-        _ arguments: ParsedArguments,
-        _ context: CommandContext,
-        _ verb: String
-    ) async throws(ShellError) -> [DownloadTarget] {
-        try await context.session.targets(selector, verb: verb, synopsis: arguments.synopsis)
-    }
-
     /// What a command did to one download: a kind for summaries (`queued`) and the
     /// line that says it (`queued 4: Title`).
     struct Outcome: Sendable {
@@ -88,7 +78,7 @@ extension Command {
         let verb = spec.name
         return Command(spec, offers: offers) { arguments, context throws(ShellError) in
             let chosen = try arguments.required(selector)
-            let targets = try await selection(chosen, arguments, context, verb)
+            let targets = try await context.session.targets(chosen, verb: verb, synopsis: arguments.synopsis)
             guard !targets.isEmpty else {
                 // Only `new` selects nothing without failing: a cron line runs daily.
                 context.output("no new episodes", json: .array([]))

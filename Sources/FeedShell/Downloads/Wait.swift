@@ -5,8 +5,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    private static let waited = selectorArgument("wait", optional: true)
-
     static let wait = Command(
         CommandSpec(
             "wait",
@@ -26,7 +24,7 @@ extension Command {
         // What is waited for: the selected downloads, or every one this shell sees.
         var before: [DownloadView] = []
         if let selector = arguments[waited] {
-            for target in try await selection(selector, arguments, context, "wait") {
+            for target in try await context.session.targets(selector, verb: "wait", synopsis: arguments.synopsis) {
                 if let view = await board.view(of: target.request) { before.append(view) }
             }
         } else {
@@ -122,4 +120,8 @@ extension Command {
             return "\(label) was not finished by the other feedsh"
         }
     }
+}
+
+extension Command {
+    private static let waited = selectorArgument("wait", optional: true)
 }

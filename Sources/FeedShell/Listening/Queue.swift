@@ -148,7 +148,7 @@ extension Command {
         noun: "episode",
         completion: .selector(CompletionDomain.episodes)
     )
-    private static let removed = CommandArgument<Selector>("N", forms: .several, noun: "queue entry", completion: .none)
-    private static let moved = CommandArgument<Selector>("N", forms: [], noun: "queue entry", completion: .none)
-    private static let position = CommandArgument<Selector>("M", forms: [], noun: "position", completion: .none)
+    private static let removed = CommandArgument<Selector>("N", forms: .several, noun: "queue entry")
+    private static let moved = CommandArgument<Selector>("N", forms: [], noun: "queue entry")
+    private static let position = CommandArgument<Selector>("M", forms: [], noun: "position")
 }

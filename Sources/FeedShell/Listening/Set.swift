@@ -4,37 +4,6 @@ import ShellKit
 import TerminalKit
 
 extension Command {
-    /// The value `set NAME VALUE` takes for `setting`: the rest of the line for a
-    /// command line (`set player "mpg123 {}"`), one word otherwise.
-    private static func value(of setting: Setting) -> CommandArgument<String> {
-        CommandArgument(
-            setting.placeholder,
-            rest: setting == .player || setting == .pager || setting == .transcripts,
-            completion: .words(valueWords(setting))
-        )
-    }
-
-    private static let ruleSubscription = CommandArgument<String>(
-        "N",
-        completion: .items(CompletionDomain.subscriptions)
-    )
-    // Read as text, so that a wrong rule is named with the rules there are.
-    private static let rule = CommandArgument<String>(
-        "autodownload|keep|speed",
-        completion: .words(PodcastRule.allCases.map(\.rawValue))
-    )
-    private static let ruleValue = CommandArgument<String>(
-        "VALUE",
-        completion: .words(["on", "off", "all", "default"])
-    )
-
-    /// What `set podcast N` changes.
-    enum PodcastRule: String, CaseIterable {
-        case autodownload
-        case keep
-        case speed
-    }
-
     static let set = Command(
         CommandSpec(
             "set",
@@ -244,5 +213,38 @@ extension Command {
                 json: .object(["number": .int(number), "speed": speed.map { .double($0) } ?? .null])
             )
         }
+    }
+}
+
+extension Command {
+    /// The value `set NAME VALUE` takes for `setting`: the rest of the line for a
+    /// command line (`set player "mpg123 {}"`), one word otherwise.
+    private static func value(of setting: Setting) -> CommandArgument<String> {
+        CommandArgument(
+            setting.placeholder,
+            rest: setting == .player || setting == .pager || setting == .transcripts,
+            completion: .words(valueWords(setting))
+        )
+    }
+
+    private static let ruleSubscription = CommandArgument<String>(
+        "N",
+        completion: .items(CompletionDomain.subscriptions)
+    )
+    // Read as text, so that a wrong rule is named with the rules there are.
+    private static let rule = CommandArgument<String>(
+        "autodownload|keep|speed",
+        completion: .words(PodcastRule.allCases.map(\.rawValue))
+    )
+    private static let ruleValue = CommandArgument<String>(
+        "VALUE",
+        completion: .words(["on", "off", "all", "default"])
+    )
+
+    /// What `set podcast N` changes.
+    enum PodcastRule: String, CaseIterable {
+        case autodownload
+        case keep
+        case speed
     }
 }

@@ -1,5 +1,6 @@
 import FeedKit
 import HTTPSupport
+import Library
 import Processes
 import ShellKit
 import TerminalKit
@@ -18,14 +19,15 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        let about = await About.gather(context.session)
+        let about = try await About.gather(context.session)
         context.output(about.text, json: about.json)
         return .proceed
     }
 }
 
 /// What `about` reports, gathered from the session without touching the network
-/// or making a library.
+/// or making a library (a library that cannot be read fails the command, naming
+/// why, as any other command would).
 private struct About {
     let library: String
     /// Nil while no library has been made.
@@ -38,14 +40,19 @@ private struct About {
     /// Where the player's program is in PATH; nil when it is not there.
     let playerPath: String?
 
-    static func gather(_ session: Session) async -> About {
+    static func gather(_ session: Session) async throws(ShellError) -> About {
+        var subscriptions: Int?
+        if let library = try await session.libraryIfMade() {
+            subscriptions = try await libraryCall { () async throws(LibraryError) in
+                try await library.podcastTitles().count
+            }
+        }
         await session.applySettings()
         let configuration = session.configuration
-        let made = ((try? await session.libraryIfMade()) ?? nil) != nil
         let player = await session.player()
         return About(
             library: configuration.libraryFile.path,
-            subscriptions: made ? await session.subscriptionTitles().count : nil,
+            subscriptions: subscriptions,
             downloads: configuration.downloadDirectory.path,
             engine: configuration.engine.rawValue,
             maxConcurrent: await session.downloads.maxConcurrent,

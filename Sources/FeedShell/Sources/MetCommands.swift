@@ -10,13 +10,6 @@ extension Command {
         "Furniture", "Silk", "Wood", "Ivory", "Bronze", "Gold",
     ]
 
-    private static let metQuery = CommandArgument<String>("QUERY", rest: true)
-    private static let medium = CommandOption<String>("medium", placeholder: "M", completion: .words(metMedia))
-    private static let hasImages = CommandFlag("has-images")
-    private static let objectLimit = CommandOption<Int>("limit", range: 1...100)
-    // Text, so that a word that is no object id is named as such.
-    private static let objectID = CommandArgument<String>("ID")
-
     static let met = Command(
         CommandSpec(
             "met",
@@ -217,4 +210,13 @@ extension JSONRender {
             "metadataDate": .date(object.metadataDate),
         ])
     }
+}
+
+extension Command {
+    private static let metQuery = CommandArgument<String>("QUERY", rest: true)
+    private static let medium = CommandOption<String>("medium", placeholder: "M", completion: .words(metMedia))
+    private static let hasImages = CommandFlag("has-images")
+    private static let objectLimit = CommandOption<Int>("limit", range: 1...100)
+    // Text, so that a word that is no object id is named as such.
+    private static let objectID = CommandArgument<String>("ID")
 }
