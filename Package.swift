@@ -72,13 +72,13 @@ let package = Package(
         // a session of their own (the background feedsh).
         .target(name: "Processes", dependencies: ["CFileIO"]),
         .target(name: "TerminalKit", dependencies: ["CFileIO", "PlainText", "Processes"]),
-        .target(name: "ShellKit", dependencies: ["PlainText", "TerminalKit"]),
+        .target(name: "ShellKit", dependencies: ["PlainText"]),
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        .target(name: "LineEditor", dependencies: ["CEditLine", "TerminalKit"]),
+        .target(name: "LineEditor", dependencies: ["CEditLine", "PlainText", "ShellKit", "TerminalKit"]),
         .target(
             name: "HTTPSupport",
             dependencies: [
@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
         .testTarget(name: "FeedShellTests", dependencies: ["FeedShell", "ShellKit", "TerminalKit", "FixtureServer"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
-        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["PlainText", "TerminalKit"]),
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer", "SocketTestSupport"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),

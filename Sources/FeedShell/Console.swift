@@ -1,4 +1,5 @@
 import Foundation
+import PlainText
 import Synchronization
 import TerminalKit
 
@@ -139,7 +140,7 @@ public struct Console: Sendable {
     func errorLine(_ prefix: String, _ message: String) -> String {
         let plain = "\(prefix): \(message)"
         guard let columns = errorWidth else { return errorPrefix(prefix) + " " + message }
-        let wrapped = TerminalText.wrap(plain, toWidth: columns)
+        let wrapped = TextLayout.wrap(plain, toWidth: columns)
         return errorPrefix(prefix) + wrapped.dropFirst(prefix.count + 1)
     }
 
@@ -161,7 +162,7 @@ public struct Console: Sendable {
     @discardableResult
     func progressLine(_ text: String) -> Bool {
         guard errorIsTerminal else { return false }
-        writeError("\r\u{1B}[K" + TerminalText.line(text))
+        writeError("\r\u{1B}[K" + SafeText.line(text))
         return true
     }
 

@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import LineEditor
+import PlainText
 import ShellKit
 import Synchronization
 import TerminalKit
@@ -98,7 +99,7 @@ public final class Shell: Sendable {
         }
         var text = "while you were away: \(done.count) downloaded"
         if !failed.isEmpty {
-            let reasons = failed.prefix(3).map { TerminalText.line("\($0.label): \($0.message ?? "failed")") }
+            let reasons = failed.prefix(3).map { SafeText.line("\($0.label): \($0.message ?? "failed")") }
             text += ", \(failed.count) failed (\(reasons.joined(separator: "; "))\(failed.count > 3 ? "; ..." : ""))"
         }
         console.printError(text)
@@ -122,7 +123,7 @@ public final class Shell: Sendable {
             let columns = TerminalSize.columns()
             editor.post(
                 deletions.flatMap {
-                    TerminalText.wrap($0.message, toWidth: columns).split(separator: "\n").map(String.init)
+                    TextLayout.wrap($0.message, toWidth: columns).split(separator: "\n").map(String.init)
                 }
             )
         } else {
@@ -324,7 +325,7 @@ public final class Shell: Sendable {
     static func prompt(_ session: Session) async -> String {
         var prompt = "feedsh"
         if let podcast = await session.podcast {
-            prompt += ":" + TerminalText.truncate(TerminalText.line(podcast.title), toWidth: 24)
+            prompt += ":" + TextLayout.truncate(SafeText.line(podcast.title), toWidth: 24)
         }
         let active = await session.downloads.all().filter { $0.state.isActive }.count
         if active > 0 { prompt += " ↓\(active)" }
@@ -353,7 +354,7 @@ public final class Shell: Sendable {
                 ])
             )
         } else {
-            console.printError(console.errorLine(location ?? prefix, TerminalText.line(error.description)))
+            console.printError(console.errorLine(location ?? prefix, SafeText.line(error.description)))
         }
     }
 

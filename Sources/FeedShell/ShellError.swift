@@ -1,5 +1,5 @@
+import PlainText
 import ShellKit
-import TerminalKit
 
 /// A failure a feature declares in its own folder (``SourcesFailure``,
 /// ``LibraryFailure``…), or a lower module's typed error a feature shows as it is
@@ -62,7 +62,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         ShellError(kind: .usage(UsageError(problem, synopsis: synopsis)))
     }
     static func unknownCommand(_ name: String, suggestion: String?) -> ShellError {
-        ShellError(kind: .unknownCommand(TerminalText.line(name), suggestion: suggestion))
+        ShellError(kind: .unknownCommand(SafeText.line(name), suggestion: suggestion))
     }
     static func syntax(_ message: String) -> ShellError { ShellError(kind: .syntax(message)) }
     static let noPodcast = ShellError(kind: .nothingLoaded(what: "podcast", run: "lookup"))
@@ -75,13 +75,13 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     }
     static func superseded(_ what: String) -> ShellError { ShellError(kind: .superseded(what: what)) }
     static func unreadableFile(_ path: String, reason: String) -> ShellError {
-        ShellError(kind: .unreadableFile(path: TerminalText.line(path), reason: reason))
+        ShellError(kind: .unreadableFile(path: SafeText.line(path), reason: reason))
     }
     static func unwritable(_ path: String, reason: String) -> ShellError {
-        ShellError(kind: .unwritable(path: TerminalText.line(path), reason: reason))
+        ShellError(kind: .unwritable(path: SafeText.line(path), reason: reason))
     }
     static func sourceCycle(_ path: String) -> ShellError {
-        ShellError(kind: .sourceCycle(path: TerminalText.line(path)))
+        ShellError(kind: .sourceCycle(path: SafeText.line(path)))
     }
     static func sourceTooDeep(limit: Int) -> ShellError { ShellError(kind: .sourceTooDeep(limit: limit)) }
     static let interrupted = ShellError(kind: .interrupted)

@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import LineEditor
+import PlainText
 import ShellKit
 import Synchronization
 import TerminalKit
@@ -160,14 +161,14 @@ final class TerminalState: Sendable {
                     .init(
                         number: index + 1,
                         id: String(episode.id),
-                        title: TerminalText.line(episode.title),
+                        title: SafeText.line(episode.title),
                         status: statuses[episode.id] ?? .none
                     )
                 )
             }
         }
-        let results = await session.searchResults.map { TerminalText.line($0.title) }
-        let tracks = await session.tracks.map { TerminalText.line($0.title) }
+        let results = await session.searchResults.map { SafeText.line($0.title) }
+        let tracks = await session.tracks.map { SafeText.line($0.title) }
         let subscriptions = await session.subscriptionTitles()
         state.withLock {
             $0.snapshot = CompletionSnapshot(
@@ -202,7 +203,7 @@ final class TerminalState: Sendable {
         }
         let columns = TerminalSize.columns()
         if let line = DownloadReporter.message(for: event, label: label) {
-            editor.post(TerminalText.wrap(line, toWidth: columns).split(separator: "\n").map(String.init))
+            editor.post(TextLayout.wrap(line, toWidth: columns).split(separator: "\n").map(String.init))
         }
         // By number, so that lines keep their places as they redraw.
         let entries = state.withLock { state in

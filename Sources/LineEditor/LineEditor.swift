@@ -1,6 +1,8 @@
 @preconcurrency import CEditLine
 import Dispatch
 import Foundation
+import PlainText
+import ShellKit
 import Synchronization
 import TerminalKit
 
@@ -28,8 +30,8 @@ public final class LineEditor: @unchecked Sendable {
         case stopped
     }
 
-    /// What Tab does with the text before the cursor (TerminalKit's value).
-    public typealias Completion = TerminalKit.Completion
+    /// What Tab does with the text before the cursor (ShellKit's value).
+    public typealias Completion = ShellKit.Completion
 
     private struct Shared {
         var messages: [String] = []
@@ -434,7 +436,7 @@ public final class LineEditor: @unchecked Sendable {
             el_resize(editLine)
             columns = Self.terminalColumns()
             // A terminal that reflows has wrapped the lines drawn for the old width.
-            statusRows = statusLines.reduce(0) { $0 + TerminalText.rows($1, columns: columns) }
+            statusRows = statusLines.reduce(0) { $0 + TextLayout.rows($1, columns: columns) }
         }
         guard !messages.isEmpty || changed || resized || clear || !lineOnScreen else { return }
         setPromptBytes(prompt)
@@ -450,7 +452,7 @@ public final class LineEditor: @unchecked Sendable {
         for line in messages { out += line + "\r\n" }
         for line in status { out += line + "\r\n" }
         statusLines = status
-        statusRows = status.reduce(0) { $0 + TerminalText.rows($1, columns: columns) }
+        statusRows = status.reduce(0) { $0 + TextLayout.rows($1, columns: columns) }
         lineOnScreen = true
         writeAll(out)
         feedsh_el_refresh(editLine)
@@ -497,7 +499,7 @@ public final class LineEditor: @unchecked Sendable {
             return 1
         }
         let all = String(decoding: UnsafeRawBufferPointer(start: buffer, count: last - buffer), as: UTF8.self)
-        return TerminalText.rows(String(cString: promptBytes) + all + " ", columns: columns)
+        return TextLayout.rows(String(cString: promptBytes) + all + " ", columns: columns)
     }
 
     /// The row of the cursor within the prompt and the line being edited.
@@ -506,7 +508,7 @@ public final class LineEditor: @unchecked Sendable {
             return 0
         }
         let before = String(decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
-        let used = TerminalText.width(String(cString: promptBytes)) + TerminalText.width(before)
+        let used = TextLayout.width(String(cString: promptBytes)) + TextLayout.width(before)
         return columns > 0 ? used / columns : 0
     }
 
@@ -578,18 +580,18 @@ public final class LineEditor: @unchecked Sendable {
         let shown = candidates.map { $0.display ?? $0.word }
         var lines: [String]
         if candidates.contains(where: { $0.note != nil }) {
-            let wordWidth = shown.map(TerminalText.width).max() ?? 0
+            let wordWidth = shown.map(TextLayout.width).max() ?? 0
             lines = zip(shown, candidates).map { word, candidate in
-                let padded = String(repeating: " ", count: wordWidth - TerminalText.width(word)) + word
+                let padded = String(repeating: " ", count: wordWidth - TextLayout.width(word)) + word
                 let line = candidate.note.map { padded + "  " + $0 } ?? padded
-                return TerminalText.truncate(line, toWidth: max(1, columns))
+                return TextLayout.truncate(line, toWidth: max(1, columns))
             }
         } else {
-            let cell = (shown.map(TerminalText.width).max() ?? 0) + 2
+            let cell = (shown.map(TextLayout.width).max() ?? 0) + 2
             let perRow = max(1, columns / max(1, cell))
             let rowCount = (shown.count + perRow - 1) / perRow
             lines = (0..<rowCount).map { row in
-                stride(from: row, to: shown.count, by: rowCount).map { TerminalText.pad(shown[$0], toWidth: cell) }
+                stride(from: row, to: shown.count, by: rowCount).map { TextLayout.pad(shown[$0], toWidth: cell) }
                     .joined().replacingOccurrences(of: " +$", with: "", options: .regularExpression)
             }
         }

@@ -3,7 +3,7 @@
 /// bidirectional overrides that can make text read differently from what it is.
 /// Every printable character, including U+00A0 and curly quotes, is kept.
 ///
-/// Apart from the terminal (``TerminalText`` in TerminalKit shows text with it) so
+/// Apart from the terminal (the renderers show text through it, ``TextLayout`` lays it out) so
 /// that the feed parser can clean what it reads without knowing of terminals.
 public enum SafeText {
     /// One line: line breaks and tabs become spaces.

@@ -1,5 +1,5 @@
 import Foundation
-import TerminalKit
+import PlainText
 
 /// An item the application offers for a completion domain: `3` with its title.
 public struct CompletionItem: Sendable, Equatable {

@@ -1,11 +1,11 @@
 import Foundation
-import TerminalKit
+import PlainText
 
 /// `help`, `help NAME` and the man page's command list, from the specs.
 public enum HelpText {
     /// The command list: name and summary, wrapped under the summary's column.
     public static func overview(_ specs: [CommandSpec], width: Int?) -> String {
-        let nameWidth = specs.map { TerminalText.width($0.name) }.max() ?? 0
+        let nameWidth = specs.map { TextLayout.width($0.name) }.max() ?? 0
         var lines = ["Commands (type 'help COMMAND' for more):"]
         for spec in specs {
             let indent = String(repeating: " ", count: nameWidth + 4)
@@ -13,7 +13,7 @@ public enum HelpText {
                 .split(separator: "\n", omittingEmptySubsequences: false)
             for (index, part) in summary.enumerated() {
                 lines.append(
-                    index == 0 ? "  " + TerminalText.pad(spec.name, toWidth: nameWidth) + "  " + part : indent + part
+                    index == 0 ? "  " + TextLayout.pad(spec.name, toWidth: nameWidth) + "  " + part : indent + part
                 )
             }
         }
@@ -58,7 +58,7 @@ public enum HelpText {
     }
 
     private static func wrap(_ text: String, _ width: Int?) -> String {
-        width.map { TerminalText.wrap(text, toWidth: max(20, $0)) } ?? text
+        width.map { TextLayout.wrap(text, toWidth: max(20, $0)) } ?? text
     }
 
     private static func troff(_ text: String) -> String {

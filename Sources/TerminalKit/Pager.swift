@@ -1,4 +1,5 @@
 import Foundation
+import PlainText
 import Processes
 
 /// Shows text taller than the screen through the user's pager, as psql does.
@@ -15,7 +16,7 @@ public enum Pager {
     public static func needed(_ text: String, rows: Int, columns: Int) -> Bool {
         var used = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            used += TerminalText.rows(String(line), columns: columns)
+            used += TextLayout.rows(String(line), columns: columns)
             if used >= rows { return true }
         }
         return false

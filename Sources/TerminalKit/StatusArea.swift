@@ -51,7 +51,7 @@ public enum StatusArea {
         if entries.count <= maxLines {
             return entries.map { entry in
                 let progress = entry.progress?.text ?? "starting"
-                return TerminalText.truncate("[\(entry.tag)] \(progress)  \(entry.title)", toWidth: width)
+                return TextLayout.truncate("[\(entry.tag)] \(progress)  \(entry.title)", toWidth: width)
             }
         }
         let bytes = entries.reduce(Int64(0)) { $0 + ($1.progress?.bytes ?? 0) }
@@ -69,6 +69,6 @@ public enum StatusArea {
             summary += ByteCountText.format(Int(bytes))
         }
         summary += ", " + Formatting.rate(rates.isEmpty ? nil : rates.reduce(0, +))
-        return [TerminalText.truncate(summary, toWidth: width)]
+        return [TextLayout.truncate(summary, toWidth: width)]
     }
 }

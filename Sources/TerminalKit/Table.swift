@@ -1,3 +1,5 @@
+import PlainText
+
 /// A table of text: columns separated by two spaces, laid out by display width.
 public struct Table: Sendable {
     /// One column: its heading, its alignment and how wide it may grow.
@@ -32,10 +34,10 @@ public struct Table: Sendable {
     public func render(width: Int?, bold: Bool = false) -> String {
         let count = columns.count
         guard count > 0 else { return "" }
-        var widths = columns.map { TerminalText.width($0.header) }
+        var widths = columns.map { TextLayout.width($0.header) }
         for row in rows {
             for column in 0..<count - 1 {
-                let cell = min(TerminalText.width(row[column]), columns[column].maxWidth ?? .max)
+                let cell = min(TextLayout.width(row[column]), columns[column].maxWidth ?? .max)
                 widths[column] = max(widths[column], cell)
             }
         }
@@ -43,17 +45,17 @@ public struct Table: Sendable {
             var text = ""
             for column in 0..<count - 1 {
                 let cell = cut(cells[column], widths[column], keepsEnd: columns[column].keepsEnd)
-                let padding = String(repeating: " ", count: max(0, widths[column] - TerminalText.width(cell)))
+                let padding = String(repeating: " ", count: max(0, widths[column] - TextLayout.width(cell)))
                 text += columns[column].rightAligned ? padding + cell : cell + padding
                 text += "  "
             }
             let last = cells[count - 1]
             if let width, columns[count - 1].keepsEnd {
-                text += cut(last, max(1, width - TerminalText.width(text)), keepsEnd: true)
+                text += cut(last, max(1, width - TextLayout.width(text)), keepsEnd: true)
             } else {
                 text += last
             }
-            return width.map { TerminalText.truncate(text, toWidth: $0) } ?? text
+            return width.map { TextLayout.truncate(text, toWidth: $0) } ?? text
         }
         let headerLine = line(columns.map(\.header))
         let heading = bold ? Style.bold(headerLine) : headerLine
@@ -62,7 +64,7 @@ public struct Table: Sendable {
 }
 
 private func cut(_ text: String, _ columns: Int, keepsEnd: Bool) -> String {
-    keepsEnd ? TerminalText.truncate(keepingEnd: text, toWidth: columns) : TerminalText.truncate(text, toWidth: columns)
+    keepsEnd ? TextLayout.truncate(keepingEnd: text, toWidth: columns) : TextLayout.truncate(text, toWidth: columns)
 }
 
 /// SGR escapes for the little colour feedsh uses; callers decide whether colour is on

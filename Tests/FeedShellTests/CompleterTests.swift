@@ -2,7 +2,6 @@ import Downloads
 import Foundation
 import LineEditor
 import ShellKit
-import TerminalKit
 import Testing
 
 @testable import FeedShell
@@ -22,7 +21,7 @@ struct CompleterTests {
         _ text: String,
         in snapshot: CompletionSnapshot? = nil,
         live: [String: DownloadProgress] = [:]
-    ) -> TerminalKit.Completion {
+    ) -> ShellKit.Completion {
         let snapshot = snapshot ?? self.snapshot
         let offers = CommandRegistry.standard.episodeOffers
         return Completer(specs: specs).complete(text) { snapshot.items($0, live: live, offers: offers) }

@@ -3,7 +3,6 @@ import FeedKit
 import FixtureServer
 import Foundation
 import ShellKit
-import TerminalKit
 import Testing
 
 @testable import FeedShell

@@ -1,8 +1,8 @@
 import FeedKit
 import FixtureServer
 import Foundation
+import PlainText
 import ShellKit
-import TerminalKit
 import Testing
 
 @testable import FeedShell
@@ -290,7 +290,7 @@ struct ShellTests {
         try await ShellHarness.run(width: 40) { h in
             #expect(await h.run("lookup; episodes") == .success)
             for line in h.output.standardOutput.split(separator: "\n") {
-                #expect(TerminalText.width(String(line)) <= 40, "\(line)")
+                #expect(TextLayout.width(String(line)) <= 40, "\(line)")
             }
             #expect(h.output.standardOutput.contains("…"))
         }

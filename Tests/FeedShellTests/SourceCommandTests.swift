@@ -4,7 +4,6 @@ import FixtureData
 import FixtureServer
 import Foundation
 import ShellKit
-import TerminalKit
 import Testing
 
 @testable import FeedShell

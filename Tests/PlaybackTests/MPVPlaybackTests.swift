@@ -3,7 +3,6 @@ import Foundation
 import Playback
 import Processes
 import Synchronization
-import TerminalKit
 import Testing
 
 /// The real mpv, without sound or video, playing a generated tone.

@@ -1,5 +1,4 @@
 import Foundation
-import TerminalKit
 import Testing
 
 @testable import Playback

@@ -1,3 +1,4 @@
+import PlainText
 import Testing
 
 @testable import TerminalKit
@@ -6,37 +7,37 @@ import Testing
 struct WrapTests {
     @Test func breaksAtWordBoundaries() {
         let text = "Returns at once; progress and results print as they come."
-        let wrapped = TerminalText.wrap(text, toWidth: 20)
+        let wrapped = TextLayout.wrap(text, toWidth: 20)
         #expect(wrapped == "Returns at once;\nprogress and results\nprint as they come.")
-        #expect(wrapped.split(separator: "\n").allSatisfy { TerminalText.width(String($0)) <= 20 })
+        #expect(wrapped.split(separator: "\n").allSatisfy { TextLayout.width(String($0)) <= 20 })
     }
 
     @Test func keepsLineBreaksIndentationAndListItems() {
         let text = "Notes:\n  - a list item that is long enough to wrap\n3. numbered item that wraps too"
         #expect(
-            TerminalText.wrap(text, toWidth: 24)
+            TextLayout.wrap(text, toWidth: 24)
                 == "Notes:\n  - a list item that is\n    long enough to wrap\n3. numbered item that\n   wraps too"
         )
     }
 
     @Test func cutsWordsLongerThanALineAndCountsWideCharacters() {
         #expect(
-            TerminalText.wrap("a https://example.com/very/long/path b", toWidth: 12)
+            TextLayout.wrap("a https://example.com/very/long/path b", toWidth: 12)
                 == "a\nhttps://exam\nple.com/very\n/long/path b"
         )
         // Each CJK character takes two columns.
         let wide = String(repeating: "\u{97F3}", count: 7)
-        #expect(TerminalText.wrap(wide, toWidth: 6) == "\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}")
-        #expect(TerminalText.rows(wide, columns: 6) == 3)
-        #expect(TerminalText.rows("", columns: 6) == 1)
+        #expect(TextLayout.wrap(wide, toWidth: 6) == "\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}")
+        #expect(TextLayout.rows(wide, columns: 6) == 3)
+        #expect(TextLayout.rows("", columns: 6) == 1)
     }
 
     @Test func truncatesKeepingTheEnd() {
         #expect(
-            TerminalText.truncate(keepingEnd: "/downloads/1386867488/1000700000002.mp3", toWidth: 20)
+            TextLayout.truncate(keepingEnd: "/downloads/1386867488/1000700000002.mp3", toWidth: 20)
                 == "…8/1000700000002.mp3"
         )
-        #expect(TerminalText.truncate(keepingEnd: "short", toWidth: 20) == "short")
+        #expect(TextLayout.truncate(keepingEnd: "short", toWidth: 20) == "short")
     }
 }
 
@@ -59,7 +60,7 @@ struct TableTests {
 
     @Test func followsTheWidthItIsGivenAndBoldsTheHeading() {
         let narrow = table.render(width: 24).split(separator: "\n")
-        #expect(narrow.allSatisfy { TerminalText.width(String($0)) <= 24 })
+        #expect(narrow.allSatisfy { TextLayout.width(String($0)) <= 24 })
         #expect(narrow[2].hasSuffix("…"))
         #expect(table.render(width: nil, bold: true).hasPrefix("\u{1B}[1m #  Status      Title\u{1B}[0m\n"))
     }

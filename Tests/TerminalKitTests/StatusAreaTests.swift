@@ -1,3 +1,4 @@
+import PlainText
 import Testing
 
 @testable import TerminalKit
@@ -16,7 +17,7 @@ struct StatusAreaTests {
         )
         #expect(lines == ["[3] 50.0% of 1.0 MB, 250.0 kB/s, ETA 0:02  The ETag Whisperer", "[4] starting  Starting"])
         let narrow = StatusArea.lines([.init(tag: "3", title: "The ETag Whisperer", progress: progress)], width: 20)
-        #expect(narrow.allSatisfy { TerminalText.width($0) <= 20 })
+        #expect(narrow.allSatisfy { TextLayout.width($0) <= 20 })
     }
 
     @Test func summaryWhenMoreThanFit() {

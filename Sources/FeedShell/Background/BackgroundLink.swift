@@ -1,9 +1,9 @@
 import Background
 import Downloads
 import Foundation
+import PlainText
 import Processes
 import Synchronization
-import TerminalKit
 
 /// Where the session keeps its link, readable without waiting on the actor.
 final class LinkBox: Sendable {
@@ -68,7 +68,7 @@ extension ControlDownload {
         }
     }
 
-    var label: DownloadLabel { DownloadLabel(number: TerminalText.line(number), title: TerminalText.line(title)) }
+    var label: DownloadLabel { DownloadLabel(number: SafeText.line(number), title: SafeText.line(title)) }
 
     /// The request it stands for (its URL unknown here: only its file matters).
     var request: DownloadRequest {

@@ -1,5 +1,6 @@
 import Downloads
 import Foundation
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -59,8 +60,8 @@ extension Command {
             let label = await context.session.label(for: request.id)
             let (ref, podcast) = (label.address, label.podcast)
             rows.append([
-                ref, TerminalText.line(detail), TerminalText.line(podcast ?? ""), label.title,
-                TerminalText.line(request.file.final.path),
+                ref, SafeText.line(detail), SafeText.line(podcast ?? ""), label.title,
+                SafeText.line(request.file.final.path),
             ])
             let (stateName, bytes, total) = Self.contractState(state)
             results.append(

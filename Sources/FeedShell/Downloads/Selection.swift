@@ -1,7 +1,6 @@
 import Downloads
 import FeedKit
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let selectorDetails = """

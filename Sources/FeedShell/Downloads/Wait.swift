@@ -111,7 +111,7 @@ extension Command {
         switch (status, holder) {
         case (.downloaded(let bytes), _):
             return
-                "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(TerminalText.line(request.file.final.path))"
+                "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(SafeText.line(request.file.final.path))"
         case (_, .background):
             return "\(label): the background feedsh went away; 'resume \(label.number)' continues it here"
         case (.paused(let bytes, let total), _):

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -60,8 +61,8 @@ enum FindText {
     /// What is wrong with the words, naming the word.
     static func problem(_ error: SearchQueryError) -> String {
         switch error {
-        case .prefixWithoutLetters(let word): "'\(TerminalText.line(word))': a prefix needs letters before '*'"
-        case .starInside(let word): "'\(TerminalText.line(word))': '*' marks a prefix only at a word's end"
+        case .prefixWithoutLetters(let word): "'\(SafeText.line(word))': a prefix needs letters before '*'"
+        case .starInside(let word): "'\(SafeText.line(word))': '*' marks a prefix only at a word's end"
         case .emptyWord: "an empty word cannot be found"
         case .noWords: "no words to find"
         }
@@ -76,11 +77,11 @@ enum FindText {
                 piece.append(character)
                 continue
             }
-            out += TerminalText.line(piece)
+            out += SafeText.line(piece)
             piece = ""
             if color { out += character == SearchHit.markStart ? "\u{1B}[1m" : "\u{1B}[0m" }
         }
-        return out + TerminalText.line(piece)
+        return out + SafeText.line(piece)
     }
 
     static func render(_ hits: [SearchHit], color: Bool, width: Int?) -> String {
@@ -89,10 +90,10 @@ enum FindText {
         for (index, hit) in hits.enumerated() {
             let at = hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? ""
             lines.append(
-                "f\(index + 1)  \(hit.ref)\(at)  \(TerminalText.line(hit.podcast)): \(TerminalText.line(hit.title))"
+                "f\(index + 1)  \(hit.ref)\(at)  \(SafeText.line(hit.podcast)): \(SafeText.line(hit.title))"
             )
             let snippet = "    " + snippet(hit, color: color)
-            lines.append(width.map { TerminalText.wrap(snippet, toWidth: $0) } ?? snippet)
+            lines.append(width.map { TextLayout.wrap(snippet, toWidth: $0) } ?? snippet)
         }
         lines.append("('play fN' plays hit N, from where its words were said)")
         return lines.joined(separator: "\n")

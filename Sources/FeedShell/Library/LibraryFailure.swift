@@ -1,5 +1,5 @@
 import Library
-import TerminalKit
+import PlainText
 
 /// Why a library command failed, beyond what ``Library/LibraryError`` says.
 enum LibraryFailure: CommandFailure {
@@ -42,13 +42,13 @@ extension ShellError {
     static func library(_ error: LibraryError) -> ShellError { .failure(error) }
     static func setting(_ error: SettingError) -> ShellError { .failure(error) }
     static func noFeed(podcast: String) -> ShellError {
-        .failure(LibraryFailure.noFeed(podcast: TerminalText.line(podcast)))
+        .failure(LibraryFailure.noFeed(podcast: SafeText.line(podcast)))
     }
     /// `code`: the feed's own error code, which `--json` gives instead of
     /// `subscribe-failed` when there is one.
     static func subscribeFailed(url: String, reason: String, code: String? = nil) -> ShellError {
         .failure(
-            LibraryFailure.subscribeFailed(url: TerminalText.line(url), reason: TerminalText.line(reason), code: code)
+            LibraryFailure.subscribeFailed(url: SafeText.line(url), reason: SafeText.line(reason), code: code)
         )
     }
     static let noSubscriptions = ShellError.failure(LibraryFailure.noSubscriptions)
@@ -56,7 +56,7 @@ extension ShellError {
     /// (`no subscription 9 (1-3, 5)`).
     static func noSubscription(_ text: String, among all: [StoredPodcast], synopsis: String) -> ShellError {
         .usage(
-            "no subscription \(TerminalText.line(text)) (\(Command.numberList(all.map(\.number))))",
+            "no subscription \(SafeText.line(text)) (\(Command.numberList(all.map(\.number))))",
             synopsis: synopsis
         )
     }

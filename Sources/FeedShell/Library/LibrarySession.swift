@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import Library
+import PlainText
 import TerminalKit
 
 /// What the library knows about an episode of the loaded subscription.
@@ -250,7 +251,7 @@ extension Session {
     /// has opened the library (completion never opens it).
     func subscriptionTitles() async -> [(number: Int64, title: String)] {
         guard let openedLibrary else { return [] }
-        return (try? await openedLibrary.podcastTitles().map { ($0.number, TerminalText.line($0.title)) }) ?? []
+        return (try? await openedLibrary.podcastTitles().map { ($0.number, SafeText.line($0.title)) }) ?? []
     }
 
     /// The library's marks of the loaded podcast's episodes, when it is a

@@ -1,6 +1,5 @@
 import Library
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let mark = Command(

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -24,7 +25,7 @@ extension Command {
             [
                 "n\(index + 1)", pair.episode.published.map { Formatting.date($0) } ?? "-",
                 pair.episode.seconds.map { Formatting.duration(.seconds($0)) } ?? "-",
-                TerminalText.line(pair.podcast.title), TerminalText.line(pair.episode.title),
+                SafeText.line(pair.podcast.title), SafeText.line(pair.episode.title),
             ]
         }
         context.output(

@@ -1,8 +1,8 @@
 import FeedKit
 import Foundation
 import Library
+import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let importOPML = Command(
@@ -64,7 +64,7 @@ extension Command {
         var lines = [
             "imported \(added.count) of \(document.entries.count) feeds (\(skipped) already subscribed or repeated)"
         ]
-        lines += problems.map { "skipped \(TerminalText.line($0))" }
+        lines += problems.map { "skipped \(SafeText.line($0))" }
         if !added.isEmpty { lines.append("'update' reads their feeds") }
         context.output(
             lines.joined(separator: "\n"),
@@ -115,7 +115,7 @@ extension Command {
             throw .unwritable(path, reason: describeFileError(error))
         }
         context.output(
-            "exported \(entries.count) subscriptions to \(TerminalText.line(path))",
+            "exported \(entries.count) subscriptions to \(SafeText.line(path))",
             json: .object(["path": .string(path), "count": .int(entries.count)])
         )
         return .proceed

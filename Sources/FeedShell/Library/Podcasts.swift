@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -58,8 +59,8 @@ extension Command {
                 String(summary.podcast.number), String(summary.episodeCount), String(summary.newCount),
                 String(downloaded(summary)),
                 summary.podcast.updated.map { Formatting.date($0) } ?? "never",
-                TerminalText.line(summary.podcast.title),
-                TerminalText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.lastError ?? ""),
+                SafeText.line(summary.podcast.title),
+                SafeText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.lastError ?? ""),
             ]
         }
         context.output(
@@ -128,7 +129,7 @@ extension Command {
         try await libraryCall { () async throws(LibraryError) in try await library.unsubscribe(stored.id ?? -1) }
         await context.session.forgetSubscription(stored.id ?? -1)
         context.output(
-            "unsubscribed from \(TerminalText.line(stored.title))",
+            "unsubscribed from \(SafeText.line(stored.title))",
             json: .object(["title": .string(stored.title), "feedURL": .string(stored.feedURL)])
         )
         return .proceed

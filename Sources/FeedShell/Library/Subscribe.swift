@@ -1,6 +1,7 @@
 import FeedKit
 import Foundation
 import Library
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -36,14 +37,14 @@ extension Command {
             else {
                 let shown = URL(string: reference)?.redacted ?? reference
                 throw .usage(
-                    "'\(TerminalText.line(shown))' is not a podcast ID, an Apple Podcasts URL or a feed URL",
+                    "'\(SafeText.line(shown))' is not a podcast ID, an Apple Podcasts URL or a feed URL",
                     synopsis: arguments.synopsis
                 )
             }
             do throws(FeedCredentialsError) {
                 (feedURL, credentials) = try FeedCredentials.split(url, written: reference)
             } catch {
-                throw .usage(TerminalText.line(error.description), synopsis: arguments.synopsis)
+                throw .usage(SafeText.line(error.description), synopsis: arguments.synopsis)
             }
             title = feedURL.absoluteString
         } else {
@@ -63,7 +64,7 @@ extension Command {
                 }
                 if let subscription = await session.subscription {
                     context.output(
-                        "already subscribed to \(TerminalText.line(subscription.podcast.title))",
+                        "already subscribed to \(SafeText.line(subscription.podcast.title))",
                         json: .object(["title": .string(subscription.podcast.title), "created": .bool(false)])
                     )
                     return .proceed
@@ -115,9 +116,9 @@ extension Command {
             ?? stored
         let loaded = try await session.loadSubscription(fresh)
         let verb = created ? "subscribed to" : "already subscribed to"
-        var text = "\(verb) \(TerminalText.line(fresh.title)): \(loaded.episodes.count) episodes"
+        var text = "\(verb) \(SafeText.line(fresh.title)): \(loaded.episodes.count) episodes"
         if case .failed(let reason) = result.status {
-            text += "\nupdate failed: \(TerminalText.line(reason.description))"
+            text += "\nupdate failed: \(SafeText.line(reason.description))"
         }
         context.output(
             text,
@@ -137,7 +138,7 @@ extension Command {
 /// downloads run on.
 private func password(for user: String, at url: URL, _ context: CommandContext) async throws(ShellError) -> String {
     if let password = context.session.configuration.feedPassword { return password }
-    let prompt = "password for \(TerminalText.line(user)) at \(TerminalText.line(url.host ?? "?")): "
+    let prompt = "password for \(SafeText.line(user)) at \(SafeText.line(url.host ?? "?")): "
     // The command's spinner would draw over the prompt.
     context.console.activity.stop()
     let asked: String? = await withCheckedContinuation { continuation in
@@ -145,7 +146,7 @@ private func password(for user: String, at url: URL, _ context: CommandContext) 
     }
     guard let asked, !asked.isEmpty else {
         throw .usage(
-            "no password for \(TerminalText.line(user)): type it when asked, or set FEEDSH_FEED_PASSWORD",
+            "no password for \(SafeText.line(user)): type it when asked, or set FEEDSH_FEED_PASSWORD",
             synopsis: "subscribe FEED-URL --user NAME"
         )
     }

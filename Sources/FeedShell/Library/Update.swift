@@ -1,7 +1,6 @@
 import Foundation
 import Library
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let update = Command(

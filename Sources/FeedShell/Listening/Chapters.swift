@@ -1,5 +1,6 @@
 import FeedKit
 import Foundation
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -29,19 +30,19 @@ extension Command {
         } else {
             let file = context.session.file(of: episode, in: selection.podcast).final.path
             guard FileManager.default.fileExists(atPath: file) else {
-                throw .failure(ChaptersFailure.missing(episode: TerminalText.line(episode.title)))
+                throw .failure(ChaptersFailure.missing(episode: SafeText.line(episode.title)))
             }
             chapters = try await context.session.chapters(inFile: file)
         }
         guard !chapters.isEmpty else {
-            context.output("\(TerminalText.line(episode.title)) lists no chapters", json: .array([]))
+            context.output("\(SafeText.line(episode.title)) lists no chapters", json: .array([]))
             return .proceed
         }
         let rows = chapters.enumerated().map { index, chapter in
             [
                 String(index + 1),
                 Formatting.duration(.seconds(chapter.start)),
-                chapter.title + (chapter.url.map { "  " + TerminalText.line($0.absoluteString) } ?? ""),
+                chapter.title + (chapter.url.map { "  " + SafeText.line($0.absoluteString) } ?? ""),
             ]
         }
         context.output(

@@ -1,6 +1,6 @@
 import Downloads
+import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let delete = perDownload(
@@ -28,7 +28,7 @@ extension Command {
                     Outcome(
                         kind: .deleted,
                         message:
-                            "deleted \(number): \(target.label.title) (\(TerminalText.line(target.request.file.final.path)))"
+                            "deleted \(number): \(target.label.title) (\(SafeText.line(target.request.file.final.path)))"
                     )
                 )
             } else {

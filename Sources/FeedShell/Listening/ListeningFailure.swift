@@ -1,5 +1,5 @@
+import PlainText
 import Playback
-import TerminalKit
 
 /// Why playing failed, beyond what ``Playback/PlaybackError`` says.
 enum ListeningFailure: CommandFailure {
@@ -30,6 +30,6 @@ extension PlaybackError: CommandFailure {
 extension ShellError {
     static func playback(_ error: PlaybackError) -> ShellError { .failure(error) }
     static func notPlayable(_ source: String, reason: String) -> ShellError {
-        .failure(ListeningFailure.notPlayable(source: TerminalText.line(source), reason: TerminalText.line(reason)))
+        .failure(ListeningFailure.notPlayable(source: SafeText.line(source), reason: SafeText.line(reason)))
     }
 }

@@ -2,8 +2,8 @@ import Downloads
 import FeedKit
 import Foundation
 import Library
+import PlainText
 import Playback
-import TerminalKit
 
 /// A file cleanup deleted: a played episode beyond its podcast's `keep`.
 struct CleanupDeletion: Sendable, Equatable {
@@ -14,7 +14,7 @@ struct CleanupDeletion: Sendable, Equatable {
 
     /// `deleted PATH (played: Podcast: Title; keeping the newest 2)`.
     var message: String {
-        "deleted \(TerminalText.line(path)) (played: \(TerminalText.line(podcast)): \(TerminalText.line(episode)); "
+        "deleted \(SafeText.line(path)) (played: \(SafeText.line(podcast)): \(SafeText.line(episode)); "
             + "keeping the newest \(keep))"
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import PlainText
 import Playback
 import ShellKit
 import TerminalKit
@@ -167,7 +168,7 @@ extension Command {
             if let duration = end.duration { text += " of \(Formatting.duration(.seconds(duration)))" }
         }
         if case .exited(let exit) = end.reason, exit != .exited(0) {
-            text += ": \(TerminalText.line(player.program)) \(exit)"
+            text += ": \(SafeText.line(player.program)) \(exit)"
         }
         if end.position != nil, !saved { text += " (not in the library: subscribe to keep positions)" }
         return text

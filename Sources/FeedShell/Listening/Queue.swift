@@ -1,4 +1,5 @@
 import Library
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -105,7 +106,7 @@ enum QueueText {
         case .success(let numbers): return numbers
         case .failure(let problem):
             throw .usage(
-                TerminalText.line(problem.description(noun: "queue entry", count: entries.count)),
+                SafeText.line(problem.description(noun: "queue entry", count: entries.count)),
                 synopsis: synopsis
             )
         }
@@ -120,7 +121,7 @@ enum QueueText {
                 .init("Title"),
             ],
             rows: entries.map { entry in
-                [String(entry.position), entry.ref, TerminalText.line(entry.podcast), TerminalText.line(entry.title)]
+                [String(entry.position), entry.ref, SafeText.line(entry.podcast), SafeText.line(entry.title)]
             }
         )
         let text =

@@ -1,5 +1,6 @@
 import HTTPSupport
 import Library
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -57,7 +58,7 @@ extension Command {
             try await context.session.change(setting, to: value)
             let shown = setting.isSecret && value != nil ? "set" : value ?? "\(setting.defaultText) (the default)"
             context.output(
-                "\(setting.name) is \(TerminalText.line(shown))",
+                "\(setting.name) is \(SafeText.line(shown))",
                 json: .object(["name": .string(setting.name), "value": .string(setting.isSecret ? nil : value)])
             )
         }
@@ -112,7 +113,7 @@ extension Command {
                 source = "--limit-rate"
             }
             if setting.isSecret, value != nil { value = "(hidden)" }
-            rows.append([setting.name, TerminalText.line(value ?? setting.defaultText), source])
+            rows.append([setting.name, SafeText.line(value ?? setting.defaultText), source])
             json.append(
                 .object([
                     "name": .string(setting.name), "value": .string(value ?? setting.defaultText),
@@ -136,7 +137,7 @@ extension Command {
                 if podcast.autodownload { rules.append("autodownload on") }
                 if let keep = podcast.keep { rules.append("keep \(keep)") }
                 if let speed = podcast.speed { rules.append("speed \(Setting.decimal(speed))") }
-                lines.append("\(podcast.number) \(TerminalText.line(podcast.title)): \(rules.joined(separator: ", "))")
+                lines.append("\(podcast.number) \(SafeText.line(podcast.title)): \(rules.joined(separator: ", "))")
                 podcastRules.append(
                     .object([
                         "number": .int(podcast.number), "title": .string(podcast.title),
@@ -158,13 +159,13 @@ extension Command {
         let valueText = try arguments.required(ruleValue)
         guard let rule = PodcastRule(rawValue: ruleText) else {
             throw .usage(
-                "set podcast N takes autodownload, keep or speed, not '\(TerminalText.line(ruleText))'",
+                "set podcast N takes autodownload, keep or speed, not '\(SafeText.line(ruleText))'",
                 synopsis: arguments.synopsis
             )
         }
         let library = try await context.session.library()
         let id = podcast.id ?? -1
-        let title = TerminalText.line(podcast.title)
+        let title = SafeText.line(podcast.title)
         switch rule {
         case .autodownload:
             let on: Bool
@@ -186,7 +187,7 @@ extension Command {
                 keep = count
             } else {
                 throw .usage(
-                    "keep takes a number of files or all, not '\(TerminalText.line(valueText))'",
+                    "keep takes a number of files or all, not '\(SafeText.line(valueText))'",
                     synopsis: arguments.synopsis
                 )
             }

@@ -1,6 +1,7 @@
 import FeedKit
 import Foundation
 import Library
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -25,7 +26,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let (episode, _, selection) = try await oneEpisode(arguments, context)
         guard let marks = selection.subscription?.marks[episode.id] else {
-            throw .failure(TranscriptFailure.notInLibrary(episode: TerminalText.line(episode.title)))
+            throw .failure(TranscriptFailure.notInLibrary(episode: SafeText.line(episode.title)))
         }
         let transcript = try await context.session.transcript(
             of: marks.libraryID,
@@ -57,21 +58,21 @@ extension Command {
 /// `[12:34]` before it and the speaker's name when the speaker changes.
 enum TranscriptText {
     static func render(_ transcript: StoredTranscript, title: String, width: Int?) -> String {
-        var lines = ["\(TerminalText.line(title)): transcript (\(transcript.format.name))"]
+        var lines = ["\(SafeText.line(title)): transcript (\(transcript.format.name))"]
         if transcript.paragraphs.isEmpty { lines.append("(it has no text)") }
         var speaker: String?
         for paragraph in transcript.paragraphs {
             var head = paragraph.start.map { "[" + Formatting.duration(.seconds($0)) + "] " } ?? ""
-            if let name = paragraph.speaker, name != speaker { head += TerminalText.line(name) + ": " }
+            if let name = paragraph.speaker, name != speaker { head += SafeText.line(name) + ": " }
             speaker = paragraph.speaker
-            let text = head + TerminalText.line(paragraph.text)
+            let text = head + SafeText.line(paragraph.text)
             guard let width, width > 20 else {
                 lines.append(text)
                 continue
             }
             // Continuations line up under the text, after the time.
             let indent = paragraph.start == nil ? 0 : min(head.prefix { $0 != "]" }.count + 2, width / 3)
-            let wrapped = TerminalText.wrap(text, toWidth: width).split(
+            let wrapped = TextLayout.wrap(text, toWidth: width).split(
                 separator: "\n",
                 omittingEmptySubsequences: false
             )
@@ -79,7 +80,7 @@ enum TranscriptText {
             let rest = wrapped.dropFirst().joined(separator: " ")
             if !rest.isEmpty {
                 let pad = String(repeating: " ", count: indent)
-                lines += TerminalText.wrap(rest, toWidth: width - indent).split(separator: "\n").map { pad + $0 }
+                lines += TextLayout.wrap(rest, toWidth: width - indent).split(separator: "\n").map { pad + $0 }
             }
         }
         return lines.joined(separator: "\n")
@@ -126,12 +127,12 @@ extension Session {
         {
             return kept
         }
-        guard !offered.isEmpty else { throw .failure(TranscriptFailure.missing(episode: TerminalText.line(title))) }
+        guard !offered.isEmpty else { throw .failure(TranscriptFailure.missing(episode: SafeText.line(title))) }
         guard let (chosen, format) = TranscriptFormat.richest(offered) else {
             throw .failure(
                 TranscriptFailure.unreadable(
-                    episode: TerminalText.line(title),
-                    types: offered.map { TerminalText.line($0.type ?? $0.url.pathExtension) }
+                    episode: SafeText.line(title),
+                    types: offered.map { SafeText.line($0.type ?? $0.url.pathExtension) }
                 )
             )
         }

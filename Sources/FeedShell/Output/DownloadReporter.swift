@@ -2,7 +2,6 @@ import Downloads
 import FeedKit
 import PlainText
 import Synchronization
-import TerminalKit
 
 /// Turns download events into lines for a person, on standard error, or into JSON
 /// event lines on standard output with `--json`.
@@ -63,14 +62,14 @@ struct DownloadReporter {
         let number = label.number
         switch event {
         case .completed(_, let bytes, let file):
-            return "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(TerminalText.line(file.path))"
+            return "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(SafeText.line(file.path))"
         case .failed(_, let error):
-            return "failed \(label): \(TerminalText.line(error.description))"
+            return "failed \(label): \(SafeText.line(error.description))"
         case .restarted(_, let reason):
-            return "[\(number)] \(TerminalText.line(reason.description))"
+            return "[\(number)] \(SafeText.line(reason.description))"
         case .retrying(_, let attempt, let delay, let reason):
             return
-                "[\(number)] \(TerminalText.line(reason.description)); try \(attempt) in \(String(format: "%.1f", delay.seconds)) s"
+                "[\(number)] \(SafeText.line(reason.description)); try \(attempt) in \(String(format: "%.1f", delay.seconds)) s"
         default:
             return nil
         }

@@ -1,25 +1,26 @@
 import Downloads
 import FeedKit
 import Foundation
+import PlainText
 import TerminalKit
 
 /// Turns models into the text the shell prints. Pure functions of their inputs, so
 /// that tables can be tested at any width; every string from the network goes
-/// through ``TerminalText`` here.
+/// through ``SafeText`` here.
 enum Render {
     /// Two lines: title and artist; genres and how many episodes were loaded.
     static func podcastHeader(_ podcast: Podcast, width: Int?) -> String {
-        var first = TerminalText.line(podcast.title)
-        if let artist = podcast.artist, !artist.isEmpty { first += " · " + TerminalText.line(artist) }
+        var first = SafeText.line(podcast.title)
+        if let artist = podcast.artist, !artist.isEmpty { first += " · " + SafeText.line(artist) }
         var details: [String] = []
-        if !podcast.genres.isEmpty { details.append(TerminalText.line(podcast.genres.joined(separator: ", "))) }
+        if !podcast.genres.isEmpty { details.append(SafeText.line(podcast.genres.joined(separator: ", "))) }
         let loaded = podcast.episodes.count
         let counted = podcast.episodeCount.map { " of \($0)" } ?? ""
         details.append("\(loaded)\(counted) \(loaded == 1 && counted.isEmpty ? "episode" : "episodes") loaded")
         if let appleID = podcast.appleID {
             details.append("id \(appleID)")
         } else if let feedURL = podcast.feedURL {
-            details.append(TerminalText.line(feedURL.absoluteString))
+            details.append(SafeText.line(feedURL.absoluteString))
         }
         return [first, details.joined(separator: " · ")].map { cut($0, width) }.joined(separator: "\n")
     }
@@ -44,8 +45,8 @@ enum Render {
                 String(number),
                 episode.releaseDate.map { Formatting.date($0, timeZone: timeZone) } ?? "-",
                 episode.duration.map(Formatting.duration) ?? "-",
-                TerminalText.line(Self.statusText(statuses[episode.id], marks[episode.id])),
-                TerminalText.line(episode.title),
+                SafeText.line(Self.statusText(statuses[episode.id], marks[episode.id])),
+                SafeText.line(episode.title),
             ]
         }
         let showStatus = rows.contains { !$0[3].isEmpty }
@@ -90,49 +91,49 @@ enum Render {
         width: Int? = nil,
         timeZone: TimeZone = .current
     ) -> String {
-        var facts = [TerminalText.line(podcast.title)]
+        var facts = [SafeText.line(podcast.title)]
         if let date = episode.releaseDate { facts.append(Formatting.date(date, timeZone: timeZone)) }
         if let duration = episode.duration { facts.append(Formatting.duration(duration)) }
         facts.append("episode \(number) of \(podcast.episodes.count)")
-        var lines = [TerminalText.line(episode.title), facts.joined(separator: " · ")]
+        var lines = [SafeText.line(episode.title), facts.joined(separator: " · ")]
         lines.append("id:     \(episode.id)")
-        lines.append("audio:  \(TerminalText.line(episode.audioURL.absoluteString))")
+        lines.append("audio:  \(SafeText.line(episode.audioURL.absoluteString))")
         let file: String =
             switch status {
-            case .downloaded?: TerminalText.line(path)
-            case .paused?, .downloading?, .queued?: TerminalText.line(path) + " (not complete yet)"
-            default: TerminalText.line(path) + " (once downloaded)"
+            case .downloaded?: SafeText.line(path)
+            case .paused?, .downloading?, .queued?: SafeText.line(path) + " (not complete yet)"
+            default: SafeText.line(path) + " (once downloaded)"
             }
         lines.append("file:   \(file)")
         let statusText = Self.statusText(status, marks)
-        if !statusText.isEmpty { lines.append("status: \(TerminalText.line(statusText))") }
+        if !statusText.isEmpty { lines.append("status: \(SafeText.line(statusText))") }
         if let marks {
-            lines.append("guid:   \(TerminalText.line(marks.guid))")
+            lines.append("guid:   \(SafeText.line(marks.guid))")
             if let season = marks.season, let number = marks.episode {
                 lines.append("number: season \(season), episode \(number)")
             }
-            if let chapters = marks.chaptersURL { lines.append("chapters: \(TerminalText.line(chapters))") }
+            if let chapters = marks.chaptersURL { lines.append("chapters: \(SafeText.line(chapters))") }
             for transcript in marks.transcripts {
                 lines.append(
-                    "transcript: \(TerminalText.line(transcript.url.absoluteString)) (\(transcript.type ?? "?"))"
+                    "transcript: \(SafeText.line(transcript.url.absoluteString)) (\(transcript.type ?? "?"))"
                 )
             }
             for funding in marks.funding {
                 lines.append(
-                    "funding: \(TerminalText.line(funding.url.absoluteString))"
-                        + (funding.text.map { " \(TerminalText.line($0))" } ?? "")
+                    "funding: \(SafeText.line(funding.url.absoluteString))"
+                        + (funding.text.map { " \(SafeText.line($0))" } ?? "")
                 )
             }
         }
-        if let description = episode.description.map(TerminalText.block), !description.isEmpty {
+        if let description = episode.description.map(SafeText.block), !description.isEmpty {
             lines.append("")
             lines.append(description.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let text = lines.joined(separator: "\n")
-        return width.map { TerminalText.wrap(text, toWidth: $0) } ?? text
+        return width.map { TextLayout.wrap(text, toWidth: $0) } ?? text
     }
 
     private static func cut(_ text: String, _ width: Int?) -> String {
-        width.map { TerminalText.truncate(text, toWidth: $0) } ?? text
+        width.map { TextLayout.truncate(text, toWidth: $0) } ?? text
     }
 }

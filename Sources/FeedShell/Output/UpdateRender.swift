@@ -1,5 +1,5 @@
 import Library
-import TerminalKit
+import PlainText
 
 extension Render {
     /// What `update` says: a line for each podcast with news or a failure, the
@@ -10,7 +10,7 @@ extension Render {
         var lines: [String] = []
         var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0, interrupted: 0)
         for result in results {
-            let title = TerminalText.line(result.title)
+            let title = SafeText.line(result.title)
             switch result.status {
             case .updated(let arrived):
                 counts.updated += 1
@@ -25,7 +25,7 @@ extension Render {
             case .interrupted: counts.interrupted += 1
             case .failed(let reason):
                 counts.failed += 1
-                lines.append("failed \(title): \(TerminalText.line(reason.description))")
+                lines.append("failed \(title): \(SafeText.line(reason.description))")
             case .gone:
                 counts.gone += 1
                 lines.append("gone \(title): the feed answers 410 Gone")

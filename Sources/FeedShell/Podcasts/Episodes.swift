@@ -1,6 +1,6 @@
 import FeedKit
+import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let episodes = Command(
@@ -33,7 +33,7 @@ extension Command {
         if let limit = arguments[episodesLimit] { numbers = Array(numbers.prefix(limit)) }
         let statuses = await context.session.statuses(of: numbers)
         var footer: String?
-        let filter = words.isEmpty ? "" : " match '\(TerminalText.line(words.joined(separator: " ")))'"
+        let filter = words.isEmpty ? "" : " match '\(SafeText.line(words.joined(separator: " ")))'"
         if numbers.count < matching {
             footer = "(\(numbers.count) of \(matching) episodes\(filter); --limit N shows more)"
         } else if matching < podcast.episodes.count {
@@ -42,7 +42,7 @@ extension Command {
         let text =
             numbers.isEmpty
             ? (words.isEmpty
-                ? "no episodes" : "no episode titles contain '\(TerminalText.line(words.joined(separator: " ")))'")
+                ? "no episodes" : "no episode titles contain '\(SafeText.line(words.joined(separator: " ")))'")
             : Render.episodes(
                 podcast,
                 numbers: numbers,

@@ -1,7 +1,7 @@
 import FeedKit
 import Foundation
+import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let defaultPodcastID: Int64 = 1_386_867_488
@@ -41,7 +41,7 @@ extension Command {
 
     /// Why `reference` is not something `lookup` reads, and what to do instead.
     static func notAPodcast(_ reference: String) -> String {
-        let shown = TerminalText.line(URL(string: reference)?.redacted ?? reference)
+        let shown = SafeText.line(URL(string: reference)?.redacted ?? reference)
         if let url = URL(string: reference), url.scheme == "http" || url.scheme == "https" {
             return "'\(shown)' looks like a feed URL: 'subscribe \(shown)' reads it; lookup reads Apple's "
                 + "directory (a podcast ID such as \(defaultPodcastID), or an Apple Podcasts URL)"
@@ -57,7 +57,7 @@ extension Command {
         let podcast = try await load()
         if !context.console.json {
             for warning in podcast.warnings {
-                context.console.printError("warning: \(TerminalText.line(warning.description))")
+                context.console.printError("warning: \(SafeText.line(warning.description))")
             }
         }
         let statuses = context.console.json ? await context.session.statuses() : [:]

@@ -1,4 +1,5 @@
 import FeedKit
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -25,13 +26,13 @@ extension Command {
             in: arguments[inIndex] ? .podcastIndex : .apple
         )
         guard !results.isEmpty else {
-            context.output("no podcasts match '\(TerminalText.line(term))'", json: .array([]))
+            context.output("no podcasts match '\(SafeText.line(term))'", json: .array([]))
             return .proceed
         }
         let rows = results.enumerated().map { index, result in
             [
                 String(index + 1), result.episodeCount.map(String.init) ?? "-",
-                TerminalText.line(result.title) + (result.artist.map { " · " + TerminalText.line($0) } ?? ""),
+                SafeText.line(result.title) + (result.artist.map { " · " + SafeText.line($0) } ?? ""),
             ]
         }
         context.output(

@@ -1,6 +1,5 @@
 import FeedKit
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let show = Command(

@@ -1,9 +1,9 @@
 import FeedKit
 import HTTPSupport
 import Library
+import PlainText
 import Processes
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let about = Command(
@@ -68,9 +68,9 @@ private struct About {
         let found = playerPath ?? "not found in PATH"
         return [
             "feedsh \(FeedKitVersion.current) (User-Agent: \(FeedKitVersion.userAgent))",
-            "library    \(TerminalText.line(library)) (\(count))",
-            "downloads  \(TerminalText.line(downloads)) (\(engine), \(maxConcurrent) at once, \(rate))",
-            "player     \(TerminalText.line(player)): \(TerminalText.line(found))",
+            "library    \(SafeText.line(library)) (\(count))",
+            "downloads  \(SafeText.line(downloads)) (\(engine), \(maxConcurrent) at once, \(rate))",
+            "player     \(SafeText.line(player)): \(SafeText.line(found))",
         ].joined(separator: "\n")
     }
 

@@ -66,7 +66,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let text = try arguments.required(imageURL)
         guard let url = URL(httpString: text) else {
-            throw .usage("'\(TerminalText.line(text))' is not an http or https URL", synopsis: arguments.synopsis)
+            throw .usage("'\(SafeText.line(text))' is not an http or https URL", synopsis: arguments.synopsis)
         }
         try await fetchImage(url, context: context)
         return .proceed
@@ -96,7 +96,7 @@ extension Command {
         )
         let progress = InlineProgress(
             console: context.console,
-            label: DownloadLabel(number: TerminalText.line(url.absoluteString), title: "")
+            label: DownloadLabel(number: SafeText.line(url.absoluteString), title: "")
         )
         let outcome: DownloadOutcome
         do {
@@ -126,7 +126,7 @@ extension Command {
         } catch {
             throw .unwritable(cache.directory.path, reason: describeFileError(error))
         }
-        var facts = [ByteCountText.format(Int(outcome.bytes)), TerminalText.line(contentType ?? "unknown type")]
+        var facts = [ByteCountText.format(Int(outcome.bytes)), SafeText.line(contentType ?? "unknown type")]
         if let info { facts.append("\(info.width)×\(info.height) \(info.format.rawValue)") }
         if outcome.notModified { facts.append("not modified, cached copy") }
         context.output(

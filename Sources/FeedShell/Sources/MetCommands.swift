@@ -1,5 +1,6 @@
 import FeedKit
 import Foundation
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -42,7 +43,7 @@ extension Command {
         default:
             let text = try arguments.required(objectID)
             guard let id = Int(text), id > 0 else {
-                throw .usage("'\(TerminalText.line(text))' is not an object id", synopsis: arguments.synopsis)
+                throw .usage("'\(SafeText.line(text))' is not an object id", synopsis: arguments.synopsis)
             }
             let object: MetObject = try await feed { () async throws(FeedError) in
                 try await context.session.met.object(id: id)
@@ -89,7 +90,7 @@ extension Command {
         }
         guard result.total > 0 else {
             context.output(
-                "no objects match '\(TerminalText.line(query))'",
+                "no objects match '\(SafeText.line(query))'",
                 json: .object(["total": .int(0), "objects": .array([])])
             )
             return
@@ -99,14 +100,14 @@ extension Command {
         for (id, fetched) in result.objects {
             switch fetched {
             case .success(let object):
-                let maker = [object.title, object.artist, object.medium].compactMap { $0 }.map(TerminalText.line)
+                let maker = [object.title, object.artist, object.medium].compactMap { $0 }.map(SafeText.line)
                 rows.append([
-                    String(id), TerminalText.line(object.date ?? "-"), object.hasPublicImage ? "yes" : "no",
+                    String(id), SafeText.line(object.date ?? "-"), object.hasPublicImage ? "yes" : "no",
                     maker.joined(separator: " · "),
                 ])
             case .failure(let error):
-                rows.append([String(id), "-", "-", "(failed: \(TerminalText.line(error.description)))"])
-                failures.append("object \(id): \(TerminalText.line(error.description))")
+                rows.append([String(id), "-", "-", "(failed: \(SafeText.line(error.description)))"])
+                failures.append("object \(id): \(SafeText.line(error.description))")
             }
         }
         let shown = result.objects.count
@@ -156,10 +157,10 @@ struct MetSearchOutcome: Sendable {
 extension Render {
     /// One Met object in full.
     static func metObject(_ object: MetObject, width: Int? = nil) -> String {
-        var lines = [TerminalText.line(object.title)]
+        var lines = [SafeText.line(object.title)]
         func add(_ label: String, _ value: String?) {
             if let value, !value.isEmpty {
-                lines.append(TerminalText.pad(label + ":", toWidth: 12) + TerminalText.line(value))
+                lines.append(TextLayout.pad(label + ":", toWidth: 12) + SafeText.line(value))
             }
         }
         add("id", String(object.id))
@@ -189,7 +190,7 @@ extension Render {
         add("web", object.objectURL?.absoluteString)
         add("updated", object.metadataDate.map { $0.formatted(.iso8601) })
         let text = lines.joined(separator: "\n")
-        return width.map { TerminalText.wrap(text, toWidth: $0) } ?? text
+        return width.map { TextLayout.wrap(text, toWidth: $0) } ?? text
     }
 }
 

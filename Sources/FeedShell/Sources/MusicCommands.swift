@@ -1,4 +1,5 @@
 import FeedKit
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -23,14 +24,14 @@ extension Command {
             try await context.session.searchTracks(term: term, limit: limit)
         }
         guard !tracks.isEmpty else {
-            context.output("no songs match '\(TerminalText.line(term))'", json: .array([]))
+            context.output("no songs match '\(SafeText.line(term))'", json: .array([]))
             return .proceed
         }
         let rows = tracks.enumerated().map { index, track in
             [
                 String(index + 1), track.duration.map(Formatting.duration) ?? "-",
                 track.previewURL == nil ? "no" : "yes",
-                [track.title, track.artist, track.album ?? ""].filter { !$0.isEmpty }.map(TerminalText.line)
+                [track.title, track.artist, track.album ?? ""].filter { !$0.isEmpty }.map(SafeText.line)
                     .joined(separator: " · "),
             ]
         }

@@ -1,4 +1,5 @@
 import FeedKit
+import PlainText
 import ShellKit
 import TerminalKit
 
@@ -26,7 +27,7 @@ extension Command {
             context.output(user.map { "user \($0) has no posts" } ?? "no posts", json: .array([]))
             return .proceed
         }
-        let rows = posts.prefix(limit).map { [String($0.id), String($0.userId), TerminalText.line($0.title)] }
+        let rows = posts.prefix(limit).map { [String($0.id), String($0.userId), SafeText.line($0.title)] }
         context.output(
             Table(
                 columns: [.init("#", rightAligned: true), .init("User", rightAligned: true), .init("Title")],
@@ -48,24 +49,24 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let text = try arguments.required(postNumber)
         guard let id = Int(text), id > 0 else {
-            throw .usage("'\(TerminalText.line(text))' is not a post number", synopsis: arguments.synopsis)
+            throw .usage("'\(SafeText.line(text))' is not a post number", synopsis: arguments.synopsis)
         }
         let (post, comments): (Post, [Comment]) = try await feed { () async throws(FeedError) in
             try await context.session.posts.post(id: id)
         }
         var lines = [
-            TerminalText.line(post.title), "post \(post.id) by user \(post.userId)", "", TerminalText.block(post.body),
+            SafeText.line(post.title), "post \(post.id) by user \(post.userId)", "", SafeText.block(post.body),
         ]
         lines += ["", comments.isEmpty ? "No comments." : "Comments (\(comments.count)):"]
         for comment in comments {
             lines.append("")
-            lines.append("  \(TerminalText.line(comment.name)) <\(TerminalText.line(comment.email))>")
-            lines += TerminalText.block(comment.body).split(separator: "\n", omittingEmptySubsequences: false)
+            lines.append("  \(SafeText.line(comment.name)) <\(SafeText.line(comment.email))>")
+            lines += SafeText.block(comment.body).split(separator: "\n", omittingEmptySubsequences: false)
                 .map { "    " + $0 }
         }
         let shown = lines.joined(separator: "\n")
         context.output(
-            context.console.width.map { TerminalText.wrap(shown, toWidth: $0) } ?? shown,
+            context.console.width.map { TextLayout.wrap(shown, toWidth: $0) } ?? shown,
             json: JSONRender.post(post, comments: comments)
         )
         return .proceed

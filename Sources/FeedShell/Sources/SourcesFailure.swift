@@ -1,4 +1,4 @@
-import TerminalKit
+import PlainText
 
 /// Why a posts, images, Met or songs command failed.
 enum SourcesFailure: CommandFailure {
@@ -30,17 +30,17 @@ enum SourcesFailure: CommandFailure {
 
 extension ShellError {
     static func noPreview(song: String) -> ShellError {
-        .failure(SourcesFailure.noPreview(song: TerminalText.line(song)))
+        .failure(SourcesFailure.noPreview(song: SafeText.line(song)))
     }
     static func noArtwork(podcast: String) -> ShellError {
-        .failure(SourcesFailure.noArtwork(podcast: TerminalText.line(podcast)))
+        .failure(SourcesFailure.noArtwork(podcast: SafeText.line(podcast)))
     }
     static func noImage(objectID: Int) -> ShellError { .failure(SourcesFailure.noImage(objectID: objectID)) }
     static func notTheImage(url: String, contentType: String, format: String) -> ShellError {
         .failure(
             SourcesFailure.notTheImage(
-                url: TerminalText.line(url),
-                contentType: TerminalText.line(contentType),
+                url: SafeText.line(url),
+                contentType: SafeText.line(contentType),
                 format: format
             )
         )

@@ -1,10 +1,11 @@
 import Foundation
+import PlainText
 import Testing
 
 @testable import TerminalKit
 
-@Suite("Terminal text")
-struct TerminalTextTests {
+@Suite("Safe text and its columns")
+struct SafeTextTests {
     @Test(arguments: [
         ("plain", "plain"),
         ("red \u{1B}[31mtext\u{1B}[0m", "red text"),
@@ -25,11 +26,11 @@ struct TerminalTextTests {
         ("unterminated osc \u{1B}]0;never ends", "unterminated osc "),
     ])
     func lineRemovesControlsAndKeepsPrintables(input: String, expected: String) {
-        #expect(TerminalText.line(input) == expected)
+        #expect(SafeText.line(input) == expected)
     }
 
     @Test func blockKeepsLineBreaks() {
-        #expect(TerminalText.block("a\r\nb\rc\nd\u{2028}e\u{1B}[1m") == "a\nb\nc\nd\ne")
+        #expect(SafeText.block("a\r\nb\rc\nd\u{2028}e\u{1B}[1m") == "a\nb\nc\nd\ne")
     }
 
     @Test(arguments: [
@@ -37,16 +38,16 @@ struct TerminalTextTests {
         ("\u{1F399}\u{FE0F}", 2), ("\u{1F600}", 2), ("zero\u{200B}width", 9), ("", 0),
     ])
     func measuresColumns(text: String, width: Int) {
-        #expect(TerminalText.width(text) == width)
+        #expect(TextLayout.width(text) == width)
     }
 
     @Test func truncatesByColumnsWithEllipsis() {
-        #expect(TerminalText.truncate("Hello, world", toWidth: 20) == "Hello, world")
-        #expect(TerminalText.truncate("Hello, world", toWidth: 12) == "Hello, world")
-        #expect(TerminalText.truncate("Hello, world", toWidth: 6) == "Hello…")
-        #expect(TerminalText.truncate("\u{97F3}\u{58F0}\u{30C6}\u{30B9}", toWidth: 6) == "\u{97F3}\u{58F0}…")
-        #expect(TerminalText.truncate("\u{97F3}\u{58F0}\u{30C6}\u{30B9}", toWidth: 5) == "\u{97F3}\u{58F0}…")
-        #expect(TerminalText.truncate("abc", toWidth: 0) == "")
+        #expect(TextLayout.truncate("Hello, world", toWidth: 20) == "Hello, world")
+        #expect(TextLayout.truncate("Hello, world", toWidth: 12) == "Hello, world")
+        #expect(TextLayout.truncate("Hello, world", toWidth: 6) == "Hello…")
+        #expect(TextLayout.truncate("\u{97F3}\u{58F0}\u{30C6}\u{30B9}", toWidth: 6) == "\u{97F3}\u{58F0}…")
+        #expect(TextLayout.truncate("\u{97F3}\u{58F0}\u{30C6}\u{30B9}", toWidth: 5) == "\u{97F3}\u{58F0}…")
+        #expect(TextLayout.truncate("abc", toWidth: 0) == "")
     }
 }
 

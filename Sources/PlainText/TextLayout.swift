@@ -1,19 +1,8 @@
-import PlainText
-
-/// Makes text from the network safe to print to a terminal (``SafeText``), and
-/// measures it.
-public enum TerminalText {
-    /// One line: line breaks and tabs become spaces.
-    public static func line(_ text: String) -> String {
-        SafeText.line(text)
-    }
-
-    /// A block of text: line breaks (`\n`, `\r\n`, `\r`, U+2028, U+2029) become `\n`,
-    /// tabs become spaces.
-    public static func block(_ text: String) -> String {
-        SafeText.block(text)
-    }
-
+/// Text laid out in a terminal's columns: how wide it is (wide East Asian and emoji
+/// characters count two, combining ones nothing), cut, padded and wrapped to a width.
+/// Pure functions of the text, with no terminal in sight, so that help, tables and
+/// the line editor measure alike and tests can lay out at any width.
+public enum TextLayout {
     /// Columns `text` takes in a terminal: wide (East Asian, emoji) characters count
     /// two, combining and zero-width ones nothing.
     public static func width(_ text: String) -> Int {
