@@ -4,6 +4,7 @@ import Foundation
 import Library
 import PlainText
 import Playback
+import ShellKit
 
 /// What `play` does with one episode or song, as the session decides it: the
 /// downloaded file or the stream, from the saved position, at the speed set,
@@ -60,6 +61,27 @@ extension Session {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The one episode or song `selector` names for `play`, and where it starts: a
+    /// transcript hit (`fN`) from where its words were said, unless `start` says
+    /// otherwise.
+    func playTarget(
+        _ selector: Selector,
+        start: PlayStart,
+        synopsis: String
+    ) async throws(ShellError) -> (DownloadTarget, PlayStart) {
+        if selector.scope == .hits {
+            guard let hit = try await hitTargets(selector, synopsis: synopsis).first else {
+                throw .usage(synopsis: synopsis)
+            }
+            return (hit.target, start == .saved ? hit.at.map(PlayStart.at) ?? start : start)
+        }
+        // One episode or song: the forms the argument takes select no more.
+        guard let first = try await targets(selector, verb: "play", synopsis: synopsis).first else {
+            throw .usage(synopsis: synopsis)
+        }
+        return (first, start)
     }
 
     /// How long `play` waits for chapters it was not asked to start at, before it

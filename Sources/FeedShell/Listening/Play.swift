@@ -1,9 +1,7 @@
 import Foundation
 import Library
-import PlainText
 import Playback
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let play = Command(
@@ -39,21 +37,7 @@ extension Command {
             try await playQueue(start: start, arguments, context)
             return .proceed
         }
-        // One episode or song: the forms the argument takes select no more.
-        var target: DownloadTarget
-        var from = start
-        if selector.scope == .hits {
-            // A transcript hit starts where its words were said.
-            guard let hit = try await context.session.hitTargets(selector, synopsis: arguments.synopsis).first else {
-                throw .usage(arguments.usage())
-            }
-            target = hit.target
-            if from == .saved, let at = hit.at { from = .at(at) }
-        } else {
-            let targets = try await context.session.targets(selector, verb: "play", synopsis: arguments.synopsis)
-            guard let first = targets.first else { throw .usage(arguments.usage()) }
-            target = first
-        }
+        let (target, from) = try await context.session.playTarget(selector, start: start, synopsis: arguments.synopsis)
         let (text, json, _) = try await playOne(target, start: from, arguments, context)
         context.output(text, json: json)
         return .proceed
@@ -75,13 +59,7 @@ extension Command {
         // input from a pipe, or --json, gives it none.
         let onTerminal = !console.json && console.isTerminal && isatty(STDIN_FILENO) == 1
         let label = plan.label
-        if !console.json {
-            var line = "playing \(label.number): \(label.title)"
-            if plan.start > 0 { line += " from \(Formatting.duration(.seconds(plan.start)))" }
-            line += plan.streaming ? " (streaming)" : ""
-            if plan.speed != 1 { line += " at \(Setting.decimal(plan.speed))×" }
-            console.printError(line)
-        }
+        if !console.json { console.printError(Render.playing(plan)) }
         context.holdOutput?(true)
         defer { context.holdOutput?(false) }
         let events = PlaybackEvents(console: console, label: label, chapters: plan.chapters)
@@ -97,12 +75,8 @@ extension Command {
         if case .failed(let reason) = end.reason { throw .notPlayable(plan.source, reason: reason) }
         let saved = record == .saved
         return (
-            playedText(end, label: label, saved: saved, player: plan.player),
-            .object([
-                "number": .string(label.number), "title": .string(label.title), "source": .string(plan.source),
-                "position": end.position.map { .double($0) }, "duration": end.duration.map { .double($0) },
-                "played": .bool(end.finished), "reason": .string(end.reason.name), "saved": .bool(saved),
-            ]),
+            Render.played(end, label: label, saved: saved, player: plan.player),
+            JSONRender.played(end, plan: plan, saved: saved),
             end
         )
     }
@@ -134,10 +108,7 @@ extension Command {
             if case .exited(let exit) = end.reason, exit != .exited(0) { break }
         }
         let left = try await QueueText.entries(context.session.libraryIfMade()).count
-        context.output(
-            "queue: \(played) played, \(left) left" + (left > 0 ? " ('queue' lists them)" : ""),
-            json: .array(results)
-        )
+        context.output(Render.queuePlayed(played, left: left), json: .array(results))
     }
 
     /// Where `--from-start`, `--at` or `--chapter` (at most one of them) says to
@@ -155,91 +126,6 @@ extension Command {
         if let number = arguments[chapter] { return .chapter(number) }
         if let seconds = arguments[startAt] { return .at(seconds) }
         return .saved
-    }
-
-    /// `played 3: Title`, or `stopped 3 at 1:23 of 20:00`.
-    private static func playedText(_ end: PlaybackEnd, label: DownloadLabel, saved: Bool, player: PlayerCommand)
-        -> String
-    {
-        if end.finished { return "played \(label.number): \(label.title)" + (saved ? "" : " (not in the library)") }
-        var text = "stopped \(label.number)"
-        if let position = end.position {
-            text += " at \(Formatting.duration(.seconds(position)))"
-            if let duration = end.duration { text += " of \(Formatting.duration(.seconds(duration)))" }
-        }
-        if case .exited(let exit) = end.reason, exit != .exited(0) {
-            text += ": \(SafeText.line(player.program)) \(exit)"
-        }
-        if end.position != nil, !saved { text += " (not in the library: subscribe to keep positions)" }
-        return text
-    }
-}
-
-extension PlaybackEnd.Reason {
-    /// How `--json` names it.
-    var name: String {
-        switch self {
-        case .endOfFile: "end-of-file"
-        case .quit: "quit"
-        case .failed: "failed"
-        case .exited(.signaled): "killed"
-        case .exited: "exited"
-        }
-    }
-}
-
-/// Playback's events as JSON lines with `--json` (nothing otherwise: the player
-/// has the screen).
-struct PlaybackEvents: Sendable {
-    let console: Console
-    let label: DownloadLabel
-    /// The chapters mpv was given, to name the one playback enters.
-    var chapters: [PlayRequest.Chapter] = []
-
-    func report(_ event: PlaybackEvent) {
-        if console.json { console.emit(json(event)) }
-    }
-
-    /// `stopped`, and `played` when it played to the end.
-    func reportEnd(_ end: PlaybackEnd) {
-        guard console.json else { return }
-        console.emit(
-            event("stopped", ["position": end.position.map { .double($0) }, "reason": .string(end.reason.name)])
-        )
-        if end.finished { console.emit(event("played", [:])) }
-    }
-
-    private func json(_ event: PlaybackEvent) -> JSONValue {
-        switch event {
-        case .started(let pid, let from, let speed, let duration):
-            self.event(
-                "started",
-                [
-                    "pid": .int(Int(pid)), "from": .double(from), "speed": speed.map { .double($0) },
-                    "duration": duration.map { .double($0) },
-                ]
-            )
-        case .position(let seconds, let duration):
-            self.event("position", ["seconds": .double(seconds), "duration": duration.map { .double($0) }])
-        case .chapter(let number):
-            self.event(
-                "chapter",
-                [
-                    "chapter": .int(number),
-                    "chapterTitle": chapters.indices.contains(number - 1) ? .string(chapters[number - 1].title) : nil,
-                ]
-            )
-        }
-    }
-
-    private func event(_ name: String, _ details: KeyValuePairs<String, JSONValue?>) -> JSONValue {
-        guard case .object(let rest) = JSONValue.object(details) else { return .null }
-        return .object(
-            [
-                .init(key: "event", value: .string(name)), .init(key: "number", value: .string(label.number)),
-                .init(key: "title", value: .string(label.title)),
-            ] + rest
-        )
     }
 }
 
