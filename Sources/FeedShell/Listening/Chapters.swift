@@ -2,7 +2,6 @@ import FeedKit
 import Foundation
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let chapters = Command(
@@ -35,30 +34,10 @@ extension Command {
             chapters = try await context.session.chapters(inFile: file)
         }
         guard !chapters.isEmpty else {
-            context.output("\(SafeText.line(episode.title)) lists no chapters", json: .array([]))
+            context.output(Render.noChapters(episode: episode.title), json: .array([]))
             return .proceed
         }
-        let rows = chapters.enumerated().map { index, chapter in
-            [
-                String(index + 1),
-                Formatting.duration(.seconds(chapter.start)),
-                chapter.title + (chapter.url.map { "  " + SafeText.line($0.absoluteString) } ?? ""),
-            ]
-        }
-        context.output(
-            Table(
-                columns: [.init("#", rightAligned: true), .init("Start", rightAligned: true), .init("Title")],
-                rows: rows
-            ),
-            json: .array(
-                chapters.enumerated().map { index, chapter in
-                    .object([
-                        "number": .int(Int64(index + 1)), "start": .double(chapter.start),
-                        "title": .string(chapter.title), "url": .string(chapter.url?.absoluteString),
-                    ])
-                }
-            )
-        )
+        context.output(Render.chapters(chapters), json: JSONRender.chapters(chapters))
         return .proceed
     }
 }

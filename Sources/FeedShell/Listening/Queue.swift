@@ -1,7 +1,6 @@
 import Library
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let queue = Command(
@@ -115,30 +114,11 @@ enum QueueText {
     /// Lists the queue (after `said`, when a change is reported with it).
     static func list(_ library: Library?, _ context: CommandContext, said: String? = nil) async throws(ShellError) {
         let entries = try await entries(library)
-        let table = Table(
-            columns: [
-                .init("#", rightAligned: true), .init("Ref", rightAligned: true), .init("Podcast", maxWidth: 30),
-                .init("Title"),
-            ],
-            rows: entries.map { entry in
-                [String(entry.position), entry.ref, SafeText.line(entry.podcast), SafeText.line(entry.title)]
-            }
-        )
         let text =
             entries.isEmpty
             ? "the queue is empty: 'queue add SELECTOR' adds episodes"
-            : table.render(width: context.console.width, bold: context.console.color)
-        context.output(
-            (said.map { $0 + "\n" } ?? "") + text,
-            json: .array(
-                entries.map { entry in
-                    .object([
-                        "position": .int(entry.position), "ref": .string(entry.ref),
-                        "podcast": .string(entry.podcast), "title": .string(entry.title),
-                    ])
-                }
-            )
-        )
+            : Render.queue(entries).render(width: context.console.width, bold: context.console.color)
+        context.output((said.map { $0 + "\n" } ?? "") + text, json: JSONRender.queue(entries))
     }
 }
 

@@ -3,7 +3,6 @@ import Foundation
 import Library
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let transcript = Command(
@@ -34,56 +33,11 @@ extension Command {
             title: episode.title,
             refresh: arguments[refresh]
         )
-        let width = context.console.width
         context.output(
-            TranscriptText.render(transcript, title: episode.title, width: width),
-            json: .object([
-                "title": .string(episode.title), "url": .string(transcript.url.absoluteString),
-                "format": .string(transcript.format.rawValue),
-                "paragraphs": .array(
-                    transcript.paragraphs.map { paragraph in
-                        .object([
-                            "start": paragraph.start.map { .double($0) } ?? .null,
-                            "speaker": .string(paragraph.speaker), "text": .string(paragraph.text),
-                        ])
-                    }
-                ),
-            ])
+            Render.transcript(transcript, title: episode.title, width: context.console.width),
+            json: JSONRender.transcript(transcript, title: episode.title)
         )
         return .proceed
-    }
-}
-
-/// A transcript as a person reads it: a paragraph a line (wrapped under itself),
-/// `[12:34]` before it and the speaker's name when the speaker changes.
-enum TranscriptText {
-    static func render(_ transcript: StoredTranscript, title: String, width: Int?) -> String {
-        var lines = ["\(SafeText.line(title)): transcript (\(transcript.format.name))"]
-        if transcript.paragraphs.isEmpty { lines.append("(it has no text)") }
-        var speaker: String?
-        for paragraph in transcript.paragraphs {
-            var head = paragraph.start.map { "[" + Formatting.duration(.seconds($0)) + "] " } ?? ""
-            if let name = paragraph.speaker, name != speaker { head += SafeText.line(name) + ": " }
-            speaker = paragraph.speaker
-            let text = head + SafeText.line(paragraph.text)
-            guard let width, width > 20 else {
-                lines.append(text)
-                continue
-            }
-            // Continuations line up under the text, after the time.
-            let indent = paragraph.start == nil ? 0 : min(head.prefix { $0 != "]" }.count + 2, width / 3)
-            let wrapped = TextLayout.wrap(text, toWidth: width).split(
-                separator: "\n",
-                omittingEmptySubsequences: false
-            )
-            lines.append(String(wrapped[0]))
-            let rest = wrapped.dropFirst().joined(separator: " ")
-            if !rest.isEmpty {
-                let pad = String(repeating: " ", count: indent)
-                lines += TextLayout.wrap(rest, toWidth: width - indent).split(separator: "\n").map { pad + $0 }
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 }
 

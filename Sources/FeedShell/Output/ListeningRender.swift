@@ -1,0 +1,111 @@
+import FeedKit
+import Library
+import PlainText
+import TerminalKit
+
+extension Render {
+    /// A transcript as a person reads it: a paragraph a line (wrapped under
+    /// itself), `[12:34]` before it and the speaker's name when the speaker changes.
+    static func transcript(_ transcript: StoredTranscript, title: String, width: Int?) -> String {
+        var lines = ["\(SafeText.line(title)): transcript (\(transcript.format.name))"]
+        if transcript.paragraphs.isEmpty { lines.append("(it has no text)") }
+        var speaker: String?
+        for paragraph in transcript.paragraphs {
+            var head = paragraph.start.map { "[" + Formatting.duration(.seconds($0)) + "] " } ?? ""
+            if let name = paragraph.speaker, name != speaker { head += SafeText.line(name) + ": " }
+            speaker = paragraph.speaker
+            let text = head + SafeText.line(paragraph.text)
+            guard let width, width > 20 else {
+                lines.append(text)
+                continue
+            }
+            // Continuations line up under the text, after the time.
+            let indent = paragraph.start == nil ? 0 : min(head.prefix { $0 != "]" }.count + 2, width / 3)
+            let wrapped = TextLayout.wrap(text, toWidth: width).split(
+                separator: "\n",
+                omittingEmptySubsequences: false
+            )
+            lines.append(String(wrapped[0]))
+            let rest = wrapped.dropFirst().joined(separator: " ")
+            if !rest.isEmpty {
+                let pad = String(repeating: " ", count: indent)
+                lines += TextLayout.wrap(rest, toWidth: width - indent).split(separator: "\n").map { pad + $0 }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `chapters` when the episode lists none.
+    static func noChapters(episode title: String) -> String {
+        "\(SafeText.line(title)) lists no chapters"
+    }
+
+    /// Each chapter's number, start and title, with its web page when it has one.
+    static func chapters(_ chapters: [Chapter]) -> Table {
+        Table(
+            columns: [.init("#", rightAligned: true), .init("Start", rightAligned: true), .init("Title")],
+            rows: chapters.enumerated().map { index, chapter in
+                [
+                    String(index + 1),
+                    Formatting.duration(.seconds(chapter.start)),
+                    SafeText.line(chapter.title) + (chapter.url.map { "  " + SafeText.line($0.absoluteString) } ?? ""),
+                ]
+            }
+        )
+    }
+
+    /// The play queue: position, the episode's `P:E`, podcast and title.
+    static func queue(_ entries: [QueueEntry]) -> Table {
+        Table(
+            columns: [
+                .init("#", rightAligned: true), .init("Ref", rightAligned: true), .init("Podcast", maxWidth: 30),
+                .init("Title"),
+            ],
+            rows: entries.map { entry in
+                [String(entry.position), entry.ref, SafeText.line(entry.podcast), SafeText.line(entry.title)]
+            }
+        )
+    }
+}
+
+extension JSONRender {
+    /// `transcript --json`: where it came from, its format and its paragraphs.
+    static func transcript(_ transcript: StoredTranscript, title: String) -> JSONValue {
+        .object([
+            "title": .string(title), "url": .string(transcript.url.absoluteString),
+            "format": .string(transcript.format.rawValue),
+            "paragraphs": .array(
+                transcript.paragraphs.map { paragraph in
+                    .object([
+                        "start": paragraph.start.map { .double($0) } ?? .null,
+                        "speaker": .string(paragraph.speaker), "text": .string(paragraph.text),
+                    ])
+                }
+            ),
+        ])
+    }
+
+    /// `chapters --json`: number, start in seconds, title and web page.
+    static func chapters(_ chapters: [Chapter]) -> JSONValue {
+        .array(
+            chapters.enumerated().map { index, chapter in
+                .object([
+                    "number": .int(Int64(index + 1)), "start": .double(chapter.start),
+                    "title": .string(chapter.title), "url": .string(chapter.url?.absoluteString),
+                ])
+            }
+        )
+    }
+
+    /// `queue --json`: the entries in order.
+    static func queue(_ entries: [QueueEntry]) -> JSONValue {
+        .array(
+            entries.map { entry in
+                .object([
+                    "position": .int(entry.position), "ref": .string(entry.ref),
+                    "podcast": .string(entry.podcast), "title": .string(entry.title),
+                ])
+            }
+        )
+    }
+}
