@@ -1,8 +1,6 @@
-import HTTPSupport
 import Library
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let set = Command(
@@ -77,78 +75,14 @@ extension Command {
 
     private static func listSettings(_ context: CommandContext) async throws(ShellError) {
         let session = context.session
-        let settings = await session.settings()
-        let playerFromEnvironment = session.configuration.player
-        var rows: [[String]] = []
-        var json: [JSONValue] = []
-        for setting in Setting.allCases {
-            var value = settings.values[setting]
-            var source = value == nil ? "default" : "set"
-            if setting == .player, let playerFromEnvironment {
-                value = playerFromEnvironment
-                source = "FEEDSH_PLAYER"
-            }
-            if setting == .maxConcurrent, session.configuration.maxConcurrentGiven {
-                value = String(session.configuration.maxConcurrent)
-                source = "--max-concurrent"
-            }
-            if setting == .maxSize, let bytes = session.configuration.maxFileSize {
-                value = ByteSize.format(bytes)
-                source = "--max-filesize"
-            }
-            if setting == .pager, session.configuration.pager == nil {
-                value = "none"
-                source = "--no-pager"
-            }
-            if setting == .podcastIndexKey, let key = session.configuration.podcastIndexKey {
-                value = key
-                source = "FEEDSH_PODCASTINDEX_KEY"
-            }
-            if setting == .podcastIndexSecret, let secret = session.configuration.podcastIndexSecret {
-                value = secret
-                source = "FEEDSH_PODCASTINDEX_SECRET"
-            }
-            if setting == .rateLimit, let rate = session.configuration.rateLimit {
-                value = ByteSize.format(rate)
-                source = "--limit-rate"
-            }
-            if setting.isSecret, value != nil { value = "(hidden)" }
-            rows.append([setting.name, SafeText.line(value ?? setting.defaultText), source])
-            json.append(
-                .object([
-                    "name": .string(setting.name), "value": .string(value ?? setting.defaultText),
-                    "source": .string(source),
-                ])
-            )
-        }
-        var text = Table(
-            columns: [Table.Column("Setting"), Table.Column("Value", maxWidth: 50), Table.Column("From")],
-            rows: rows
-        ).render(width: context.console.width, bold: context.console.color)
-        var podcastRules: [JSONValue] = []
+        let effective = await session.effectiveSettings()
         // settings() opened the library when there is one; listing never makes one.
-        if await session.openedLibrary != nil {
-            let all = (try? await subscriptions(context)) ?? []
-            var lines: [String] = []
-            for summary in all
-            where summary.podcast.autodownload || summary.podcast.keep != nil || summary.podcast.speed != nil {
-                let podcast = summary.podcast
-                var rules: [String] = []
-                if podcast.autodownload { rules.append("autodownload on") }
-                if let keep = podcast.keep { rules.append("keep \(keep)") }
-                if let speed = podcast.speed { rules.append("speed \(Setting.decimal(speed))") }
-                lines.append("\(podcast.number) \(SafeText.line(podcast.title)): \(rules.joined(separator: ", "))")
-                podcastRules.append(
-                    .object([
-                        "number": .int(podcast.number), "title": .string(podcast.title),
-                        "autodownload": .bool(podcast.autodownload), "keep": podcast.keep.map { .int($0) },
-                        "speed": podcast.speed.map { .double($0) } ?? .null,
-                    ])
-                )
-            }
-            if !lines.isEmpty { text += "\nsubscriptions:\n" + lines.joined(separator: "\n") }
-        }
-        context.output(text, json: .object(["settings": .array(json), "podcasts": .array(podcastRules)]))
+        let rules = await session.openedLibrary != nil ? (try? await subscriptions(context)) ?? [] : []
+        let podcasts = rules.map(\.podcast).filter { $0.autodownload || $0.keep != nil || $0.speed != nil }
+        context.output(
+            Render.settings(effective, podcasts: podcasts, width: context.console.width, color: context.console.color),
+            json: JSONRender.settings(effective, podcasts: podcasts)
+        )
     }
 
     private static func setPodcastRule(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError)

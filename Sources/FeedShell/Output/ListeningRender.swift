@@ -68,7 +68,52 @@ extension Render {
     }
 }
 
+extension Render {
+    /// `set`: each setting's value and where it comes from, then the
+    /// subscriptions with rules of their own.
+    static func settings(_ settings: [EffectiveSetting], podcasts: [StoredPodcast], width: Int?, color: Bool)
+        -> String
+    {
+        var text = Table(
+            columns: [Table.Column("Setting"), Table.Column("Value", maxWidth: 50), Table.Column("From")],
+            rows: settings.map { [$0.setting.name, SafeText.line($0.value ?? $0.setting.defaultText), $0.source] }
+        ).render(width: width, bold: color)
+        let lines = podcasts.map { podcast in
+            var rules: [String] = []
+            if podcast.autodownload { rules.append("autodownload on") }
+            if let keep = podcast.keep { rules.append("keep \(keep)") }
+            if let speed = podcast.speed { rules.append("speed \(Setting.decimal(speed))") }
+            return "\(podcast.number) \(SafeText.line(podcast.title)): \(rules.joined(separator: ", "))"
+        }
+        if !lines.isEmpty { text += "\nsubscriptions:\n" + lines.joined(separator: "\n") }
+        return text
+    }
+}
+
 extension JSONRender {
+    /// `set --json`: the settings in effect and the subscriptions' own rules.
+    static func settings(_ settings: [EffectiveSetting], podcasts: [StoredPodcast]) -> JSONValue {
+        .object([
+            "settings": .array(
+                settings.map {
+                    .object([
+                        "name": .string($0.setting.name), "value": .string($0.value ?? $0.setting.defaultText),
+                        "source": .string($0.source),
+                    ])
+                }
+            ),
+            "podcasts": .array(
+                podcasts.map { podcast in
+                    .object([
+                        "number": .int(podcast.number), "title": .string(podcast.title),
+                        "autodownload": .bool(podcast.autodownload), "keep": podcast.keep.map { .int($0) },
+                        "speed": podcast.speed.map { .double($0) } ?? .null,
+                    ])
+                }
+            ),
+        ])
+    }
+
     /// `transcript --json`: where it came from, its format and its paragraphs.
     static func transcript(_ transcript: StoredTranscript, title: String) -> JSONValue {
         .object([
