@@ -126,18 +126,15 @@ extension Command {
         } catch {
             throw .unwritable(cache.directory.path, reason: describeFileError(error))
         }
-        var facts = [ByteCountText.format(Int(outcome.bytes)), SafeText.line(contentType ?? "unknown type")]
-        if let info { facts.append("\(info.width)×\(info.height) \(info.format.rawValue)") }
-        if outcome.notModified { facts.append("not modified, cached copy") }
-        context.output(
-            "\(file.final.path)\n\(facts.joined(separator: " · "))",
-            json: .object([
-                "path": .string(file.final.path), "url": .string(url.absoluteString), "bytes": .int(outcome.bytes),
-                "contentType": .string(contentType), "format": .string(info?.format.rawValue),
-                "width": info.map { .int($0.width) }, "height": info.map { .int($0.height) },
-                "cached": .bool(outcome.notModified),
-            ])
+        let saved = SavedImage(
+            path: file.final.path,
+            url: url,
+            bytes: outcome.bytes,
+            contentType: contentType,
+            info: info,
+            cached: outcome.notModified
         )
+        context.output(Render.savedImage(saved), json: JSONRender.savedImage(saved))
     }
 
     /// The format and size from the first bytes of a file.

@@ -2,7 +2,6 @@ import FeedKit
 import Foundation
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     /// Media the Met's search narrows to (`--medium`); any other text works too.
@@ -95,54 +94,10 @@ extension Command {
             )
             return
         }
-        var rows: [[String]] = []
-        var failures: [String] = []
-        for (id, fetched) in result.objects {
-            switch fetched {
-            case .success(let object):
-                let maker = [object.title, object.artist, object.medium].compactMap { $0 }.map(SafeText.line)
-                rows.append([
-                    String(id), SafeText.line(object.date ?? "-"), object.hasPublicImage ? "yes" : "no",
-                    maker.joined(separator: " · "),
-                ])
-            case .failure(let error):
-                rows.append([String(id), "-", "-", "(failed: \(SafeText.line(error.description)))"])
-                failures.append("object \(id): \(SafeText.line(error.description))")
-            }
-        }
-        let shown = result.objects.count
-        var footer: String? = result.total > shown ? "(\(shown) of \(result.total) objects; --limit N shows more)" : nil
-        if !failures.isEmpty {
-            footer = [footer, "\(failures.count) of \(shown) objects could not be loaded"].compactMap { $0 }.joined(
-                separator: "\n"
-            )
-        }
         context.output(
-            Table(
-                columns: [
-                    .init("ID", rightAligned: true), .init("Date", maxWidth: 20), .init("Image"),
-                    .init("Title · Artist · Medium"),
-                ],
-                rows: rows
-            ),
-            footer: footer,
-            json: .object([
-                "total": .int(result.total),
-                "objects": .array(
-                    result.objects.map { id, fetched in
-                        switch fetched {
-                        case .success(let object): JSONRender.metObject(object)
-                        case .failure(let error):
-                            .object([
-                                "id": .int(id),
-                                "error": .object([
-                                    "code": .string(error.code.description), "message": .string(error.description),
-                                ]),
-                            ])
-                        }
-                    }
-                ),
-            ])
+            Render.metSearch(result),
+            footer: Render.metSearchFooter(result),
+            json: JSONRender.metSearch(result)
         )
     }
 }
@@ -152,65 +107,6 @@ extension Command {
 struct MetSearchOutcome: Sendable {
     let total: Int
     let objects: [(id: Int, result: Result<MetObject, FeedError>)]
-}
-
-extension Render {
-    /// One Met object in full.
-    static func metObject(_ object: MetObject, width: Int? = nil) -> String {
-        var lines = [SafeText.line(object.title)]
-        func add(_ label: String, _ value: String?) {
-            if let value, !value.isEmpty {
-                lines.append(TextLayout.pad(label + ":", toWidth: 12) + SafeText.line(value))
-            }
-        }
-        add("id", String(object.id))
-        add("artist", object.artist)
-        add("date", object.date)
-        add("medium", object.medium)
-        add("dimensions", object.dimensions)
-        add("department", object.department)
-        add("culture", object.culture)
-        add("accession", object.accessionNumber)
-        add("credit", object.creditLine)
-        for constituent in object.constituents {
-            add(
-                "maker",
-                [constituent.name, constituent.role.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
-            )
-        }
-        if !object.tags.isEmpty { add("tags", object.tags.joined(separator: ", ")) }
-        add(
-            "image",
-            object.primaryImage.map {
-                $0.absoluteString + (object.isPublicDomain ? " (public domain)" : " (not public domain)")
-            }
-                ?? "none"
-        )
-        if object.additionalImageCount > 0 { add("more", "\(object.additionalImageCount) additional images") }
-        add("web", object.objectURL?.absoluteString)
-        add("updated", object.metadataDate.map { $0.formatted(.iso8601) })
-        let text = lines.joined(separator: "\n")
-        return width.map { TextLayout.wrap(text, toWidth: $0) } ?? text
-    }
-}
-
-extension JSONRender {
-    static func metObject(_ object: MetObject) -> JSONValue {
-        .object([
-            "id": .int(object.id), "title": .string(object.title), "artist": .string(object.artist),
-            "date": .string(object.date), "medium": .string(object.medium), "department": .string(object.department),
-            "culture": .string(object.culture), "dimensions": .string(object.dimensions),
-            "creditLine": .string(object.creditLine), "accessionNumber": .string(object.accessionNumber),
-            "isPublicDomain": .bool(object.isPublicDomain),
-            "primaryImage": .string(object.primaryImage?.absoluteString),
-            "hasPublicImage": .bool(object.hasPublicImage),
-            "constituents": .array(
-                object.constituents.map { .object(["name": .string($0.name), "role": .string($0.role)]) }
-            ),
-            "tags": .array(object.tags.map { .string($0) }), "objectURL": .string(object.objectURL?.absoluteString),
-            "metadataDate": .date(object.metadataDate),
-        ])
-    }
 }
 
 extension Command {

@@ -1,7 +1,6 @@
 import FeedKit
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let tracks = Command(
@@ -27,33 +26,7 @@ extension Command {
             context.output("no songs match '\(SafeText.line(term))'", json: .array([]))
             return .proceed
         }
-        let rows = tracks.enumerated().map { index, track in
-            [
-                String(index + 1), track.duration.map(Formatting.duration) ?? "-",
-                track.previewURL == nil ? "no" : "yes",
-                [track.title, track.artist, track.album ?? ""].filter { !$0.isEmpty }.map(SafeText.line)
-                    .joined(separator: " · "),
-            ]
-        }
-        context.output(
-            Table(
-                columns: [
-                    .init("#", rightAligned: true), .init("Length", rightAligned: true), .init("Preview"),
-                    .init("Song"),
-                ],
-                rows: rows
-            ),
-            json: .array(
-                tracks.enumerated().map { index, track in
-                    .object([
-                        "number": .int(index + 1), "id": .int(track.id), "title": .string(track.title),
-                        "artist": .string(track.artist), "album": .string(track.album),
-                        "seconds": track.duration.map { .int($0.components.seconds) } ?? .null,
-                        "previewURL": .string(track.previewURL?.absoluteString),
-                    ])
-                }
-            )
-        )
+        context.output(Render.songs(tracks), json: JSONRender.songs(tracks))
         return .proceed
     }
 

@@ -1,7 +1,6 @@
 import FeedKit
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let defaultPostsLimit = 20
@@ -27,12 +26,8 @@ extension Command {
             context.output(user.map { "user \($0) has no posts" } ?? "no posts", json: .array([]))
             return .proceed
         }
-        let rows = posts.prefix(limit).map { [String($0.id), String($0.userId), SafeText.line($0.title)] }
         context.output(
-            Table(
-                columns: [.init("#", rightAligned: true), .init("User", rightAligned: true), .init("Title")],
-                rows: rows
-            ),
+            Render.posts(Array(posts.prefix(limit))),
             footer: posts.count > limit ? "(\(limit) of \(posts.count) posts; --limit N shows more)" : nil,
             json: .array(posts.prefix(limit).map { JSONRender.post($0) })
         )
@@ -54,19 +49,8 @@ extension Command {
         let (post, comments): (Post, [Comment]) = try await feed { () async throws(FeedError) in
             try await context.session.posts.post(id: id)
         }
-        var lines = [
-            SafeText.line(post.title), "post \(post.id) by user \(post.userId)", "", SafeText.block(post.body),
-        ]
-        lines += ["", comments.isEmpty ? "No comments." : "Comments (\(comments.count)):"]
-        for comment in comments {
-            lines.append("")
-            lines.append("  \(SafeText.line(comment.name)) <\(SafeText.line(comment.email))>")
-            lines += SafeText.block(comment.body).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "    " + $0 }
-        }
-        let shown = lines.joined(separator: "\n")
         context.output(
-            context.console.width.map { TextLayout.wrap(shown, toWidth: $0) } ?? shown,
+            Render.post(post, comments: comments, width: context.console.width),
             json: JSONRender.post(post, comments: comments)
         )
         return .proceed
