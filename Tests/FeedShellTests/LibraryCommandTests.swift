@@ -254,8 +254,8 @@ struct LibraryCommandTests {
             snippet: "an \u{1}aardvark\u{2} \u{1B}[2Jsays",
             at: nil
         )
-        #expect(FindText.snippet(hit, color: true) == "an \u{1B}[1maardvark\u{1B}[0m says")
-        #expect(FindText.snippet(hit, color: false) == "an aardvark says")
+        #expect(Render.snippet(hit, color: true) == "an \u{1B}[1maardvark\u{1B}[0m says")
+        #expect(Render.snippet(hit, color: false) == "an aardvark says")
     }
 
     /// `queue` adds across podcasts and `new`, lists, moves, takes out and

@@ -2,7 +2,6 @@ import Foundation
 import Library
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let find = Command(
@@ -38,25 +37,15 @@ extension Command {
             }
         }
         await context.session.remember(hits)
-        let color = context.console.color
         context.output(
-            FindText.render(hits, color: color, width: context.console.width),
-            json: .array(
-                hits.map { hit in
-                    .object([
-                        "ref": .string(hit.ref), "podcast": .string(hit.podcast), "title": .string(hit.title),
-                        "snippet": .string(FindText.snippet(hit, color: false)),
-                        "at": hit.at.map { .double($0) } ?? .null,
-                    ])
-                }
-            )
+            Render.findHits(hits, color: context.console.color, width: context.console.width),
+            json: JSONRender.findHits(hits)
         )
         return .proceed
     }
 }
 
-/// `find`'s hits for a person: where each is (`P:E`, the time), the podcast and
-/// episode, and the snippet under it with the words found in bold.
+/// How `find` names what is wrong with its words.
 enum FindText {
     /// What is wrong with the words, naming the word.
     static func problem(_ error: SearchQueryError) -> String {
@@ -66,37 +55,6 @@ enum FindText {
         case .emptyWord: "an empty word cannot be found"
         case .noWords: "no words to find"
         }
-    }
-
-    /// The snippet, sanitized, its matches in bold (`color`) or plain.
-    static func snippet(_ hit: SearchHit, color: Bool) -> String {
-        var out = ""
-        var piece = ""
-        for character in hit.snippet {
-            guard character == SearchHit.markStart || character == SearchHit.markEnd else {
-                piece.append(character)
-                continue
-            }
-            out += SafeText.line(piece)
-            piece = ""
-            if color { out += character == SearchHit.markStart ? "\u{1B}[1m" : "\u{1B}[0m" }
-        }
-        return out + SafeText.line(piece)
-    }
-
-    static func render(_ hits: [SearchHit], color: Bool, width: Int?) -> String {
-        guard !hits.isEmpty else { return "nothing found" }
-        var lines: [String] = []
-        for (index, hit) in hits.enumerated() {
-            let at = hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? ""
-            lines.append(
-                "f\(index + 1)  \(hit.ref)\(at)  \(SafeText.line(hit.podcast)): \(SafeText.line(hit.title))"
-            )
-            let snippet = "    " + snippet(hit, color: color)
-            lines.append(width.map { TextLayout.wrap(snippet, toWidth: $0) } ?? snippet)
-        }
-        lines.append("('play fN' plays hit N, from where its words were said)")
-        return lines.joined(separator: "\n")
     }
 }
 

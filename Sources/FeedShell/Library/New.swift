@@ -2,7 +2,6 @@ import Foundation
 import Library
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let new = Command(
@@ -21,27 +20,7 @@ extension Command {
             context.output("no new episodes", json: .array([]))
             return .proceed
         }
-        let rows = fresh.enumerated().map { index, pair in
-            [
-                "n\(index + 1)", pair.episode.published.map { Formatting.date($0) } ?? "-",
-                pair.episode.seconds.map { Formatting.duration(.seconds($0)) } ?? "-",
-                SafeText.line(pair.podcast.title), SafeText.line(pair.episode.title),
-            ]
-        }
-        context.output(
-            Table(
-                columns: [
-                    .init("#", rightAligned: true), .init("Date"), .init("Length", rightAligned: true),
-                    .init("Podcast", maxWidth: 28), .init("Title"),
-                ],
-                rows: rows
-            ),
-            json: .array(
-                fresh.enumerated().map { index, pair in
-                    JSONRender.libraryEpisode(pair.episode, podcast: pair.podcast, number: "n\(index + 1)")
-                }
-            )
-        )
+        context.output(Render.newEpisodes(fresh), json: JSONRender.newEpisodes(fresh))
         return .proceed
     }
 }

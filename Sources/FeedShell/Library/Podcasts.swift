@@ -2,7 +2,6 @@ import Foundation
 import Library
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     /// The subscriptions in `podcasts` order: by number.
@@ -51,41 +50,13 @@ extension Command {
             return .proceed
         }
         let onDisk = await context.session.downloadedOnDisk(all.map(\.podcast))
-        func downloaded(_ summary: PodcastSummary) -> Int {
-            onDisk[summary.podcast.id ?? -1] ?? summary.downloadedCount
+        // What is on disk wins over what the library last counted.
+        let counted = all.map { summary in
+            var summary = summary
+            summary.downloadedCount = onDisk[summary.podcast.id ?? -1] ?? summary.downloadedCount
+            return summary
         }
-        let rows = all.map { summary in
-            [
-                String(summary.podcast.number), String(summary.episodeCount), String(summary.newCount),
-                String(downloaded(summary)),
-                summary.podcast.updated.map { Formatting.date($0) } ?? "never",
-                SafeText.line(summary.podcast.title),
-                SafeText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.lastError ?? ""),
-            ]
-        }
-        context.output(
-            Table(
-                columns: [
-                    .init("#", rightAligned: true), .init("Episodes", rightAligned: true),
-                    .init("New", rightAligned: true), .init("Got", rightAligned: true), .init("Updated"),
-                    .init("Title", maxWidth: 40), .init("Error"),
-                ],
-                rows: rows
-            ),
-            json: .array(
-                all.map { summary in
-                    let podcast = summary.podcast
-                    return .object([
-                        "number": .int(podcast.number), "title": .string(podcast.title),
-                        "author": .string(podcast.author),
-                        "feedURL": .string(podcast.feedURL), "itunesID": podcast.itunesID.map { .int($0) } ?? .null,
-                        "episodeCount": .int(summary.episodeCount), "newCount": .int(summary.newCount),
-                        "downloadedCount": .int(downloaded(summary)), "updated": .date(podcast.updated),
-                        "error": .string(podcast.gone ? "gone" : podcast.lastError),
-                    ])
-                }
-            )
-        )
+        context.output(Render.subscriptions(counted), json: JSONRender.subscriptions(counted))
         return .proceed
     }
 

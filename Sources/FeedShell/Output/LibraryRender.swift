@@ -1,0 +1,117 @@
+import Library
+import PlainText
+import TerminalKit
+
+extension Render {
+    /// The subscriptions: number, episode, new and downloaded counts, the last
+    /// update, title and the last error.
+    static func subscriptions(_ all: [PodcastSummary]) -> Table {
+        Table(
+            columns: [
+                .init("#", rightAligned: true), .init("Episodes", rightAligned: true),
+                .init("New", rightAligned: true), .init("Got", rightAligned: true), .init("Updated"),
+                .init("Title", maxWidth: 40), .init("Error"),
+            ],
+            rows: all.map { summary in
+                [
+                    String(summary.podcast.number), String(summary.episodeCount), String(summary.newCount),
+                    String(summary.downloadedCount),
+                    summary.podcast.updated.map { Formatting.date($0) } ?? "never",
+                    SafeText.line(summary.podcast.title),
+                    SafeText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.lastError ?? ""),
+                ]
+            }
+        )
+    }
+
+    /// The new episodes of every subscription, numbered n1, n2...
+    static func newEpisodes(_ fresh: [(podcast: StoredPodcast, episode: StoredEpisode)]) -> Table {
+        Table(
+            columns: [
+                .init("#", rightAligned: true), .init("Date"), .init("Length", rightAligned: true),
+                .init("Podcast", maxWidth: 28), .init("Title"),
+            ],
+            rows: fresh.enumerated().map { index, pair in
+                [
+                    "n\(index + 1)", pair.episode.published.map { Formatting.date($0) } ?? "-",
+                    pair.episode.seconds.map { Formatting.duration(.seconds($0)) } ?? "-",
+                    SafeText.line(pair.podcast.title), SafeText.line(pair.episode.title),
+                ]
+            }
+        )
+    }
+
+    /// The snippet, sanitized, its matches in bold (`color`) or plain.
+    static func snippet(_ hit: SearchHit, color: Bool) -> String {
+        var out = ""
+        var piece = ""
+        for character in hit.snippet {
+            guard character == SearchHit.markStart || character == SearchHit.markEnd else {
+                piece.append(character)
+                continue
+            }
+            out += SafeText.line(piece)
+            piece = ""
+            if color { out += character == SearchHit.markStart ? "\u{1B}[1m" : "\u{1B}[0m" }
+        }
+        return out + SafeText.line(piece)
+    }
+
+    /// `find`'s hits for a person: where each is (`P:E`, the time), the podcast
+    /// and episode, and the snippet under it with the words found in bold.
+    static func findHits(_ hits: [SearchHit], color: Bool, width: Int?) -> String {
+        guard !hits.isEmpty else { return "nothing found" }
+        var lines: [String] = []
+        for (index, hit) in hits.enumerated() {
+            let at = hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? ""
+            lines.append(
+                "f\(index + 1)  \(hit.ref)\(at)  \(SafeText.line(hit.podcast)): \(SafeText.line(hit.title))"
+            )
+            let snippet = "    " + snippet(hit, color: color)
+            lines.append(width.map { TextLayout.wrap(snippet, toWidth: $0) } ?? snippet)
+        }
+        lines.append("('play fN' plays hit N, from where its words were said)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension JSONRender {
+    /// `podcasts --json`.
+    static func subscriptions(_ all: [PodcastSummary]) -> JSONValue {
+        .array(
+            all.map { summary in
+                let podcast = summary.podcast
+                return .object([
+                    "number": .int(podcast.number), "title": .string(podcast.title),
+                    "author": .string(podcast.author),
+                    "feedURL": .string(podcast.feedURL), "itunesID": podcast.itunesID.map { .int($0) } ?? .null,
+                    "episodeCount": .int(summary.episodeCount), "newCount": .int(summary.newCount),
+                    "downloadedCount": .int(summary.downloadedCount), "updated": .date(podcast.updated),
+                    "error": .string(podcast.gone ? "gone" : podcast.lastError),
+                ])
+            }
+        )
+    }
+
+    /// `new --json`.
+    static func newEpisodes(_ fresh: [(podcast: StoredPodcast, episode: StoredEpisode)]) -> JSONValue {
+        .array(
+            fresh.enumerated().map { index, pair in
+                libraryEpisode(pair.episode, podcast: pair.podcast, number: "n\(index + 1)")
+            }
+        )
+    }
+
+    /// `find --json`: each hit's `P:E`, podcast, title, snippet and time.
+    static func findHits(_ hits: [SearchHit]) -> JSONValue {
+        .array(
+            hits.map { hit in
+                .object([
+                    "ref": .string(hit.ref), "podcast": .string(hit.podcast), "title": .string(hit.title),
+                    "snippet": .string(Render.snippet(hit, color: false)),
+                    "at": hit.at.map { .double($0) } ?? .null,
+                ])
+            }
+        )
+    }
+}
