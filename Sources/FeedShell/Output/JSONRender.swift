@@ -126,6 +126,20 @@ enum JSONRender {
         }
     }
 
+    /// `search --json`.
+    static func searchResults(_ results: [PodcastSearchResult]) -> JSONValue {
+        .array(
+            results.enumerated().map { index, result in
+                .object([
+                    "number": .int(index + 1), "id": .int(result.id), "title": .string(result.title),
+                    "artist": .string(result.artist), "episodeCount": result.episodeCount.map { .int($0) },
+                    "genre": .string(result.genre), "feedURL": .string(result.feedURL?.absoluteString),
+                    "directory": .string(result.directory.rawValue),
+                ])
+            }
+        )
+    }
+
     static func post(_ post: Post, comments: [Comment]? = nil) -> JSONValue {
         .object([
             "id": .int(post.id), "userId": .int(post.userId), "title": .string(post.title), "body": .string(post.body),

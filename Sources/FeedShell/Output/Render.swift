@@ -133,6 +133,19 @@ enum Render {
         return width.map { TextLayout.wrap(text, toWidth: $0) } ?? text
     }
 
+    /// A directory search's results: number, episode count, title · artist.
+    static func searchResults(_ results: [PodcastSearchResult]) -> Table {
+        Table(
+            columns: [.init("#", rightAligned: true), .init("Episodes", rightAligned: true), .init("Podcast")],
+            rows: results.enumerated().map { index, result in
+                [
+                    String(index + 1), result.episodeCount.map(String.init) ?? "-",
+                    SafeText.line(result.title) + (result.artist.map { " · " + SafeText.line($0) } ?? ""),
+                ]
+            }
+        )
+    }
+
     private static func cut(_ text: String, _ width: Int?) -> String {
         width.map { TextLayout.truncate(text, toWidth: $0) } ?? text
     }

@@ -1,7 +1,6 @@
 import FeedKit
 import PlainText
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let search = Command(
@@ -29,28 +28,7 @@ extension Command {
             context.output("no podcasts match '\(SafeText.line(term))'", json: .array([]))
             return .proceed
         }
-        let rows = results.enumerated().map { index, result in
-            [
-                String(index + 1), result.episodeCount.map(String.init) ?? "-",
-                SafeText.line(result.title) + (result.artist.map { " · " + SafeText.line($0) } ?? ""),
-            ]
-        }
-        context.output(
-            Table(
-                columns: [.init("#", rightAligned: true), .init("Episodes", rightAligned: true), .init("Podcast")],
-                rows: rows
-            ),
-            json: .array(
-                results.enumerated().map { index, result in
-                    .object([
-                        "number": .int(index + 1), "id": .int(result.id), "title": .string(result.title),
-                        "artist": .string(result.artist), "episodeCount": result.episodeCount.map { .int($0) },
-                        "genre": .string(result.genre), "feedURL": .string(result.feedURL?.absoluteString),
-                        "directory": .string(result.directory.rawValue),
-                    ])
-                }
-            )
-        )
+        context.output(Render.searchResults(results), json: JSONRender.searchResults(results))
         return .proceed
     }
 }
