@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // Deque for the download queue (async-http-client builds it already).
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        // The pager, started in the terminal's foreground (TerminalKit.Pager).
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         // The podcast library: SQLite in WAL mode, migrations, DatabasePool.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // Lines of mpv's JSON IPC (hummingbird builds it already).
@@ -71,7 +73,10 @@ let package = Package(
         // Programs started in feedsh's own process group (the player, the pager) or
         // a session of their own (the background feedsh).
         .target(name: "Processes", dependencies: ["CFileIO"]),
-        .target(name: "TerminalKit", dependencies: ["CFileIO", "PlainText", "Processes"]),
+        .target(
+            name: "TerminalKit",
+            dependencies: ["CFileIO", "PlainText", .product(name: "Subprocess", package: "swift-subprocess")]
+        ),
         .target(name: "ShellKit", dependencies: ["PlainText"]),
         .systemLibrary(
             name: "CEditLine",

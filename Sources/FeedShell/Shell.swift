@@ -259,13 +259,9 @@ public final class Shell: Sendable {
             console.print(text)
             return
         }
-        // Download news waits while the pager has the screen. The pager blocks a
-        // thread for as long as the reader reads: a dispatch thread, not one of
-        // NIO's few threads for short blocking work.
+        // Download news waits while the pager has the screen.
         editor.holdOutput(true)
-        let paged = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Pager.run(pager, text: text + "\n")) }
-        }
+        let paged = await Pager.run(pager, text: text + "\n")
         editor.holdOutput(false)
         if !paged { console.print(text) }
     }

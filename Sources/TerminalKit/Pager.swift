@@ -1,6 +1,6 @@
 import Foundation
 import PlainText
-import Processes
+import Subprocess
 
 /// Shows text taller than the screen through the user's pager, as psql does.
 public enum Pager {
@@ -23,27 +23,34 @@ public enum Pager {
     }
 
     /// Runs `command` through `/bin/sh` with `text` on its standard input and waits
-    /// for it to exit. False when it could not be started (the caller prints the
-    /// text itself). Blocks the calling thread: call it off Swift's cooperative pool.
-    /// It runs in the terminal's foreground (``ForegroundProcess``).
-    public static func run(_ command: String, text: String) -> Bool {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return false }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
-        // The pager must not inherit the write end, or it never sees the end of its
-        // input (its standard input is a copy of the read end, made without the flag).
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let process = ForegroundProcess.start(command, input: readEnd)
-        close(readEnd)
-        guard let process else {
-            close(writeEnd)
-            return false
-        }
-        // The pager may quit before reading everything (q): a broken pipe is fine.
-        let previous = signal(SIGPIPE, SIG_IGN)
-        TerminalOutput.write(text, to: writeEnd)
-        close(writeEnd)
-        signal(SIGPIPE, previous)
-        return !process.waitBlocking().notFound
+    /// for it to exit. False when it could not be started, or the shell found no
+    /// such program (the caller prints the text itself).
+    ///
+    /// swift-subprocess starts it in feedsh's own process group, so it is in the
+    /// terminal's foreground and reads keys, with every signal at its default and
+    /// none of feedsh's descriptors. It runs in a task of its own: cancelling a run
+    /// tears the child down, and a Ctrl-C the reader presses in the pager must not
+    /// close it under them.
+    public static func run(_ command: String, text: String) async -> Bool {
+        await Task {
+            // The pager may quit before reading everything (q): a broken pipe is fine.
+            let previous = signal(SIGPIPE, SIG_IGN)
+            defer { signal(SIGPIPE, previous) }
+            do {
+                let result = try await Subprocess.run(
+                    .path("/bin/sh"),
+                    arguments: ["-c", command],
+                    input: .inputWriter,
+                    output: .currentStandardOutput,
+                    error: .currentStandardError
+                ) { execution in
+                    _ = try? await execution.standardInputWriter.write(text)
+                    try? await execution.standardInputWriter.finish()
+                }
+                return result.terminationStatus != .exited(127)
+            } catch {
+                return false
+            }
+        }.value
     }
 }

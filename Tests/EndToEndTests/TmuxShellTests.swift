@@ -214,6 +214,11 @@ extension TmuxTests {
             tmux.keys("episodes", "Enter")
             // less -FRX waits with its ':' prompt on the last line.
             try await tmux.waitForScreen { lines($0).last == ":" && $0.contains("#  Date") }
+            // Ctrl-C reaches the whole foreground group, feedsh too; the pager stays
+            // until the reader quits it.
+            tmux.keys("C-c")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(lines(try await tmux.screen()).last == ":")
             tmux.keys("q")
             try await tmux.waitForScreen { $0.hasSuffix(">") && lines($0).last != ":" }
             tmux.keys("episodes --limit 3", "Enter")
