@@ -1,3 +1,4 @@
+import Downloads
 import FeedKit
 import Foundation
 import PlainText
@@ -5,14 +6,14 @@ import TerminalKit
 
 /// An image `image` or `met image` saved: where, from where, and what it is.
 struct SavedImage: Sendable {
-    let path: String
+    let file: URL
     let url: URL
-    let bytes: Int64
+    /// Its bytes, and whether the server answered 304 (the cached copy is current).
+    let outcome: DownloadOutcome
+    var path: String { file.path }
     let contentType: String?
     /// The format and size read from the file's first bytes.
     let info: ImageInfo?
-    /// The server answered 304: the cached copy is current.
-    let cached: Bool
 }
 
 extension Render {
@@ -92,9 +93,11 @@ extension Render {
 
     /// Where the image went, then its size, type, pixels and whether it was cached.
     static func savedImage(_ image: SavedImage) -> String {
-        var facts = [ByteCountText.format(Int(image.bytes)), SafeText.line(image.contentType ?? "unknown type")]
+        var facts = [
+            ByteCountText.format(Int(image.outcome.bytes)), SafeText.line(image.contentType ?? "unknown type"),
+        ]
         if let info = image.info { facts.append("\(info.width)×\(info.height) \(info.format.rawValue)") }
-        if image.cached { facts.append("not modified, cached copy") }
+        if image.outcome.notModified { facts.append("not modified, cached copy") }
         return "\(SafeText.line(image.path))\n\(facts.joined(separator: " · "))"
     }
     /// One Met object in full.
@@ -175,10 +178,10 @@ extension JSONRender {
     /// `image --json` and `met image --json`.
     static func savedImage(_ image: SavedImage) -> JSONValue {
         .object([
-            "path": .string(image.path), "url": .string(image.url.absoluteString), "bytes": .int(image.bytes),
+            "path": .string(image.path), "url": .string(image.url.absoluteString), "bytes": .int(image.outcome.bytes),
             "contentType": .string(image.contentType), "format": .string(image.info?.format.rawValue),
             "width": image.info.map { .int($0.width) }, "height": image.info.map { .int($0.height) },
-            "cached": .bool(image.cached),
+            "cached": .bool(image.outcome.notModified),
         ])
     }
 

@@ -126,14 +126,7 @@ extension Command {
         } catch {
             throw .unwritable(cache.directory.path, reason: describeFileError(error))
         }
-        let saved = SavedImage(
-            path: file.final.path,
-            url: url,
-            bytes: outcome.bytes,
-            contentType: contentType,
-            info: info,
-            cached: outcome.notModified
-        )
+        let saved = SavedImage(file: file.final, url: url, outcome: outcome, contentType: contentType, info: info)
         context.output(Render.savedImage(saved), json: JSONRender.savedImage(saved))
     }
 
