@@ -95,6 +95,18 @@ struct CommandContext: Sendable {
         }
     }
 
+    /// A listing: `empty` (an empty array in JSON) when there is nothing, else
+    /// `table` of the items, or `json` of them.
+    func output<Items: Collection>(
+        _ items: Items,
+        empty: @autoclosure () -> String,
+        table: (Items) -> Table,
+        json: (Items) -> JSONValue
+    ) {
+        guard !items.isEmpty else { return output(empty(), json: .array([])) }
+        output(table(items), json: json(items))
+    }
+
     /// A table for a person (laid out at the terminal's width now), rows as JSON
     /// objects otherwise.
     func output(_ table: @autoclosure () -> Table, footer: String? = nil, json: @autoclosure () -> JSONValue) {

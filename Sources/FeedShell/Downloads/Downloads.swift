@@ -18,11 +18,7 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         let listed = await context.session.listedDownloads()
-        guard !listed.isEmpty else {
-            context.output("no downloads", json: .array([]))
-            return .proceed
-        }
-        context.output(Render.downloads(listed), json: JSONRender.downloads(listed))
+        context.output(listed, empty: "no downloads", table: Render.downloads, json: JSONRender.downloads)
         return .proceed
     }
 }

@@ -16,11 +16,7 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         let fresh = try await context.session.newEpisodes()
-        guard !fresh.isEmpty else {
-            context.output("no new episodes", json: .array([]))
-            return .proceed
-        }
-        context.output(Render.newEpisodes(fresh), json: JSONRender.newEpisodes(fresh))
+        context.output(fresh, empty: "no new episodes", table: Render.newEpisodes, json: JSONRender.newEpisodes)
         return .proceed
     }
 }

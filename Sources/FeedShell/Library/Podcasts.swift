@@ -45,18 +45,19 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         let all = try await subscriptions(context)
-        guard !all.isEmpty else {
-            context.output("no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some", json: .array([]))
-            return .proceed
-        }
-        let onDisk = await context.session.downloadedOnDisk(all.map(\.podcast))
+        let onDisk = all.isEmpty ? [:] : await context.session.downloadedOnDisk(all.map(\.podcast))
         // What is on disk wins over what the library last counted.
         let counted = all.map { summary in
             var summary = summary
             summary.downloadedCount = onDisk[summary.podcast.id ?? -1] ?? summary.downloadedCount
             return summary
         }
-        context.output(Render.subscriptions(counted), json: JSONRender.subscriptions(counted))
+        context.output(
+            counted,
+            empty: "no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some",
+            table: Render.subscriptions,
+            json: JSONRender.subscriptions
+        )
         return .proceed
     }
 

@@ -33,11 +33,12 @@ extension Command {
             }
             chapters = try await context.session.chapters(inFile: file)
         }
-        guard !chapters.isEmpty else {
-            context.output(Render.noChapters(episode: episode.title), json: .array([]))
-            return .proceed
-        }
-        context.output(Render.chapters(chapters), json: JSONRender.chapters(chapters))
+        context.output(
+            chapters,
+            empty: Render.noChapters(episode: episode.title),
+            table: Render.chapters,
+            json: JSONRender.chapters
+        )
         return .proceed
     }
 }

@@ -24,11 +24,12 @@ extension Command {
             limit: arguments[resultLimit] ?? 10,
             in: arguments[inIndex] ? .podcastIndex : .apple
         )
-        guard !results.isEmpty else {
-            context.output("no podcasts match '\(SafeText.line(term))'", json: .array([]))
-            return .proceed
-        }
-        context.output(Render.searchResults(results), json: JSONRender.searchResults(results))
+        context.output(
+            results,
+            empty: "no podcasts match '\(SafeText.line(term))'",
+            table: Render.searchResults,
+            json: JSONRender.searchResults
+        )
         return .proceed
     }
 }

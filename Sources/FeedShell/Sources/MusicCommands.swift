@@ -22,11 +22,12 @@ extension Command {
         let tracks: [Track] = try await feed { () async throws(FeedError) in
             try await context.session.searchTracks(term: term, limit: limit)
         }
-        guard !tracks.isEmpty else {
-            context.output("no songs match '\(SafeText.line(term))'", json: .array([]))
-            return .proceed
-        }
-        context.output(Render.songs(tracks), json: JSONRender.songs(tracks))
+        context.output(
+            tracks,
+            empty: "no songs match '\(SafeText.line(term))'",
+            table: Render.songs,
+            json: JSONRender.songs
+        )
         return .proceed
     }
 
