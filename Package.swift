@@ -70,7 +70,7 @@ let package = Package(
             ]
         ),
         .target(name: "PlainText"),
-        // Programs started in feedsh's own process group (the player, the pager) or
+        // Programs started in feedsh's own process group (the player) or
         // a session of their own (the background feedsh).
         .target(name: "Processes", dependencies: ["CFileIO"]),
         .target(

@@ -3,8 +3,11 @@ import Foundation
 
 /// A program run through `/bin/sh -c` in feedsh's own process group, so that it is
 /// in the terminal's foreground and may read keys and set the terminal's mode (the
-/// pager, the player). Foundation's `Process` starts a new session instead, where
-/// such programs cannot reach the terminal.
+/// player). Foundation's `Process` starts a new session instead, where such
+/// programs cannot reach the terminal. The pager, whose process lives only as long
+/// as one call, runs through swift-subprocess (`TerminalKit.Pager`); the player's
+/// pid is followed across a tracking loop, and the background feedsh outlives the
+/// shell, which a process scoped to one closure cannot do.
 public struct ForegroundProcess: Sendable {
     public let pid: pid_t
 
