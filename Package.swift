@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         // The pager, started in the terminal's foreground (TerminalKit.Pager).
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        // FileDescriptor and FilePath for the download files (swift-subprocess builds
+        // it already, under this same URL).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // The podcast library: SQLite in WAL mode, migrations, DatabasePool.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // Lines of mpv's JSON IPC (hummingbird builds it already).
@@ -120,6 +123,8 @@ let package = Package(
                 "HTTPSupport",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // FileDescriptor and FilePath for the `.part`, the sidecar and `lstat`.
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

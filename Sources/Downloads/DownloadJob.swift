@@ -3,6 +3,7 @@ import HTTPSupport
 import NIOCore
 import NIOPosix
 import Synchronization
+import SystemPackage
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -375,31 +376,28 @@ func fileExists(_ path: String) -> Bool {
 
 /// A symbolic link at `path` itself.
 func isSymbolicLink(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    (try? FilePath(path).stat(followTargetSymlink: false).type) == .symbolicLink
 }
 
 /// A regular file at `path` itself (a symbolic link there does not count).
 func isRegularFile(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    (try? FilePath(path).stat(followTargetSymlink: false).type) == .regular
 }
 
 func fileSize(_ path: String) -> Int64 {
-    var info = stat()
-    return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    (try? FilePath(path).stat().size) ?? 0
 }
 
 /// `mkdir -p`, failing with the errno of the component that could not be made.
 func makeDirectories(_ path: String) throws(DownloadError) {
-    var info = stat()
-    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty, parent != path { try makeDirectories(parent) }
+    let isDirectory = { (try? FilePath(path).stat().type) == .directory }
+    if isDirectory() { return }
+    let parent = FilePath(path).removingLastComponent()
+    if !parent.isEmpty, parent != FilePath(path) { try makeDirectories(parent.string) }
     if mkdir(path, 0o755) != 0, errno != EEXIST {
         throw .disk("create directory", path: path, errno: errno)
     }
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+    guard isDirectory() else {
         throw .disk("create directory", path: path, errno: ENOTDIR)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Where downloads live on disk, per the contract in DESIGN.md:
 /// `{root}/{podcastID}/{episodeID}.{ext}` when complete; while incomplete the bytes
@@ -86,12 +87,12 @@ public struct DownloadLayout: Sendable, Equatable {
     /// What is on disk, from `lstat`: a symbolic link at either name counts as
     /// nothing there (it is never followed, nor taken for a finished download).
     public func status(of file: File) -> Status {
-        var info = stat()
-        if lstat(file.final.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-            return .downloaded(bytes: Int64(info.st_size))
+        let entry = { (url: URL) in try? FilePath(url.path).stat(followTargetSymlink: false) }
+        if let info = entry(file.final), info.type == .regular {
+            return .downloaded(bytes: info.size)
         }
-        if lstat(file.part.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-            let size = Int64(info.st_size)
+        if let info = entry(file.part), info.type == .regular {
+            let size = info.size
             let sidecar = Sidecar.load(from: file.sidecar)
             let confirmed = sidecar.map { min($0.confirmedBytes, size) } ?? size
             return .partial(bytes: confirmed, total: sidecar?.expectedLength)

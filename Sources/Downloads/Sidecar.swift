@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// The metadata beside a `.part` file: enough to resume it in a later run.
 ///
@@ -22,9 +23,7 @@ struct Sidecar: Codable, Equatable, Sendable {
     /// The sidecar at `file`; nil when it is absent, unreadable, or not a regular
     /// file (a link planted there is not trusted).
     static func load(from file: URL) -> Sidecar? {
-        var info = stat()
-        guard lstat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-            let data = try? Data(contentsOf: file)
+        guard isRegularFile(file.path), let data = try? Data(contentsOf: file)
         else { return nil }
         return try? JSONDecoder().decode(Sidecar.self, from: data)
     }
@@ -37,37 +36,23 @@ struct Sidecar: Codable, Equatable, Sendable {
         let data: Data
         do { data = try encoder.encode(self) } catch { fatalError("a Sidecar always encodes: \(error)") }
         let temporary = file.path + ".tmp"
-        // O_NOFOLLOW: a link planted at the temporary name is refused, not written
+        // noFollow: a link planted at the temporary name is refused, not written
         // through; the rename below replaces a link at the sidecar's name itself.
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw errno == ELOOP ? .unsafePath(temporary) : .disk("create", path: temporary, errno: errno)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                FilePath(temporary),
+                .writeOnly,
+                options: [.create, .truncate, .noFollow, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead]
+            )
+        } catch {
+            throw error as? Errno == .tooManySymbolicLinkLevels
+                ? .unsafePath(temporary) : .disk("create", path: temporary, error)
         }
-        defer { close(fd) }
-        // Data.withUnsafeBytes rethrows untyped errors: carry ours out by value.
-        let failure: DownloadError? = data.withUnsafeBytes { buffer in
-            do throws(DownloadError) {
-                try writeAll(fd, buffer, path: temporary)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
-        guard fsync(fd) == 0 else { throw .disk("sync", path: temporary, errno: errno) }
+        defer { try? fd.close() }
+        do { try fd.writeAll(data) } catch { throw .disk("write", path: temporary, error) }
+        guard fsync(fd.rawValue) == 0 else { throw .disk("sync", path: temporary, errno: errno) }
         guard rename(temporary, file.path) == 0 else { throw .disk("rename", path: temporary, errno: errno) }
-    }
-}
-
-/// Writes every byte, retrying short writes and EINTR.
-func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws(DownloadError) {
-    var offset = 0
-    while offset < buffer.count {
-        let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-            if errno == EINTR { continue }
-            throw .disk("write", path: path, errno: errno)
-        }
-        offset += written
     }
 }
