@@ -1,6 +1,8 @@
+import FeedKit
 import FixtureServer
 import Foundation
 import Library
+import Playback
 import ShellKit
 import Testing
 
@@ -327,6 +329,36 @@ struct LibraryCommandTests {
             h.output.clear()
             #expect(await h.run("set speed fast") == .failure)
             #expect(h.output.standardError.contains("fast"), "\(h.output.standardError)")
+        }
+    }
+
+    /// A flag or variable wins over `set`, and what `set` lists is what the session
+    /// uses: one rule for both.
+    @Test func flagsAndVariablesWinOverSetAndSetSaysSo() async throws {
+        try await ShellHarness.run { h in
+            #expect(await h.run("set max-size 500M; set player cvlc; set rate-limit 2M") == .success)
+            let flagged = Shell(
+                configuration: ShellConfiguration(
+                    endpoints: Endpoints(allAt: h.server.baseURL),
+                    downloadDirectory: h.downloads,
+                    maxConcurrent: 5,
+                    maxFileSize: 64 << 20,
+                    player: "mpv --no-video"
+                ),
+                console: Console(sink: CapturedOutput(), isTerminal: false, width: nil)
+            )
+            let session = flagged.session
+            await session.applySettings()
+            let shown = Dictionary(uniqueKeysWithValues: await session.effectiveSettings().map { ($0.setting, $0) })
+            #expect(shown[.maxSize]?.value == "64M" && shown[.maxSize]?.source == "--max-filesize")
+            #expect(shown[.player]?.value == "mpv --no-video" && shown[.player]?.source == "FEEDSH_PLAYER")
+            #expect(shown[.rateLimit]?.value == "2M" && shown[.rateLimit]?.source == "set")
+            #expect(shown[.maxConcurrent]?.value == "5" && shown[.maxConcurrent]?.source == "--max-concurrent")
+            #expect(session.downloads.maxFileSize == 64 << 20)
+            #expect(session.downloads.limiter.rate == 2 << 20)
+            #expect(await session.downloads.maxConcurrent == 5)
+            #expect(await session.player() == PlayerCommand("mpv --no-video"))
+            await flagged.close()
         }
     }
 }

@@ -11,28 +11,40 @@ struct EffectiveSetting: Sendable, Equatable {
     let source: String
 }
 
+extension ShellConfiguration {
+    /// What flags and the environment give, which wins over what `set` stored:
+    /// each as the text `set` would store, and the flag or variable it came from.
+    /// The one place that says which settings a flag or variable overrides.
+    var settingOverrides: [Setting: (value: String, source: String)] {
+        var given: [Setting: (value: String, source: String)] = [:]
+        given[.player] = player.map { ($0, "FEEDSH_PLAYER") }
+        given[.maxConcurrent] = maxConcurrentGiven ? (String(maxConcurrent), "--max-concurrent") : nil
+        given[.maxSize] = maxFileSize.map { (ByteSize.format($0), "--max-filesize") }
+        given[.pager] = pager == nil ? ("none", "--no-pager") : nil
+        given[.podcastIndexKey] = podcastIndexKey.map { ($0, "FEEDSH_PODCASTINDEX_KEY") }
+        given[.podcastIndexSecret] = podcastIndexSecret.map { ($0, "FEEDSH_PODCASTINDEX_SECRET") }
+        given[.rateLimit] = rateLimit.map { (ByteSize.format($0), "--limit-rate") }
+        return given
+    }
+}
+
 extension Session {
-    /// Every setting as it is in effect: what flags and the environment give
-    /// overrides what `set` stored, and a secret's value is never shown.
+    /// The settings in effect: what `set` stored, with what flags and the
+    /// environment give in its place.
+    func settingsInEffect() async -> Settings {
+        var values = await settings().values
+        for (setting, given) in configuration.settingOverrides { values[setting] = given.value }
+        return Settings(values: values)
+    }
+
+    /// Every setting as it is in effect, for `set` to show: the value and where it
+    /// came from, and a secret's value never.
     func effectiveSettings() async -> [EffectiveSetting] {
         let stored = await settings().values
-        let configuration = configuration
+        let overrides = configuration.settingOverrides
         return Setting.allCases.map { setting in
-            var value = stored[setting]
-            var source = value == nil ? "default" : "set"
-            let given: (String, String)? =
-                switch setting {
-                case .player: configuration.player.map { ($0, "FEEDSH_PLAYER") }
-                case .maxConcurrent:
-                    configuration.maxConcurrentGiven ? (String(configuration.maxConcurrent), "--max-concurrent") : nil
-                case .maxSize: configuration.maxFileSize.map { (ByteSize.format($0), "--max-filesize") }
-                case .pager: configuration.pager == nil ? ("none", "--no-pager") : nil
-                case .podcastIndexKey: configuration.podcastIndexKey.map { ($0, "FEEDSH_PODCASTINDEX_KEY") }
-                case .podcastIndexSecret: configuration.podcastIndexSecret.map { ($0, "FEEDSH_PODCASTINDEX_SECRET") }
-                case .rateLimit: configuration.rateLimit.map { (ByteSize.format($0), "--limit-rate") }
-                default: nil
-                }
-            if let given { (value, source) = given }
+            var value = overrides[setting]?.value ?? stored[setting]
+            let source = overrides[setting]?.source ?? (stored[setting] == nil ? "default" : "set")
             if setting.isSecret, value != nil { value = "(hidden)" }
             return EffectiveSetting(setting: setting, value: value, source: source)
         }

@@ -55,32 +55,27 @@ extension Session {
         await applySettings()
     }
 
-    /// Applies the settings that change how the session runs: `max-concurrent`,
-    /// `max-size` and `rate-limit`, unless `--max-concurrent`, `--max-filesize` and
-    /// `--limit-rate` were given.
+    /// Applies the settings that change how the session runs, `max-concurrent`,
+    /// `max-size` and `rate-limit`, as they are in effect (`--max-concurrent`,
+    /// `--max-filesize` and `--limit-rate` win; see ``settingsInEffect()``).
     func applySettings() async {
-        if configuration.maxFileSize == nil {
-            downloads.maxFileSize = await settings().maxSize ?? DownloadManager.defaultMaxFileSize
-        }
-        let setRate = await settings().rateLimit
-        let rate = configuration.rateLimit ?? setRate
+        let inEffect = await settingsInEffect()
+        downloads.maxFileSize = inEffect.maxSize ?? DownloadManager.defaultMaxFileSize
+        let rate = inEffect.rateLimit
         if downloads.limiter.rate != rate { downloads.limiter.rate = rate }
-        guard !configuration.maxConcurrentGiven else { return }
-        let count = await settings().maxConcurrent ?? configuration.maxConcurrent
+        let count = inEffect.maxConcurrent ?? configuration.maxConcurrent
         if await downloads.maxConcurrent != count { await downloads.setMaxConcurrent(count) }
     }
 
     /// The player: `FEEDSH_PLAYER`, else the `player` setting, else mpv.
     func player() async -> PlayerCommand {
-        if let player = configuration.player { return PlayerCommand(player) }
-        return await settings().player.map(PlayerCommand.init) ?? .mpv
+        await settingsInEffect().player.map(PlayerCommand.init) ?? .mpv
     }
 
     /// The pager for long results: none with `--no-pager`, else the `pager`
     /// setting, else `$PAGER` or `less -FRX`.
     func pager() async -> String? {
-        guard let fallback = configuration.pager else { return nil }
-        guard let chosen = await settings().pager else { return fallback }
+        guard let chosen = await settingsInEffect().pager else { return configuration.pager }
         return chosen.isEmpty ? nil : chosen
     }
 

@@ -22,9 +22,9 @@ extension Session {
     /// The Podcast Index client, with the key and secret from the environment (or
     /// `--demo`), else from the settings.
     func podcastIndex() async throws(ShellError) -> PodcastIndexClient {
-        let settings = await settings()
-        let key = configuration.podcastIndexKey ?? settings.values[.podcastIndexKey]
-        let secret = configuration.podcastIndexSecret ?? settings.values[.podcastIndexSecret]
+        let settings = await settingsInEffect()
+        let key = settings.values[.podcastIndexKey]
+        let secret = settings.values[.podcastIndexSecret]
         guard let key, let secret else {
             throw .failure(
                 PodcastIndexFailure(
