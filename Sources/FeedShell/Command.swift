@@ -1,4 +1,5 @@
 import FeedKit
+import PlainText
 import ShellKit
 import Synchronization
 import TerminalKit
@@ -95,15 +96,21 @@ struct CommandContext: Sendable {
         }
     }
 
+    /// A line for a person, such as a confirmation (its values made safe as they
+    /// went in), or `json` for `--json`.
+    func say(_ line: SafeLine, json: @autoclosure () -> JSONValue) {
+        output(line.description, json: json())
+    }
+
     /// A listing: `empty` (an empty array in JSON) when there is nothing, else
     /// `table` of the items, or `json` of them.
     func output<Items: Collection>(
         _ items: Items,
-        empty: @autoclosure () -> String,
+        empty: @autoclosure () -> SafeLine,
         table: (Items) -> Table,
         json: (Items) -> JSONValue
     ) {
-        guard !items.isEmpty else { return output(empty(), json: .array([])) }
+        guard !items.isEmpty else { return say(empty(), json: .array([])) }
         output(table(items), json: json(items))
     }
 

@@ -195,7 +195,7 @@ public actor Session {
         let id = String(episode.id)
         labels[id] = DownloadLabel(
             number: prefix + String(number),
-            title: SafeText.line(episode.title),
+            title: episode.title,
             // Its address from any shell: P:E for a subscription's episode.
             ref: subscription.map { "\($0.podcast.number):\(number)" },
             podcast: podcast.title
@@ -221,7 +221,7 @@ public actor Session {
     /// labelled `tN` after its number in the `tracks` list.
     func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
         let id = "preview-\(track.id)"
-        labels[id] = DownloadLabel(number: "t\(number)", title: SafeText.line(track.title))
+        labels[id] = DownloadLabel(number: "t\(number)", title: track.title)
         return DownloadRequest(
             id: id,
             url: url,
@@ -284,7 +284,7 @@ public actor Session {
             case .success(let selected): numbers = selected
             case .failure(let problem):
                 throw .usage(
-                    SafeText.line(problem.description(noun: "song", count: tracks.count)),
+                    "\(problem.description(noun: "song", count: tracks.count))",
                     synopsis: synopsis
                 )
             }
@@ -329,7 +329,7 @@ public actor Session {
         case .loaded:
             podcast = try requirePodcast()
         case .new, .songs, .queue, .hits:
-            throw .usage("'\(SafeText.line(selector.text))' names no episodes of a podcast", synopsis: synopsis)
+            throw .usage("'\(selector.text)' names no episodes of a podcast", synopsis: synopsis)
         }
         switch selector.numbers(count: podcast.episodes.count) {
         case .success(let numbers):
@@ -337,9 +337,7 @@ public actor Session {
         case .failure(let problem):
             let owner = prefix.isEmpty ? nil : podcast.title
             throw .usage(
-                SafeText.line(
-                    problem.description(noun: "episode", count: podcast.episodes.count, prefix: prefix, owner: owner)
-                ),
+                "\(problem.description(noun: "episode", count: podcast.episodes.count, prefix: prefix, owner: owner))",
                 synopsis: synopsis
             )
         }
@@ -373,7 +371,7 @@ extension Session {
         case .success(let selected): numbers = selected
         case .failure(let problem):
             throw .usage(
-                SafeText.line(problem.description(noun: "hit", count: findHits.count, prefix: "f")),
+                "\(problem.description(noun: "hit", count: findHits.count, prefix: "f"))",
                 synopsis: synopsis
             )
         }
@@ -414,7 +412,7 @@ extension Session {
             if let podcastIDs, !podcastIDs.contains(pair.podcast.id ?? -1) { continue }
             guard let episode = pair.episode.episode(in: pair.podcast) else { continue }
             let id = String(episode.id)
-            let label = DownloadLabel(number: "n\(index + 1)", title: SafeText.line(episode.title))
+            let label = DownloadLabel(number: "n\(index + 1)", title: episode.title)
             labels[id] = label
             if let libraryID = pair.episode.id {
                 libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: pair.podcast.id ?? -1)

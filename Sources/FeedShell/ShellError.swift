@@ -58,8 +58,10 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     }
 
     static func usage(_ error: UsageError) -> ShellError { ShellError(kind: .usage(error)) }
-    static func usage(_ problem: String? = nil, synopsis: String) -> ShellError {
-        ShellError(kind: .usage(UsageError(problem, synopsis: synopsis)))
+    /// A command used wrongly: `problem` quotes what was typed safely (see
+    /// ``SafeLine``), and the synopsis says how it is used.
+    static func usage(_ problem: SafeLine? = nil, synopsis: String) -> ShellError {
+        ShellError(kind: .usage(UsageError(problem?.description, synopsis: synopsis)))
     }
     static func unknownCommand(_ name: String, suggestion: String?) -> ShellError {
         ShellError(kind: .unknownCommand(SafeText.line(name), suggestion: suggestion))

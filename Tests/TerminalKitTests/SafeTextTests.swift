@@ -51,6 +51,25 @@ struct SafeTextTests {
     }
 }
 
+@Suite("Safe lines")
+struct SafeLineTests {
+    /// What is interpolated loses escapes, controls and line breaks; the literal
+    /// text around it is ours and kept.
+    @Test func interpolatedValuesAreMadeSafeAndLiteralsKept() {
+        let title = "Evil\u{1B}]0;pwned\u{07} title\nsecond line\u{202E}"
+        let line: SafeLine = "deleted 3: \(title) (\(42))"
+        #expect(line.description == "deleted 3: Evil title second line (42)")
+    }
+
+    /// A safe line inside another is taken as it is, and lines join with breaks.
+    @Test func safeLinesNestAndJoin() {
+        let inner: SafeLine = "queued \("a\u{1B}[31mb")"
+        let outer: SafeLine = "\(inner); the queue has \(2)"
+        #expect(outer.description == "queued ab; the queue has 2")
+        #expect(SafeLine.lines([inner, "done"]) == "queued ab\ndone")
+    }
+}
+
 @Suite("Formatting")
 struct FormattingTests {
     @Test(arguments: [

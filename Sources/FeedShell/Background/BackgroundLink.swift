@@ -68,7 +68,7 @@ extension ControlDownload {
         }
     }
 
-    var label: DownloadLabel { DownloadLabel(number: SafeText.line(number), title: SafeText.line(title)) }
+    var label: DownloadLabel { DownloadLabel(number: number, title: title) }
 
     /// The request it stands for (its URL unknown here: only its file matters).
     var request: DownloadRequest {

@@ -21,8 +21,8 @@ extension Command {
                 case .paused(let bytes, let total, let holder):
                     Outcome(
                         kind: .paused,
-                        message: "paused \(number) at \(Formatting.precisePercent(bytes, of: total))"
-                            + (holder == .background ? " (in the background)" : "")
+                        message:
+                            "paused \(number) at \(Formatting.precisePercent(bytes, of: total))\(holder == .background ? " (in the background)" : "")"
                     )
                 case .finishedFirst:
                     Outcome(kind: .finishedFirst, message: "\(number) finished before it could be paused")

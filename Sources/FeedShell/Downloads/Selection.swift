@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import PlainText
 import ShellKit
 
 extension Command {
@@ -28,7 +29,7 @@ extension Command {
     /// line that says it (`queued 4: Title`).
     struct Outcome: Sendable {
         let kind: Kind
-        let message: String
+        let message: SafeLine
 
         /// What happened, as summaries count it (`3 queued`).
         enum Kind: String, Sendable {
@@ -103,14 +104,14 @@ extension Command {
                 results.append(
                     .object([
                         "number": .string(target.label.number), "id": .string(target.request.id),
-                        "message": .string(outcome.message),
+                        "message": .string(outcome.message.description),
                         "status": JSONRender.status(await context.session.status(of: target.request)),
                     ])
                 )
             }
         }
         let counts = outcomes.count > listLimit || (summarise && outcomes.count > 1)
-        let text = counts ? Self.summary(of: outcomes) : outcomes.map(\.message).joined(separator: "\n")
+        let text = counts ? Self.summary(of: outcomes) : SafeLine.lines(outcomes.map(\.message))
         context.output(text, json: .array(results))
     }
 
@@ -149,7 +150,7 @@ extension Command {
         /// Leave it, saying why.
         case skip(Outcome)
         /// Start it; `message` replaces "downloading N: Title" (`resuming 3 at 41.2%`).
-        case start(message: String? = nil)
+        case start(message: SafeLine? = nil)
     }
 
     /// Starts the downloads `decide` lets start, in one step, and says what happened
@@ -162,7 +163,7 @@ extension Command {
         // The max-concurrent setting, before anything starts.
         await context.session.applySettings()
         var outcomes: [Outcome?] = []
-        var starting: [(index: Int, message: String?)] = []
+        var starting: [(index: Int, message: SafeLine?)] = []
         for (index, target) in targets.enumerated() {
             switch await decide(target) {
             case .skip(let outcome):

@@ -59,7 +59,7 @@ extension Command {
         }
         // Completions and failures were reported as they happened (above the prompt,
         // or on standard error in a script): only what ended otherwise is said here.
-        var lines: [String] = []
+        var lines: [SafeLine] = []
         var results: [JSONValue] = []
         var after: [DownloadView] = []
         for earlier in before {
@@ -83,7 +83,7 @@ extension Command {
             }
         }
         if !lines.isEmpty || context.console.json {
-            context.output(lines.joined(separator: "\n"), json: .array(results))
+            context.output(SafeLine.lines(lines), json: .array(results))
         }
         return try Self.failures(in: after)
     }
@@ -107,11 +107,10 @@ extension Command {
         label: DownloadLabel,
         status: EpisodeStatus,
         file request: DownloadRequest
-    ) -> String {
+    ) -> SafeLine {
         switch (status, holder) {
         case (.downloaded(let bytes), _):
-            return
-                "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(SafeText.line(request.file.final.path))"
+            return "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(request.file.final.path)"
         case (_, .background):
             return "\(label): the background feedsh went away; 'resume \(label.number)' continues it here"
         case (.paused(let bytes, let total), _):

@@ -56,7 +56,7 @@ extension ShellError {
     /// (`no subscription 9 (1-3, 5)`).
     static func noSubscription(_ text: String, among all: [StoredPodcast], synopsis: String) -> ShellError {
         .usage(
-            "no subscription \(SafeText.line(text)) (\(Command.numberList(all.map(\.number))))",
+            "no subscription \(text) (\(Command.numberList(all.map(\.number))))",
             synopsis: synopsis
         )
     }

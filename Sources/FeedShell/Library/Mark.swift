@@ -23,7 +23,7 @@ extension Command {
         if let loaded = await session.subscription?.podcast {
             try await session.loadSubscription(loaded)
         }
-        context.output(
+        context.say(
             "marked \(ids.count) \(ids.count == 1 ? "episode" : "episodes") \(mark.rawValue)",
             json: .object(["mark": .string(mark.rawValue), "count": .int(ids.count)])
         )

@@ -61,13 +61,13 @@ extension Command {
             }
             if created { added.append(entry.title ?? feedURL.absoluteString) } else { skipped += 1 }
         }
-        var lines = [
+        var lines: [SafeLine] = [
             "imported \(added.count) of \(document.entries.count) feeds (\(skipped) already subscribed or repeated)"
         ]
-        lines += problems.map { "skipped \(SafeText.line($0))" }
+        lines += problems.map { "skipped \($0)" }
         if !added.isEmpty { lines.append("'update' reads their feeds") }
         context.output(
-            lines.joined(separator: "\n"),
+            SafeLine.lines(lines),
             json: .object([
                 "added": .array(added.map { .string($0) }), "skipped": .int(skipped),
                 "problems": .array(problems.map { .string($0) }),
@@ -114,8 +114,8 @@ extension Command {
         } catch {
             throw .unwritable(path, reason: describeFileError(error))
         }
-        context.output(
-            "exported \(entries.count) subscriptions to \(SafeText.line(path))",
+        context.say(
+            "exported \(entries.count) subscriptions to \(path)",
             json: .object(["path": .string(path), "count": .int(entries.count)])
         )
         return .proceed

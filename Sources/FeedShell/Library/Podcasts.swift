@@ -100,8 +100,8 @@ extension Command {
         let library = try await context.session.library()
         try await libraryCall { () async throws(LibraryError) in try await library.unsubscribe(stored.id ?? -1) }
         await context.session.forgetSubscription(stored.id ?? -1)
-        context.output(
-            "unsubscribed from \(SafeText.line(stored.title))",
+        context.say(
+            "unsubscribed from \(stored.title)",
             json: .object(["title": .string(stored.title), "feedURL": .string(stored.feedURL)])
         )
         return .proceed

@@ -37,14 +37,14 @@ extension Command {
             else {
                 let shown = URL(string: reference)?.redacted ?? reference
                 throw .usage(
-                    "'\(SafeText.line(shown))' is not a podcast ID, an Apple Podcasts URL or a feed URL",
+                    "'\(shown)' is not a podcast ID, an Apple Podcasts URL or a feed URL",
                     synopsis: arguments.synopsis
                 )
             }
             do throws(FeedCredentialsError) {
                 (feedURL, credentials) = try FeedCredentials.split(url, written: reference)
             } catch {
-                throw .usage(SafeText.line(error.description), synopsis: arguments.synopsis)
+                throw .usage("\(error)", synopsis: arguments.synopsis)
             }
             title = feedURL.absoluteString
         } else {
@@ -63,8 +63,8 @@ extension Command {
                     )
                 }
                 if let subscription = await session.subscription {
-                    context.output(
-                        "already subscribed to \(SafeText.line(subscription.podcast.title))",
+                    context.say(
+                        "already subscribed to \(subscription.podcast.title)",
                         json: .object(["title": .string(subscription.podcast.title), "created": .bool(false)])
                     )
                     return .proceed
@@ -116,12 +116,10 @@ extension Command {
             ?? stored
         let loaded = try await session.loadSubscription(fresh)
         let verb = created ? "subscribed to" : "already subscribed to"
-        var text = "\(verb) \(SafeText.line(fresh.title)): \(loaded.episodes.count) episodes"
-        if case .failed(let reason) = result.status {
-            text += "\nupdate failed: \(SafeText.line(reason.description))"
-        }
+        var lines: [SafeLine] = ["\(verb) \(fresh.title): \(loaded.episodes.count) episodes"]
+        if case .failed(let reason) = result.status { lines.append("update failed: \(reason)") }
         context.output(
-            text,
+            SafeLine.lines(lines),
             json: .object([
                 "title": .string(fresh.title), "feedURL": .string(fresh.feedURL),
                 "itunesID": fresh.itunesID.map { .int($0) }, "created": .bool(created),
@@ -146,7 +144,7 @@ private func password(for user: String, at url: URL, _ context: CommandContext) 
     }
     guard let asked, !asked.isEmpty else {
         throw .usage(
-            "no password for \(SafeText.line(user)): type it when asked, or set FEEDSH_FEED_PASSWORD",
+            "no password for \(user): type it when asked, or set FEEDSH_FEED_PASSWORD",
             synopsis: "subscribe FEED-URL --user NAME"
         )
     }

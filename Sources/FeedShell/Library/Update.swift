@@ -26,7 +26,7 @@ extension Command {
         let all = try await subscriptions(context).map(\.podcast)
         let chosen = try chosenSubscriptions(arguments[updated], of: all, synopsis: arguments.synopsis)
         guard !chosen.isEmpty else {
-            context.output("no subscriptions to update", json: .array([]))
+            context.say("no subscriptions to update", json: .array([]))
             return .proceed
         }
         let console = context.console

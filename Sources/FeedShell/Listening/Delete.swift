@@ -27,8 +27,7 @@ extension Command {
                 outcomes.append(
                     Outcome(
                         kind: .deleted,
-                        message:
-                            "deleted \(number): \(target.label.title) (\(SafeText.line(target.request.file.final.path)))"
+                        message: "deleted \(number): \(target.label.title) (\(target.request.file.final.path))"
                     )
                 )
             } else {

@@ -47,10 +47,9 @@ extension Command {
             let library = try await session.library()
             let added = try await libraryCall { () async throws(LibraryError) in try await library.enqueue(ids) }
             let count = try await QueueText.entries(library).count
-            var text = "queued \(added) \(added == 1 ? "episode" : "episodes")"
-            if added < ids.count { text += " (\(ids.count - added) already queued)" }
-            context.output(
-                text + "; the queue has \(count)",
+            let already = added < ids.count ? " (\(ids.count - added) already queued)" : ""
+            context.say(
+                "queued \(added) \(added == 1 ? "episode" : "episodes")\(already); the queue has \(count)",
                 json: .object(["added": .int(added), "count": .int(count)])
             )
         case "rm":
@@ -59,7 +58,7 @@ extension Command {
             let positions = try QueueText.positions(selector, of: entries, synopsis: arguments.synopsis)
             let ids = positions.map { entries[$0 - 1].episodeID }
             try await libraryCall { () async throws(LibraryError) in try await library?.dequeue(ids) }
-            context.output(
+            context.say(
                 "took \(ids.count) \(ids.count == 1 ? "episode" : "episodes") out of the queue",
                 json: .object(["removed": .int(ids.count), "count": .int(entries.count - ids.count)])
             )
@@ -78,7 +77,7 @@ extension Command {
             try await QueueText.list(library, context, said: "moved \(source) to \(min(target, entries.count))")
         case "clear":
             let count = try await libraryCall { () async throws(LibraryError) in try await library?.clearQueue() ?? 0 }
-            context.output(
+            context.say(
                 "took \(count) \(count == 1 ? "episode" : "episodes") out of the queue; it is empty",
                 json: .object(["removed": .int(count), "count": .int(0)])
             )
@@ -105,7 +104,7 @@ enum QueueText {
         case .success(let numbers): return numbers
         case .failure(let problem):
             throw .usage(
-                SafeText.line(problem.description(noun: "queue entry", count: entries.count)),
+                "\(problem.description(noun: "queue entry", count: entries.count))",
                 synopsis: synopsis
             )
         }

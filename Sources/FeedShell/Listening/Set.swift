@@ -55,8 +55,8 @@ extension Command {
             }
             try await context.session.change(setting, to: value)
             let shown = setting.isSecret && value != nil ? "set" : value ?? "\(setting.defaultText) (the default)"
-            context.output(
-                "\(setting.name) is \(SafeText.line(shown))",
+            context.say(
+                "\(setting.name) is \(shown)",
                 json: .object(["name": .string(setting.name), "value": .string(setting.isSecret ? nil : value)])
             )
         }
@@ -93,13 +93,13 @@ extension Command {
         let valueText = try arguments.required(ruleValue)
         guard let rule = PodcastRule(rawValue: ruleText) else {
             throw .usage(
-                "set podcast N takes autodownload, keep or speed, not '\(SafeText.line(ruleText))'",
+                "set podcast N takes autodownload, keep or speed, not '\(ruleText)'",
                 synopsis: arguments.synopsis
             )
         }
         let library = try await context.session.library()
         let id = podcast.id ?? -1
-        let title = SafeText.line(podcast.title)
+        let title = podcast.title
         switch rule {
         case .autodownload:
             let on: Bool
@@ -109,7 +109,7 @@ extension Command {
                 throw .setting(error)
             }
             try await libraryCall { () async throws(LibraryError) in try await library.setAutodownload(id, on) }
-            context.output(
+            context.say(
                 "\(number) \(title): autodownload \(on ? "on: 'update' downloads its new episodes" : "off")",
                 json: .object(["number": .int(number), "autodownload": .bool(on)])
             )
@@ -121,7 +121,7 @@ extension Command {
                 keep = count
             } else {
                 throw .usage(
-                    "keep takes a number of files or all, not '\(SafeText.line(valueText))'",
+                    "keep takes a number of files or all, not '\(valueText)'",
                     synopsis: arguments.synopsis
                 )
             }
@@ -143,7 +143,7 @@ extension Command {
             }
             try await libraryCall { () async throws(LibraryError) in try await library.setSpeed(id, speed) }
             let said = speed.map { "plays at \(Setting.decimal($0))×" } ?? "plays at the speed setting"
-            context.output(
+            context.say(
                 "\(number) \(title): \(said)",
                 json: .object(["number": .int(number), "speed": speed.map { .double($0) } ?? .null])
             )

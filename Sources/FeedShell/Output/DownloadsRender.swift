@@ -20,8 +20,8 @@ extension Render {
                     }
                 if item.view.holder == .background { detail = "background · " + detail }
                 return [
-                    SafeText.line(item.label.address), SafeText.line(detail), SafeText.line(item.label.podcast ?? ""),
-                    SafeText.line(item.label.title), SafeText.line(item.view.request.file.final.path),
+                    item.label.address, SafeText.line(detail), SafeText.line(item.label.podcast ?? ""),
+                    item.label.title, SafeText.line(item.view.request.file.final.path),
                 ]
             }
         )

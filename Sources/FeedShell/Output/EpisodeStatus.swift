@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import PlainText
 import TerminalKit
 
 /// What the shell says about an episode's download, from the engine while it runs
@@ -82,14 +83,22 @@ extension DownloadProgress {
 /// How the shell names a download in messages: its number (`3`, `t2`) and title;
 /// and, for `downloads` and `--json`, its address from any shell and its podcast.
 struct DownloadLabel: Sendable, Equatable, CustomStringConvertible {
+    /// What the person typed it by (`3`, `t2`, `n1`, an image's URL), made safe.
     let number: String
-    /// Sanitized.
+    /// Made safe as the label is made: whatever shows a label prints it as it is.
     let title: String
     /// `P:E` for a subscription's episode; nil where the number is the address.
-    var ref: String? = nil
-    /// The title of the podcast an episode belongs to (as sent: rendering
-    /// sanitizes it).
-    var podcast: String? = nil
+    var ref: String?
+    /// The title of the podcast an episode belongs to, as sent (JSON gives it so;
+    /// rendering makes it safe).
+    var podcast: String?
+
+    init(number: String, title: String, ref: String? = nil, podcast: String? = nil) {
+        self.number = SafeText.line(number)
+        self.title = SafeText.line(title)
+        self.ref = ref
+        self.podcast = podcast
+    }
 
     /// The download's address: `P:E`, else its number.
     var address: String { ref ?? number }

@@ -36,8 +36,8 @@ extension Render {
     }
 
     /// `chapters` when the episode lists none.
-    static func noChapters(episode title: String) -> String {
-        "\(SafeText.line(title)) lists no chapters"
+    static func noChapters(episode title: String) -> SafeLine {
+        "\(title) lists no chapters"
     }
 
     /// Each chapter's number, start and title, with its web page when it has one.

@@ -62,7 +62,7 @@ extension Render {
                 : Command.Outcome(kind: .downloading, message: "downloading \(label.number): \(label.title)")
         }
         if outcomes.count > Command.listLimit { return ["auto-download: " + Command.summary(of: outcomes)] }
-        return outcomes.map { "auto-download: " + $0.message }
+        return outcomes.map { "auto-download: \($0.message.description)" }
     }
 
     /// `1 episode`, `3 episodes`.

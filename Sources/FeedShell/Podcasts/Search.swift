@@ -26,7 +26,7 @@ extension Command {
         )
         context.output(
             results,
-            empty: "no podcasts match '\(SafeText.line(term))'",
+            empty: "no podcasts match '\(term)'",
             table: Render.searchResults,
             json: JSONRender.searchResults
         )

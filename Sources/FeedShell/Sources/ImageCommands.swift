@@ -66,7 +66,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let text = try arguments.required(imageURL)
         guard let url = URL(httpString: text) else {
-            throw .usage("'\(SafeText.line(text))' is not an http or https URL", synopsis: arguments.synopsis)
+            throw .usage("'\(text)' is not an http or https URL", synopsis: arguments.synopsis)
         }
         try await fetchImage(url, context: context)
         return .proceed
@@ -96,7 +96,7 @@ extension Command {
         )
         let progress = InlineProgress(
             console: context.console,
-            label: DownloadLabel(number: SafeText.line(url.absoluteString), title: "")
+            label: DownloadLabel(number: url.absoluteString, title: "")
         )
         let outcome: DownloadOutcome
         do {

@@ -42,7 +42,7 @@ extension Command {
         default:
             let text = try arguments.required(objectID)
             guard let id = Int(text), id > 0 else {
-                throw .usage("'\(SafeText.line(text))' is not an object id", synopsis: arguments.synopsis)
+                throw .usage("'\(text)' is not an object id", synopsis: arguments.synopsis)
             }
             let object: MetObject = try await feed { () async throws(FeedError) in
                 try await context.session.met.object(id: id)
@@ -88,8 +88,8 @@ extension Command {
         case .failure(let error): throw .feed(error)
         }
         guard result.total > 0 else {
-            context.output(
-                "no objects match '\(SafeText.line(query))'",
+            context.say(
+                "no objects match '\(query)'",
                 json: .object(["total": .int(0), "objects": .array([])])
             )
             return

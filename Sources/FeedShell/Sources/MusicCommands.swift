@@ -24,7 +24,7 @@ extension Command {
         }
         context.output(
             tracks,
-            empty: "no songs match '\(SafeText.line(term))'",
+            empty: "no songs match '\(term)'",
             table: Render.songs,
             json: JSONRender.songs
         )
@@ -49,7 +49,7 @@ extension Command {
         switch Selector.parse(text.hasPrefix("t") ? text : "t" + text, forms: .songs, noun: "song") {
         case .success(let parsed): selector = parsed
         case .failure(let problem):
-            throw .usage(problem.description(noun: "song", count: nil), synopsis: arguments.synopsis)
+            throw .usage("\(problem.description(noun: "song", count: nil))", synopsis: arguments.synopsis)
         }
         let targets = try await context.session.targets(selector, verb: "preview")
         await report(targets, await startDownloads(targets, context), summarise: false, context)
