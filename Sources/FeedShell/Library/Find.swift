@@ -26,7 +26,7 @@ extension Command {
         do throws(SearchQueryError) {
             query = try SearchQuery(arguments[findWords] ?? [])
         } catch {
-            throw .usage(arguments.usage(FindText.problem(error)))
+            throw .usage(arguments.usage(FindText.problem(error).description))
         }
         // No library yet: nothing to find, and none is made for asking.
         var hits: [SearchHit] = []
@@ -48,10 +48,10 @@ extension Command {
 /// How `find` names what is wrong with its words.
 enum FindText {
     /// What is wrong with the words, naming the word.
-    static func problem(_ error: SearchQueryError) -> String {
+    static func problem(_ error: SearchQueryError) -> SafeLine {
         switch error {
-        case .prefixWithoutLetters(let word): "'\(SafeText.line(word))': a prefix needs letters before '*'"
-        case .starInside(let word): "'\(SafeText.line(word))': '*' marks a prefix only at a word's end"
+        case .prefixWithoutLetters(let word): "'\(word)': a prefix needs letters before '*'"
+        case .starInside(let word): "'\(word)': '*' marks a prefix only at a word's end"
         case .emptyWord: "an empty word cannot be found"
         case .noWords: "no words to find"
         }

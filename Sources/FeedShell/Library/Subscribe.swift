@@ -136,7 +136,7 @@ extension Command {
 /// downloads run on.
 private func password(for user: String, at url: URL, _ context: CommandContext) async throws(ShellError) -> String {
     if let password = context.session.configuration.feedPassword { return password }
-    let prompt = "password for \(SafeText.line(user)) at \(SafeText.line(url.host ?? "?")): "
+    let prompt = SafeLine("password for \(user) at \(url.host ?? "?"): ").description
     // The command's spinner would draw over the prompt.
     context.console.activity.stop()
     let asked: String? = await withCheckedContinuation { continuation in

@@ -29,7 +29,7 @@ extension Command {
         } else {
             let file = context.session.file(of: episode, in: selection.podcast).final.path
             guard FileManager.default.fileExists(atPath: file) else {
-                throw .failure(ChaptersFailure.missing(episode: SafeText.line(episode.title)))
+                throw .failure(ChaptersFailure.missing(episode: episode.title))
             }
             chapters = try await context.session.chapters(inFile: file)
         }

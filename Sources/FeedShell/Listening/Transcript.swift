@@ -25,7 +25,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let (episode, _, selection) = try await oneEpisode(arguments, context)
         guard let marks = selection.subscription?.marks[episode.id] else {
-            throw .failure(TranscriptFailure.notInLibrary(episode: SafeText.line(episode.title)))
+            throw .failure(TranscriptFailure.notInLibrary(episode: episode.title))
         }
         let transcript = try await context.session.transcript(
             of: marks.libraryID,
@@ -81,12 +81,12 @@ extension Session {
         {
             return kept
         }
-        guard !offered.isEmpty else { throw .failure(TranscriptFailure.missing(episode: SafeText.line(title))) }
+        guard !offered.isEmpty else { throw .failure(TranscriptFailure.missing(episode: title)) }
         guard let (chosen, format) = TranscriptFormat.richest(offered) else {
             throw .failure(
                 TranscriptFailure.unreadable(
-                    episode: SafeText.line(title),
-                    types: offered.map { SafeText.line($0.type ?? $0.url.pathExtension) }
+                    episode: title,
+                    types: offered.map { $0.type ?? $0.url.pathExtension }
                 )
             )
         }

@@ -33,7 +33,7 @@ extension Command {
         if let limit = arguments[episodesLimit] { numbers = Array(numbers.prefix(limit)) }
         let statuses = await context.session.statuses(of: numbers)
         var footer: String?
-        let filter = words.isEmpty ? "" : " match '\(SafeText.line(words.joined(separator: " ")))'"
+        let filter = words.isEmpty ? "" : SafeLine(" match '\(words.joined(separator: " "))'").description
         if numbers.count < matching {
             footer = "(\(numbers.count) of \(matching) episodes\(filter); --limit N shows more)"
         } else if matching < podcast.episodes.count {
@@ -42,7 +42,8 @@ extension Command {
         let text =
             numbers.isEmpty
             ? (words.isEmpty
-                ? "no episodes" : "no episode titles contain '\(SafeText.line(words.joined(separator: " ")))'")
+                ? "no episodes"
+                : SafeLine("no episode titles contain '\(words.joined(separator: " "))'").description)
             : Render.episodes(
                 podcast,
                 numbers: numbers,

@@ -28,7 +28,7 @@ extension Command {
         var id = defaultPodcastID
         if let reference = arguments[looked] {
             guard let parsed = PodcastReference.id(from: reference) else {
-                throw .usage(arguments.usage(Self.notAPodcast(reference)))
+                throw .usage(arguments.usage(Self.notAPodcast(reference).description))
             }
             id = parsed
         }
@@ -40,11 +40,13 @@ extension Command {
     }
 
     /// Why `reference` is not something `lookup` reads, and what to do instead.
-    static func notAPodcast(_ reference: String) -> String {
-        let shown = SafeText.line(URL(string: reference)?.redacted ?? reference)
+    static func notAPodcast(_ reference: String) -> SafeLine {
+        let shown = URL(string: reference)?.redacted ?? reference
         if let url = URL(string: reference), url.scheme == "http" || url.scheme == "https" {
-            return "'\(shown)' looks like a feed URL: 'subscribe \(shown)' reads it; lookup reads Apple's "
-                + "directory (a podcast ID such as \(defaultPodcastID), or an Apple Podcasts URL)"
+            return """
+                '\(shown)' looks like a feed URL: 'subscribe \(shown)' reads it; lookup reads Apple's \
+                directory (a podcast ID such as \(defaultPodcastID), or an Apple Podcasts URL)
+                """
         }
         return "'\(shown)' is not a podcast ID or an Apple Podcasts URL; find one with 'search NAME'"
     }
@@ -57,7 +59,7 @@ extension Command {
         let podcast = try await load()
         if !context.console.json {
             for warning in podcast.warnings {
-                context.console.printError("warning: \(SafeText.line(warning.description))")
+                context.console.printError(SafeLine("warning: \(warning)").description)
             }
         }
         let statuses = context.console.json ? await context.session.statuses() : [:]

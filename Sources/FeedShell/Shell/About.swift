@@ -66,12 +66,12 @@ private struct About {
         let count = subscriptions.map { "\($0) \($0 == 1 ? "subscription" : "subscriptions")" } ?? "not made yet"
         let rate = rateLimit.map { "at most \(ByteSize.format($0))/s" } ?? "no rate cap"
         let found = playerPath ?? "not found in PATH"
-        return [
+        return SafeLine.lines([
             "feedsh \(FeedKitVersion.current) (User-Agent: \(FeedKitVersion.userAgent))",
-            "library    \(SafeText.line(library)) (\(count))",
-            "downloads  \(SafeText.line(downloads)) (\(engine), \(maxConcurrent) at once, \(rate))",
-            "player     \(SafeText.line(player)): \(SafeText.line(found))",
-        ].joined(separator: "\n")
+            "library    \(library) (\(count))",
+            "downloads  \(downloads) (\(engine), \(maxConcurrent) at once, \(rate))",
+            "player     \(player): \(found)",
+        ])
     }
 
     var json: JSONValue {
