@@ -116,6 +116,8 @@ let package = Package(
             dependencies: ["FeedKit", "HTTPSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "CFileIO"),
+        // The gpodder.net v2 / Nextcloud gPodder Sync protocol and the pure merge.
+        .target(name: "Sync"),
         .target(
             name: "Downloads",
             dependencies: [
@@ -186,6 +188,7 @@ let package = Package(
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer", "SocketTestSupport"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
         // Unix-socket helpers the control and end-to-end tests share.
         .target(name: "SocketTestSupport", path: "Tests/SocketTestSupport"),

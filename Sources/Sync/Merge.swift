@@ -1,0 +1,100 @@
+import Foundation
+
+/// An episode of the library as the merge sees it: how to recognise it in another
+/// device's actions, and its play state.
+public struct LocalEpisode: Sendable, Equatable {
+    public let id: Int64
+    public let guid: String?
+    /// Its enclosure URL, and the URL it redirected to when that is known.
+    public let urls: [String]
+    public var state: PlayState
+
+    public init(id: Int64, guid: String?, urls: [String], state: PlayState) {
+        self.id = id
+        self.guid = guid
+        self.urls = urls
+        self.state = state
+    }
+}
+
+/// Where an episode was left and whether it was played, with when that was so.
+public struct PlayState: Sendable, Equatable {
+    /// Seconds from the start.
+    public var position: Int
+    public var played: Bool
+    /// When this state was set, here or on the device it came from; nil: never.
+    public var changed: Date?
+
+    public init(position: Int = 0, played: Bool = false, changed: Date? = nil) {
+        self.position = position
+        self.played = played
+        self.changed = changed
+    }
+}
+
+/// Merges other devices' episode actions into local play state. Pure: no I/O, the
+/// same input gives the same answer, and merging an action twice changes nothing
+/// the second time (a server's `since` returns the boundary action again).
+public enum SyncMerge {
+    /// How near the end a position counts as played, in seconds.
+    public static let playedMargin = 5
+
+    public struct Outcome: Sendable, Equatable {
+        /// The new state of each episode an action changed.
+        public var changed: [Int64: PlayState] = [:]
+        /// Actions naming an episode no subscription has.
+        public var unmatched = 0
+        /// Actions that matched but changed nothing: older than what is here,
+        /// already merged, or with nothing to say (a `play` without a position).
+        public var unchanged = 0
+    }
+
+    /// The newest action wins, one episode at a time: a `play` moves the position
+    /// (played at `total` − 5 s or later), `new` marks it unplayed from the start.
+    /// An action no newer than the local state (a newer local position, or the
+    /// same action again) is not applied. `download` and `delete` say what another
+    /// device holds and change nothing here.
+    public static func merge(_ actions: [EpisodeAction], into episodes: [LocalEpisode]) -> Outcome {
+        var byGUID: [String: Int] = [:]
+        var byURL: [String: Int] = [:]
+        for (index, episode) in episodes.enumerated() {
+            if let guid = episode.guid { byGUID[guid] = byGUID[guid] ?? index }
+            for url in episode.urls { byURL[url] = byURL[url] ?? index }
+        }
+        var states = episodes.map(\.state)
+        var outcome = Outcome()
+        // Oldest first, so that the newest of several lands last; ties keep the
+        // server's order.
+        let ordered = actions.enumerated().sorted {
+            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
+        }
+        for action in ordered.map(\.element) {
+            guard let index = action.guid.flatMap({ byGUID[$0] }) ?? byURL[action.episode] else {
+                outcome.unmatched += 1
+                continue
+            }
+            guard let next = apply(action, to: states[index]) else {
+                outcome.unchanged += 1
+                continue
+            }
+            states[index] = next
+            outcome.changed[episodes[index].id] = next
+        }
+        return outcome
+    }
+
+    /// The state after `action`, or nil when it changes nothing.
+    static func apply(_ action: EpisodeAction, to state: PlayState) -> PlayState? {
+        if let changed = state.changed, action.timestamp <= changed { return nil }
+        switch action.kind {
+        case .play:
+            guard let position = action.position else { return nil }
+            let played = action.total.map { position >= $0 - playedMargin } ?? false
+            return PlayState(position: position, played: played, changed: action.timestamp)
+        case .new:
+            return PlayState(position: 0, played: false, changed: action.timestamp)
+        case .download, .delete:
+            return nil
+        }
+    }
+}

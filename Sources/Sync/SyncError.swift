@@ -1,0 +1,57 @@
+import Foundation
+
+/// Why a sync failed, with what a person needs to mend it. A struct over a private
+/// enum, as `FeedError` is, so that it can grow; `code` is stable for `--json`.
+public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable {
+        case badReply(url: URL, path: String, problem: String)
+        case refused(user: String)
+        case status(Int, URL)
+        case badDeviceName(String)
+    }
+
+    private let kind: Kind
+
+    /// The server answered something that is not what the API says, at `path` in
+    /// its JSON (`$.actions`) or `$` for the whole reply.
+    public static func badReply(url: URL, path: String, problem: String) -> SyncError {
+        SyncError(kind: .badReply(url: url, path: path, problem: problem))
+    }
+    /// 401: the user's password was refused.
+    public static func refused(user: String) -> SyncError { SyncError(kind: .refused(user: user)) }
+    /// Any other status that is not success.
+    public static func status(_ code: Int, url: URL) -> SyncError { SyncError(kind: .status(code, url)) }
+    /// A device name the API cannot take.
+    public static func badDeviceName(_ name: String) -> SyncError { SyncError(kind: .badDeviceName(name)) }
+
+    public var code: String {
+        switch kind {
+        case .badReply: "sync-bad-reply"
+        case .refused: "sync-refused"
+        case .status: "sync-status"
+        case .badDeviceName: "sync-device-name"
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .badReply(let url, let path, let problem): "\(url.absoluteString) answered \(problem) at \(path)"
+        case .refused(let user): "the server refused user \(user)'s password"
+        case .status(let code, let url): "\(url.absoluteString) answered HTTP \(code)"
+        case .badDeviceName(let name):
+            "'\(name)' cannot be a device name: use letters, digits, '.', '-' and '_' (at most 64)"
+        }
+    }
+}
+
+/// Device IDs as gpodder.net takes them in a URL path: letters, digits, `.`, `-`
+/// and `_`, at most 64.
+public enum DeviceName {
+    public static func validate(_ name: String) throws(SyncError) -> String {
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+        }
+        guard !name.isEmpty, name.count <= 64, allowed else { throw .badDeviceName(name) }
+        return name
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import Sync
+
+@Suite("Merging other devices' actions")
+struct MergeTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func at(_ seconds: Int) -> Date { start.addingTimeInterval(TimeInterval(seconds)) }
+
+    func play(_ episode: String, guid: String? = nil, at seconds: Int, position: Int?, total: Int? = 600)
+        -> EpisodeAction
+    {
+        EpisodeAction(
+            podcast: "http://f/rss",
+            episode: episode,
+            guid: guid,
+            kind: .play,
+            timestamp: at(seconds),
+            position: position,
+            total: total
+        )
+    }
+
+    var library: [LocalEpisode] {
+        [
+            LocalEpisode(id: 1, guid: "g1", urls: ["http://f/1.mp3"], state: PlayState()),
+            LocalEpisode(
+                id: 2,
+                guid: "g2",
+                urls: ["http://f/2.mp3", "http://cdn/2.mp3"],
+                state: PlayState(position: 100, changed: at(50))
+            ),
+        ]
+    }
+
+    /// By GUID first, then by the enclosure URL or the URL it redirected to.
+    @Test func episodesMatchByGUIDThenByURL() {
+        let outcome = SyncMerge.merge(
+            [
+                play("http://elsewhere/renamed.mp3", guid: "g1", at: 10, position: 30),
+                play("http://cdn/2.mp3", at: 60, position: 200),
+                play("http://f/unknown.mp3", guid: "g9", at: 10, position: 5),
+            ],
+            into: library
+        )
+        #expect(outcome.changed[1] == PlayState(position: 30, played: false, changed: at(10)))
+        #expect(outcome.changed[2] == PlayState(position: 200, played: false, changed: at(60)))
+        #expect(outcome.unmatched == 1)
+    }
+
+    /// A newer local position is never moved back; of several actions the newest wins.
+    @Test func theNewestWinsAndNewerLocalStateStays() {
+        let outcome = SyncMerge.merge(
+            [
+                play("http://f/2.mp3", at: 40, position: 10),
+                play("http://f/1.mp3", at: 30, position: 300),
+                play("http://f/1.mp3", at: 20, position: 100),
+            ],
+            into: library
+        )
+        #expect(outcome.changed[2] == nil)
+        #expect(outcome.changed[1]?.position == 300)
+        #expect(outcome.unchanged == 1)
+    }
+
+    /// At total − 5 s or later the episode is played; `new` marks it unplayed.
+    @Test func nearTheEndIsPlayedAndNewIsUnplayed() {
+        var episodes = library
+        let outcome = SyncMerge.merge([play("http://f/1.mp3", at: 10, position: 595, total: 600)], into: episodes)
+        #expect(outcome.changed[1]?.played == true)
+        episodes[0].state = outcome.changed[1]!
+        let again = SyncMerge.merge(
+            [EpisodeAction(podcast: "p", episode: "http://f/1.mp3", kind: .new, timestamp: at(20))],
+            into: episodes
+        )
+        #expect(again.changed[1] == PlayState(position: 0, played: false, changed: at(20)))
+        let short = SyncMerge.merge([play("http://f/1.mp3", at: 10, position: 594, total: 600)], into: library)
+        #expect(short.changed[1]?.played == false)
+    }
+
+    /// The boundary action a server returns again changes nothing the second time.
+    @Test func mergingTwiceChangesNothingMore() {
+        let actions = [play("http://f/1.mp3", at: 10, position: 30), play("http://f/2.mp3", at: 70, position: 599)]
+        let first = SyncMerge.merge(actions, into: library)
+        let merged = library.map { episode in
+            var episode = episode
+            if let state = first.changed[episode.id] { episode.state = state }
+            return episode
+        }
+        let second = SyncMerge.merge(actions, into: merged)
+        #expect(first.changed.count == 2)
+        #expect(second.changed.isEmpty && second.unchanged == 2)
+    }
+
+    /// Downloads and deletes elsewhere, and plays without a position, leave the
+    /// state here as it is.
+    @Test func actionsWithNothingToSayChangeNothing() {
+        let outcome = SyncMerge.merge(
+            [
+                EpisodeAction(podcast: "p", episode: "http://f/1.mp3", kind: .download, timestamp: at(10)),
+                EpisodeAction(podcast: "p", episode: "http://f/1.mp3", kind: .delete, timestamp: at(11)),
+                play("http://f/1.mp3", at: 12, position: nil),
+            ],
+            into: library
+        )
+        #expect(outcome.changed.isEmpty && outcome.unchanged == 3)
+    }
+}
