@@ -138,8 +138,10 @@ struct DownloadTrustTests {
     @Test(arguments: Engine.allCases)
     func oneOwnerAtATime(engine: Engine) async throws {
         try await EngineHarness.run(engine) { h in
-            // Slow enough (2.5 s) that a loaded machine still sees it running.
-            let request = h.request("owned", size: 1_000_000, fault: "rate=400000")
+            // Slow enough (5 s) that a loaded machine still sees it running: at
+            // 2.5 s, a build beside the suite let it finish before the second
+            // owner's checks.
+            let request = h.request("owned", size: 1_000_000, fault: "rate=200000")
             await h.manager.start(request)
             try await h.waitForBytes(request.id, atLeast: 100_000)
             #expect(h.manager.owner(of: request) == .some(getpid()))
