@@ -13,37 +13,24 @@ public struct EpisodeAction: Sendable, Equatable {
 
     public var podcast: String
     public var episode: String
-    public var guid: String?
-    public var device: String?
+    public var guid: String? = nil
+    public var device: String? = nil
     public var kind: Kind
     /// When it happened on the device that did it (not when it was uploaded).
     public var timestamp: Date
     /// For `play`: where playback started, stopped, and how long the episode is
     /// (nil where the device did not say, or said something impossible such as -1).
-    public var started: Int?
-    public var position: Int?
-    public var total: Int?
+    public var started: Int? = nil
+    public var position: Int? = nil
+    public var total: Int? = nil
 
-    public init(
-        podcast: String,
-        episode: String,
-        guid: String? = nil,
-        device: String? = nil,
-        kind: Kind,
-        timestamp: Date,
-        started: Int? = nil,
-        position: Int? = nil,
-        total: Int? = nil
-    ) {
+    /// An action of `kind` on an episode at `timestamp`; the GUID, the device and
+    /// `play`'s numbers are set on it where they are known.
+    public init(_ kind: Kind, podcast: String, episode: String, at timestamp: Date) {
+        self.kind = kind
         self.podcast = podcast
         self.episode = episode
-        self.guid = guid
-        self.device = device
-        self.kind = kind
         self.timestamp = timestamp
-        self.started = started
-        self.position = position
-        self.total = total
     }
 
     /// The JSON object gpodder.net takes: the timestamp in UTC without a zone, as
@@ -108,14 +95,9 @@ public struct ActionPage: Sendable, Equatable {
         guard let name = object["action"] as? String else { return .failure(.missing("action")) }
         guard let kind = EpisodeAction.Kind(rawValue: name.lowercased()) else { return .failure(.unknownKind(name)) }
         guard let timestamp = ActionTime.parse(object["timestamp"]) else { return .failure(.badTimestamp) }
-        var action = EpisodeAction(
-            podcast: podcast,
-            episode: episode,
-            guid: (object["guid"] as? String).flatMap { $0.isEmpty ? nil : $0 },
-            device: object["device"] as? String,
-            kind: kind,
-            timestamp: timestamp
-        )
+        var action = EpisodeAction(kind, podcast: podcast, episode: episode, at: timestamp)
+        action.guid = (object["guid"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        action.device = object["device"] as? String
         if kind == .play {
             let seconds = { (key: String) in integer(object[key]).flatMap { $0 >= 0 ? Int($0) : nil } }
             action.total = seconds("total").flatMap { $0 > 0 ? $0 : nil }

@@ -79,18 +79,12 @@ struct EpisodeActionTests {
     /// What is uploaded carries the numbers only for `play`, and a timestamp the
     /// documentation's way.
     @Test func uploadsAreWrittenAsTheAPISays() {
-        let play = EpisodeAction(
-            podcast: "p",
-            episode: "e",
-            guid: "g",
-            kind: .play,
-            timestamp: Date(timeIntervalSince1970: 0),
-            position: 30,
-            total: 60
-        )
+        var play = EpisodeAction(.play, podcast: "p", episode: "e", at: Date(timeIntervalSince1970: 0))
+        (play.guid, play.position, play.total) = ("g", 30, 60)
         #expect(play.json["timestamp"] as? String == "1970-01-01T00:00:00")
         #expect(play.json["position"] as? Int == 30 && play.json["started"] as? Int == 0)
-        let download = EpisodeAction(podcast: "p", episode: "e", kind: .download, timestamp: .now, position: 3)
+        var download = EpisodeAction(.download, podcast: "p", episode: "e", at: .now)
+        download.position = 3
         #expect(download.json["position"] == nil && download.json["action"] as? String == "download")
     }
 

@@ -12,15 +12,9 @@ struct MergeTests {
     func play(_ episode: String, guid: String? = nil, at seconds: Int, position: Int?, total: Int? = 600)
         -> EpisodeAction
     {
-        EpisodeAction(
-            podcast: "http://f/rss",
-            episode: episode,
-            guid: guid,
-            kind: .play,
-            timestamp: at(seconds),
-            position: position,
-            total: total
-        )
+        var action = EpisodeAction(.play, podcast: "http://f/rss", episode: episode, at: at(seconds))
+        (action.guid, action.position, action.total) = (guid, position, total)
+        return action
     }
 
     var library: [LocalEpisode] {
@@ -72,7 +66,7 @@ struct MergeTests {
         #expect(outcome.changed[1]?.played == true)
         episodes[0].state = outcome.changed[1]!
         let again = SyncMerge.merge(
-            [EpisodeAction(podcast: "p", episode: "http://f/1.mp3", kind: .new, timestamp: at(20))],
+            [EpisodeAction(.new, podcast: "p", episode: "http://f/1.mp3", at: at(20))],
             into: episodes
         )
         #expect(again.changed[1] == PlayState(position: 0, played: false, changed: at(20)))
@@ -99,8 +93,8 @@ struct MergeTests {
     @Test func actionsWithNothingToSayChangeNothing() {
         let outcome = SyncMerge.merge(
             [
-                EpisodeAction(podcast: "p", episode: "http://f/1.mp3", kind: .download, timestamp: at(10)),
-                EpisodeAction(podcast: "p", episode: "http://f/1.mp3", kind: .delete, timestamp: at(11)),
+                EpisodeAction(.download, podcast: "p", episode: "http://f/1.mp3", at: at(10)),
+                EpisodeAction(.delete, podcast: "p", episode: "http://f/1.mp3", at: at(11)),
                 play("http://f/1.mp3", at: 12, position: nil),
             ],
             into: library
