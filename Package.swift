@@ -117,7 +117,7 @@ let package = Package(
         ),
         .target(name: "CFileIO"),
         // The gpodder.net v2 / Nextcloud gPodder Sync protocol and the pure merge.
-        .target(name: "Sync"),
+        .target(name: "Sync", dependencies: ["FeedKit"]),
         .target(
             name: "Downloads",
             dependencies: [

@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 
 /// One episode action of the gpodder.net API v2 (and Nextcloud gPodder Sync): what
@@ -158,8 +159,7 @@ public enum ActionTime {
         // A zone is `Z` or `±hh:mm` after the time; none means UTC.
         let hasZone = text.hasSuffix("Z") || text.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression) != nil
         if !hasZone { text += "Z" }
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        return ISO8601.parse(text)
     }
 
     /// The form gpodder.net documents: `2026-11-24T09:00:00`, UTC.

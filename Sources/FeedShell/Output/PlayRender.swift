@@ -7,7 +7,7 @@ import TerminalKit
 extension Render {
     /// `playing 3: Title from 12:34 (streaming) at 1.5×`, said as the player starts.
     static func playing(_ plan: PlaybackPlan) -> String {
-        var line = "playing \(SafeText.line(plan.label.number)): \(SafeText.line(plan.label.title))"
+        var line = "playing \(plan.label.number): \(plan.label.title)"
         if plan.start > 0 { line += " from \(Formatting.duration(.seconds(plan.start)))" }
         line += plan.streaming ? " (streaming)" : ""
         if plan.speed != 1 { line += " at \(Setting.decimal(plan.speed))×" }
@@ -17,9 +17,10 @@ extension Render {
     /// `played 3: Title`, or `stopped 3 at 1:23 of 20:00`, with the player's exit
     /// when it failed and a word when the position could not be kept.
     static func played(_ end: PlaybackEnd, label: DownloadLabel, saved: Bool, player: PlayerCommand) -> String {
-        let number = SafeText.line(label.number)
+        // A label is safe from its init.
+        let number = label.number
         if end.finished {
-            return "played \(number): \(SafeText.line(label.title))" + (saved ? "" : " (not in the library)")
+            return "played \(number): \(label.title)" + (saved ? "" : " (not in the library)")
         }
         var text = "stopped \(number)"
         if let position = end.position {
