@@ -28,14 +28,17 @@ demo: build
 
 # tmux drives the end-to-end tests of the interactive shell (less is its pager); zsh
 # and fish load the completion scripts; mpv is the player of the playback tests;
-# tinyproxy is the real proxy of the proxy tests.
+# tinyproxy is the real proxy of the proxy tests; php-cli and php-sqlite3 run opodsync
+# (../shared/sync-server), the real sync server of the sync tests.
 test-deps: deps
 	@command -v tmux >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null \
 		&& command -v less >/dev/null && command -v mpv >/dev/null \
-		&& { command -v tinyproxy || test -x /usr/sbin/tinyproxy; } >/dev/null || { \
-		echo "installing tmux, zsh, fish, less, mpv and tinyproxy"; \
+		&& { command -v tinyproxy || test -x /usr/sbin/tinyproxy; } >/dev/null \
+		&& php -r 'exit(extension_loaded("sqlite3") ? 0 : 1);' 2>/dev/null || { \
+		echo "installing tmux, zsh, fish, less, mpv, tinyproxy, php-cli and php-sqlite3"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less mpv tinyproxy; }
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less mpv tinyproxy \
+			php-cli php-sqlite3; }
 
 # The whole suite on the debug build, then every end-to-end test again on the
 # release binary that `make install` ships: the optimizer has changed behaviour

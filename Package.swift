@@ -117,7 +117,16 @@ let package = Package(
         ),
         .target(name: "CFileIO"),
         // The gpodder.net v2 / Nextcloud gPodder Sync protocol and the pure merge.
-        .target(name: "Sync", dependencies: ["FeedKit"]),
+        .target(
+            name: "Sync",
+            dependencies: [
+                "FeedKit", "HTTPSupport", "Library",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "Downloads",
             dependencies: [
@@ -188,10 +197,17 @@ let package = Package(
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer", "SocketTestSupport"]),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync"]),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: ["Sync", "Library", "HTTPSupport", "FixtureServer", "SocketTestSupport"]
+        ),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
         // Unix-socket helpers the control and end-to-end tests share.
-        .target(name: "SocketTestSupport", path: "Tests/SocketTestSupport"),
+        .target(
+            name: "SocketTestSupport",
+            dependencies: ["FixtureServer", .product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Tests/SocketTestSupport"
+        ),
         .testTarget(name: "BackgroundTests", dependencies: ["Background", "SocketTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Processes", "TerminalKit", "FixtureServer"]),
         .testTarget(

@@ -132,7 +132,7 @@ public final class Library: Sendable {
 
     /// The schema this feedsh writes: the number of its migrations, kept in
     /// SQLite's `user_version` so that an older feedsh can tell.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
     /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
@@ -255,6 +255,9 @@ public final class Library: Sendable {
                 t.column("password", .text).notNull()
             }
         }
+        // Sync: when each episode's play state changed, the outbox of actions and
+        // subscription changes, and where syncs left off.
+        migrator.registerMigration("v7") { db in try createSyncTables(db) }
         return migrator
     }
 
@@ -299,13 +302,18 @@ public final class Library: Sendable {
             }
             var podcast = StoredPodcast(feedURL: feedURL.absoluteString, title: title, itunesID: itunesID)
             try podcast.insert(db)
+            try Self.recordSubscription(feedURL.absoluteString, subscribed: true, at: Date(), db)
             return (podcast, true)
         }
     }
 
     /// Removes a subscription and its episodes.
     public func unsubscribe(_ id: Int64) async throws(LibraryError) {
-        _ = try await write("write to") { db in try StoredPodcast.deleteOne(db, key: id) }
+        _ = try await write("write to") { db in
+            guard let podcast = try StoredPodcast.fetchOne(db, key: id) else { return }
+            try podcast.delete(db)
+            try Self.recordSubscription(podcast.feedURL, subscribed: false, at: Date(), db)
+        }
     }
 
     /// Every subscription in the order of its number, without counts (cheap: for
@@ -573,32 +581,51 @@ public final class Library: Sendable {
     }
 
     /// Marks episodes; played ones are no longer new and start from the beginning
-    /// next time.
-    public func mark(_ episodeIDs: [Int64], _ mark: Mark) async throws(LibraryError) {
+    /// next time. Played and unplayed record one sync action an episode (`play` to
+    /// the end, `new`), in the same transaction.
+    public func mark(_ episodeIDs: [Int64], _ mark: Mark, at now: Date = Date()) async throws(LibraryError) {
         _ = try await write("write to") { db in
+            let changed = StoredEpisode.Columns.stateChanged.set(to: now)
             let assignments: [ColumnAssignment] =
                 switch mark {
                 case .played:
                     [
                         StoredEpisode.Columns.played.set(to: true), StoredEpisode.Columns.isNew.set(to: false),
-                        StoredEpisode.Columns.position.set(to: 0),
+                        StoredEpisode.Columns.position.set(to: 0), changed,
                     ]
-                case .unplayed: [StoredEpisode.Columns.played.set(to: false)]
+                case .unplayed: [StoredEpisode.Columns.played.set(to: false), changed]
                 case .old: [StoredEpisode.Columns.isNew.set(to: false)]
                 }
             try StoredEpisode.filter(keys: episodeIDs).updateAll(db, assignments)
-            // Played means done: it leaves the play queue, however it was played.
-            if mark == .played { try QueueItem.filter(keys: episodeIDs).deleteAll(db) }
+            switch mark {
+            case .played:
+                // Played means done: it leaves the play queue, however it was played.
+                try QueueItem.filter(keys: episodeIDs).deleteAll(db)
+                try Self.recordActions(.play, on: episodeIDs, at: now, db)
+            case .unplayed: try Self.recordActions(.new, on: episodeIDs, at: now, db)
+            case .old: break
+            }
         }
     }
 
-    /// Records where listening to an episode stopped.
-    public func savePosition(_ episodeID: Int64, seconds: Double) async throws(LibraryError) {
+    /// Records where listening to an episode stopped. With `startedAt` (where that
+    /// playback began), playback ended there and a sync `play` action is recorded;
+    /// without, it is a save while playing, which only moves the position.
+    public func savePosition(
+        _ episodeID: Int64,
+        seconds: Double,
+        startedAt started: Double? = nil,
+        at now: Date = Date()
+    ) async throws(LibraryError) {
         _ = try await write("write to") { db in
             try StoredEpisode.filter(key: episodeID).updateAll(
                 db,
-                StoredEpisode.Columns.position.set(to: max(0, seconds))
+                StoredEpisode.Columns.position.set(to: max(0, seconds)),
+                StoredEpisode.Columns.stateChanged.set(to: now)
             )
+            if let started {
+                try Self.recordActions(.play, on: [episodeID], span: (started, seconds), at: now, db)
+            }
         }
     }
 
@@ -607,10 +634,14 @@ public final class Library: Sendable {
         try await read { db in try StoredEpisode.fetchOne(db, key: id) }
     }
 
-    /// Records that an episode's file is complete (or gone).
-    public func markDownloaded(_ episodeID: Int64, _ downloaded: Bool = true) async throws(LibraryError) {
+    /// Records that an episode's file is complete (or deleted), with the sync
+    /// action that says so (`download`, `delete`).
+    public func markDownloaded(_ episodeID: Int64, _ downloaded: Bool = true, at now: Date = Date())
+        async throws(LibraryError)
+    {
         _ = try await write("write to") { db in
             try StoredEpisode.filter(key: episodeID).updateAll(db, StoredEpisode.Columns.downloaded.set(to: downloaded))
+            try Self.recordActions(downloaded ? .download : .delete, on: [episodeID], at: now, db)
         }
     }
 }

@@ -87,6 +87,9 @@ public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, Fetchab
     public var position: Double
     public var downloaded: Bool
     public var firstSeen: Date
+    /// When `played` or `position` last changed, here or by a sync: a sync's older
+    /// action does not move it back.
+    public var stateChanged: Date?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -183,6 +186,7 @@ extension StoredEpisode {
         public static let played = Column(CodingKeys.played)
         public static let position = Column(CodingKeys.position)
         public static let downloaded = Column(CodingKeys.downloaded)
+        public static let stateChanged = Column(CodingKeys.stateChanged)
     }
 
     /// Every column of the table but `summary`, which reads as NULL: a podcast of

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPSupport
+import Library
 
 /// Why a sync failed, with what a person needs to mend it. A struct over a private
 /// enum, as `FeedError` is, so that it can grow; `code` is stable for `--json`.
@@ -8,6 +10,9 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case refused(user: String)
         case status(Int, URL)
         case badDeviceName(String)
+        case network(NetworkFailure)
+        case library(LibraryError)
+        case notLoggedIn
     }
 
     private let kind: Kind
@@ -23,6 +28,13 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func status(_ code: Int, url: URL) -> SyncError { SyncError(kind: .status(code, url)) }
     /// A device name the API cannot take.
     public static func badDeviceName(_ name: String) -> SyncError { SyncError(kind: .badDeviceName(name)) }
+    /// The server could not be reached, or TLS with it failed: the failure names
+    /// the host.
+    public static func network(_ failure: NetworkFailure) -> SyncError { SyncError(kind: .network(failure)) }
+    /// The library could not be read or written: nothing of the sync after it ran.
+    public static func library(_ error: LibraryError) -> SyncError { SyncError(kind: .library(error)) }
+    /// `sync` before `sync login`.
+    public static let notLoggedIn = SyncError(kind: .notLoggedIn)
 
     public var code: String {
         switch kind {
@@ -30,6 +42,9 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused: "sync-refused"
         case .status: "sync-status"
         case .badDeviceName: "sync-device-name"
+        case .network: "sync-network"
+        case .library(let error): error.code.description
+        case .notLoggedIn: "sync-not-logged-in"
         }
     }
 
@@ -40,6 +55,9 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .status(let code, let url): "\(url.absoluteString) answered HTTP \(code)"
         case .badDeviceName(let name):
             "'\(name)' cannot be a device name: use letters, digits, '.', '-' and '_' (at most 64)"
+        case .network(let failure): "cannot sync: \(failure)"
+        case .library(let error): error.description
+        case .notLoggedIn: "no sync account: 'sync login URL USER' sets one up"
         }
     }
 }

@@ -219,7 +219,7 @@ extension Session {
         await saver.value
         // In a task of its own: a cancelled `play` still records where it stopped.
         let record = await Task {
-            let record = await Self.record(end, of: episodeID, in: library)
+            let record = await Self.record(end, of: episodeID, startedAt: plan.start, in: library)
             if record == .saved, let loaded = subscription?.podcast {
                 _ = try? await loadSubscription(loaded)
             }
@@ -228,16 +228,20 @@ extension Session {
         return (end, record)
     }
 
-    /// Played at the end (or past 95 %), else the last position.
-    private static func record(_ end: PlaybackEnd, of episodeID: Int64?, in library: Library?) async
-        -> PositionRecord
-    {
+    /// Played at the end (or past 95 %), else the last position; either records
+    /// the sync `play` action.
+    private static func record(
+        _ end: PlaybackEnd,
+        of episodeID: Int64?,
+        startedAt start: Double,
+        in library: Library?
+    ) async -> PositionRecord {
         guard let library, let episodeID else { return .notKept }
         do throws(LibraryError) {
             if end.finished {
                 try await library.mark([episodeID], .played)
             } else if let position = end.position {
-                try await library.savePosition(episodeID, seconds: position)
+                try await library.savePosition(episodeID, seconds: position, startedAt: start)
             } else {
                 return .notKept
             }

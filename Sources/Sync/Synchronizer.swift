@@ -1,0 +1,233 @@
+import Foundation
+import Library
+
+/// What one sync did, for `sync`'s lines and `sync --json`.
+public struct SyncReport: Sendable, Equatable {
+    /// Episode actions uploaded, by kind.
+    public var pushed: [EpisodeAction.Kind: Int] = [:]
+    /// Episode actions downloaded, by kind (the boundary action and this device's
+    /// own come back too; the merge leaves them be).
+    public var pulled: [EpisodeAction.Kind: Int] = [:]
+    /// Subscriptions made and removed here, uploaded.
+    public var subscriptionsAdded = 0
+    public var subscriptionsRemoved = 0
+    /// Feeds subscribed and unsubscribed here because another device did.
+    public var subscribed: [String] = []
+    public var unsubscribed: [String] = []
+    /// Stored feed URLs the server rewrote (`update_urls`).
+    public var rewritten = 0
+    /// Episodes whose position or played state a pulled action changed.
+    public var episodesChanged = 0
+    /// Pulled actions naming an episode no subscription has.
+    public var unmatched = 0
+    /// Pulled actions that could not be read, with their JSON path and why.
+    public var skipped: [SkippedAction] = []
+    /// What failed without stopping the sync (a feed another device subscribed to
+    /// that cannot be read), in words.
+    public var problems: [String] = []
+
+    public init() {}
+}
+
+/// What a sync asks of the shell for the subscriptions another device changed:
+/// subscribing fetches the feed as `subscribe` does; unsubscribing keeps the files.
+public struct SubscriptionKeeper: Sendable {
+    /// Subscribes to the feed; nil on success, else why not, in words.
+    public var subscribe: @Sendable (URL) async -> String?
+    /// Ends the subscription to the feed with this stored URL.
+    public var unsubscribe: @Sendable (String) async -> String?
+
+    public init(
+        subscribe: @escaping @Sendable (URL) async -> String?,
+        unsubscribe: @escaping @Sendable (String) async -> String?
+    ) {
+        self.subscribe = subscribe
+        self.unsubscribe = unsubscribe
+    }
+}
+
+/// One sync of the library with an account: push subscription changes, pull the
+/// server's, push the outbox's episode actions a page a request, pull the
+/// server's since the last sync and merge them.
+///
+/// Every step leaves the library consistent where it stops: an outbox row leaves
+/// only after the request carrying it was answered with success, and the pulled
+/// actions are merged and the cursor moved in one transaction. Killed or offline
+/// at any point, the next sync sends what was not acknowledged and asks again
+/// from where the last merge ended.
+public struct Synchronizer: Sendable {
+    public let client: SyncClient
+    public let library: Library
+
+    public init(client: SyncClient, library: Library) {
+        self.client = client
+        self.library = library
+    }
+
+    public func sync(keeper: SubscriptionKeeper, now: @Sendable () -> Date = Date.init) async throws(SyncError)
+        -> SyncReport
+    {
+        var report = SyncReport()
+        let account = client.account
+        var cursor =
+            try await stored { () async throws(LibraryError) in try await library.syncCursor(account.key) }
+            ?? SyncCursor(account: account.key)
+        try await pushSubscriptions(firstSync: cursor.lastSync == nil, &report)
+        try await pullSubscriptions(&cursor, keeper: keeper, &report)
+        try await stored { () async throws(LibraryError) in try await library.saveSyncCursor(cursor) }
+        try await pushActions(&report)
+        try await pullActions(cursor, at: now(), &report)
+        return report
+    }
+
+    /// Sends the subscriptions made and removed here; the first sync with an
+    /// account sends every subscription.
+    private func pushSubscriptions(firstSync: Bool, _ report: inout SyncReport) async throws(SyncError) {
+        let pending = try await stored { () async throws(LibraryError) in try await library.pendingSubscriptionChanges()
+        }
+        var add = Set(pending.filter(\.subscribed).map(\.feedURL))
+        let remove = Set(pending.filter { !$0.subscribed }.map(\.feedURL))
+        if firstSync {
+            add.formUnion(
+                try await stored { () async throws(LibraryError) in try await library.subscriptions() }.map(\.feedURL)
+            )
+        }
+        guard !add.isEmpty || !remove.isEmpty else { return }
+        let reply = try await client.uploadSubscriptions(add: add.sorted(), remove: remove.subtracting(add).sorted())
+        try await stored { () async throws(LibraryError) in try await library.acknowledgeSubscriptionChanges(pending) }
+        for (old, new) in reply.rewritten {
+            try await stored { () async throws(LibraryError) in try await library.rewriteFeedURL(old, to: new) }
+            report.rewritten += 1
+        }
+        report.subscriptionsAdded = add.count
+        report.subscriptionsRemoved = remove.subtracting(add).count
+    }
+
+    /// Subscribes to what other devices subscribed to and unsubscribes from what
+    /// they removed; the changes this makes here are not sent back.
+    private func pullSubscriptions(_ cursor: inout SyncCursor, keeper: SubscriptionKeeper, _ report: inout SyncReport)
+        async throws(SyncError)
+    {
+        let delta = try await client.subscriptions(since: cursor.subscriptionsSince)
+        let local = Set(
+            try await stored { () async throws(LibraryError) in try await library.subscriptions() }.map(\.feedURL)
+        )
+        var applied: [String] = []
+        for feed in delta.add where !local.contains(feed) && !delta.remove.contains(feed) {
+            guard let url = URL(string: feed), url.scheme == "http" || url.scheme == "https" else {
+                report.problems.append("cannot subscribe to \(feed): not an http(s) URL")
+                continue
+            }
+            if let problem = await keeper.subscribe(url) {
+                report.problems.append("cannot subscribe to \(feed): \(problem)")
+            } else {
+                report.subscribed.append(feed)
+                applied.append(feed)
+            }
+        }
+        for feed in delta.remove where local.contains(feed) && !delta.add.contains(feed) {
+            if let problem = await keeper.unsubscribe(feed) {
+                report.problems.append("cannot unsubscribe from \(feed): \(problem)")
+            } else {
+                report.unsubscribed.append(feed)
+                applied.append(feed)
+            }
+        }
+        try await stored { () async throws(LibraryError) in try await library.discardSubscriptionChanges(applied) }
+        cursor.subscriptionsSince = delta.timestamp
+    }
+
+    /// Sends the outbox a page a request, oldest first; each page leaves the outbox
+    /// when the server answered it with success.
+    private func pushActions(_ report: inout SyncReport) async throws(SyncError) {
+        while true {
+            let rows = try await stored { () async throws(LibraryError) in
+                try await library.pendingActions(limit: SyncClient.pageSize)
+            }
+            guard !rows.isEmpty else { return }
+            try await client.upload(rows.map { Self.action($0, device: client.account.device) })
+            try await stored { () async throws(LibraryError) in
+                try await library.acknowledgeActions(rows.compactMap(\.id))
+            }
+            for row in rows { report.pushed[EpisodeAction.Kind(rawValue: row.kind.rawValue)!, default: 0] += 1 }
+            if rows.count < SyncClient.pageSize { return }
+        }
+    }
+
+    /// Reads the server's actions since the last merge, a page at a time until a
+    /// short page, and merges them all in one transaction with the new cursor.
+    private func pullActions(_ cursor: SyncCursor, at now: Date, _ report: inout SyncReport) async throws(SyncError) {
+        var since = cursor.actionsSince
+        var actions: [EpisodeAction] = []
+        while true {
+            let page = try await client.actions(since: since)
+            actions += page.actions
+            report.skipped += page.skipped
+            let advanced = page.timestamp > since
+            since = max(since, page.timestamp)
+            // A full page may have more behind it; one whose timestamp did not move
+            // would only be answered again.
+            if page.actions.count + page.skipped.count < SyncClient.pageSize || !advanced { break }
+        }
+        for action in actions { report.pulled[action.kind, default: 0] += 1 }
+        var next = cursor
+        next.actionsSince = since
+        next.lastSync = now
+        let outcome = try await stored { () async throws(LibraryError) in
+            try await library.mergePlayStates(cursor: next) { [actions] states in Self.merge(actions, into: states) }
+        }
+        report.episodesChanged = outcome.changed.count
+        report.unmatched = outcome.unmatched
+    }
+
+    /// Runs a library call, its failure a sync's.
+    private func stored<T>(_ call: () async throws(LibraryError) -> T) async throws(SyncError) -> T {
+        do {
+            return try await call()
+        } catch {
+            throw .library(error)
+        }
+    }
+
+    /// The pure merge over the library's play states: played episodes start from
+    /// the beginning next time, as `mark played` leaves them.
+    static func merge(_ actions: [EpisodeAction], into states: [EpisodePlayState]) -> (
+        states: [Int64: EpisodePlayState], result: SyncMerge.Outcome
+    ) {
+        let locals = states.map { state in
+            LocalEpisode(
+                id: state.id,
+                guid: state.guid,
+                urls: [state.audioURL],
+                state: PlayState(position: Int(state.position), played: state.played, changed: state.changed)
+            )
+        }
+        let outcome = SyncMerge.merge(actions, into: locals)
+        let byID = Dictionary(uniqueKeysWithValues: states.map { ($0.id, $0) })
+        var changed: [Int64: EpisodePlayState] = [:]
+        for (id, state) in outcome.changed {
+            guard var episode = byID[id] else { continue }
+            episode.played = state.played
+            episode.position = state.played ? 0 : Double(state.position)
+            episode.changed = state.changed
+            changed[id] = episode
+        }
+        return (changed, outcome)
+    }
+
+    /// An outbox row as the API takes it.
+    static func action(_ row: OutboxAction, device: String) -> EpisodeAction {
+        var action = EpisodeAction(
+            EpisodeAction.Kind(rawValue: row.kind.rawValue) ?? .play,
+            podcast: row.podcastURL,
+            episode: row.episodeURL,
+            at: row.at
+        )
+        action.guid = row.guid
+        action.device = device
+        action.started = row.started
+        action.position = row.position
+        action.total = row.total
+        return action
+    }
+}

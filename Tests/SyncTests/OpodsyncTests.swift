@@ -1,0 +1,156 @@
+import FeedKit
+import Foundation
+import HTTPSupport
+import Library
+import SocketTestSupport
+import Synchronization
+import Testing
+
+@testable import Sync
+
+/// The client and the synchronizer against opodsync, a real server: what one
+/// library sends, another reads and merges.
+@Suite("Sync against opodsync", .serialized)
+struct OpodsyncTests {
+    static let feedA = "http://feeds.example/a.xml"
+    static let feedB = "http://feeds.example/b.xml"
+
+    /// A library subscribed to feed A with two episodes, with no network.
+    static func library(_ name: String) async throws -> (Library, [Int64]) {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("feedsh-sync-\(name)-\(UUID().uuidString)/library.sqlite").path
+        let library = try Library(path: path)
+        let (podcast, _) = try await library.subscribe(feedURL: URL(string: feedA)!, title: "A")
+        var feed = Feed()
+        feed.title = "A"
+        feed.items = (1...2).map { n in
+            var item = FeedItem(
+                guid: "a-\(n)",
+                title: "Episode \(n)",
+                enclosure: Enclosure(url: URL(string: "http://media.example/a\(n).mp3")!)
+            )
+            item.duration = .seconds(600)
+            return item
+        }
+        try await library.store(feed, for: podcast.id!, validators: (nil, nil))
+        let ids = try await library.episodes(of: podcast.id!).compactMap(\.id).sorted()
+        return (library, ids)
+    }
+
+    static func synchronizer(_ library: Library, _ server: Opodsync, device: String, password: String? = nil)
+        -> Synchronizer
+    {
+        let account = SyncAccount(server: server.url, user: server.user, device: device, flavor: .gpodder)
+        let client = SyncClient(
+            account: account,
+            password: password ?? server.password,
+            clients: clients,
+            userAgent: "feedsh-tests"
+        )
+        return Synchronizer(client: client, library: library)
+    }
+
+    static let clients = HTTPClientPool(connectTimeout: .seconds(5), readTimeout: .seconds(20))
+
+    /// Records what the sync asked of the shell.
+    final class Keeper: Sendable {
+        let asked = Mutex<[String]>([])
+        var keeper: SubscriptionKeeper {
+            SubscriptionKeeper(
+                subscribe: { url in
+                    self.asked.withLock { $0.append("subscribe \(url.absoluteString)") }
+                    return nil
+                },
+                unsubscribe: { feed in
+                    self.asked.withLock { $0.append("unsubscribe \(feed)") }
+                    return nil
+                }
+            )
+        }
+    }
+
+    @Test func whatOneDeviceDoesAnotherMerges() async throws {
+        let server = try await Opodsync.start()
+        defer { server.stop() }
+        let (laptop, laptopIDs) = try await Self.library("laptop")
+        let (phone, phoneIDs) = try await Self.library("phone")
+        let laptopSync = Self.synchronizer(laptop, server, device: "laptop")
+        let phoneSync = Self.synchronizer(phone, server, device: "phone")
+        try await laptopSync.client.login()
+        try await phoneSync.client.login()
+
+        // Actions recorded before any sync wait in the outbox.
+        let past = Date().addingTimeInterval(-60)
+        try await laptop.mark([laptopIDs[0]], .played, at: past)
+        try await laptop.savePosition(laptopIDs[1], seconds: 123.4, startedAt: 10, at: past)
+        #expect(try await laptop.outboxSize().actions == 2)
+        let first = try await laptopSync.sync(keeper: Keeper().keeper)
+        #expect(first.pushed == [.play: 2])
+        #expect(first.subscriptionsAdded == 1)
+        #expect(try await laptop.outboxSize() == (0, 0))
+
+        let keeper = Keeper()
+        let merged = try await phoneSync.sync(keeper: keeper.keeper)
+        #expect(merged.pulled[.play] == 2)
+        #expect(merged.episodesChanged == 2)
+        #expect(keeper.asked.withLock { $0 }.isEmpty)
+        let played = try #require(try await phone.episode(phoneIDs[0]))
+        #expect(played.played && played.position == 0 && !played.isNew)
+        let stopped = try #require(try await phone.episode(phoneIDs[1]))
+        #expect(!stopped.played && stopped.position == 123)
+
+        // The phone listens on, later: the laptop takes its position; its own
+        // older action, pulled again, does not move it back.
+        try await phone.savePosition(phoneIDs[1], seconds: 300, startedAt: 123, at: Date().addingTimeInterval(2))
+        let pushed = try await phoneSync.sync(keeper: Keeper().keeper)
+        #expect(pushed.pushed == [.play: 1])
+        let again = try await laptopSync.sync(keeper: Keeper().keeper)
+        #expect(again.episodesChanged == 1)
+        #expect(try await laptop.episode(laptopIDs[1])?.position == 300)
+
+        // A newer local position stays where it is.
+        try await laptop.savePosition(laptopIDs[1], seconds: 400, at: Date().addingTimeInterval(5))
+        _ = try await phoneSync.sync(keeper: Keeper().keeper)
+        _ = try await laptopSync.sync(keeper: Keeper().keeper)
+        #expect(try await laptop.episode(laptopIDs[1])?.position == 400)
+    }
+
+    @Test func subscriptionsGoBothWays() async throws {
+        let server = try await Opodsync.start()
+        defer { server.stop() }
+        let (laptop, _) = try await Self.library("laptop")
+        let (phone, _) = try await Self.library("phone")
+        let laptopSync = Self.synchronizer(laptop, server, device: "laptop")
+        let phoneSync = Self.synchronizer(phone, server, device: "phone")
+        try await laptopSync.client.login()
+        try await phoneSync.client.login()
+        _ = try await laptopSync.sync(keeper: Keeper().keeper)
+        _ = try await phoneSync.sync(keeper: Keeper().keeper)
+
+        let (b, _) = try await laptop.subscribe(feedURL: URL(string: Self.feedB)!, title: "B")
+        let firstA = try #require(try await laptop.podcast(feedURL: URL(string: Self.feedA)!))
+        try await laptop.unsubscribe(firstA.id!)
+        let sent = try await laptopSync.sync(keeper: Keeper().keeper)
+        #expect(sent.subscriptionsAdded == 1 && sent.subscriptionsRemoved == 1)
+        let keeper = Keeper()
+        let got = try await phoneSync.sync(keeper: keeper.keeper)
+        #expect(keeper.asked.withLock { $0 } == ["subscribe \(Self.feedB)", "unsubscribe \(Self.feedA)"])
+        #expect(got.subscribed == [Self.feedB] && got.unsubscribed == [Self.feedA])
+        // What the phone did to follow is not sent back.
+        #expect(try await phone.outboxSize().subscriptions == 0)
+        _ = b
+    }
+
+    @Test func aRefusedPasswordSaysWhose() async throws {
+        let server = try await Opodsync.start()
+        defer { server.stop() }
+        let (library, _) = try await Self.library("refused")
+        let sync = Self.synchronizer(library, server, device: "laptop", password: "wrong")
+        await #expect(throws: SyncError.refused(user: "alice")) { try await sync.client.login() }
+        try await library.mark(try await library.episodes(of: 1).compactMap(\.id), .played)
+        let error = await #expect(throws: SyncError.self) { try await sync.sync(keeper: Keeper().keeper) }
+        #expect(error?.description == "the server refused user alice's password")
+        // Nothing left the outbox.
+        #expect(try await library.outboxSize().actions == 2)
+    }
+}
