@@ -51,7 +51,7 @@ let package = Package(
             name: "FeedShell",
             dependencies: [
                 "Background", "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback", "ShellKit",
-                "PlainText", "Processes", "TerminalKit",
+                "PlainText", "Processes", "Sync", "TerminalKit",
             ]
         ),
         .target(
@@ -125,6 +125,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(

@@ -6,7 +6,7 @@ extension Registry where Command == FeedShell.Command {
         CommandRegistry([
             .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .detach,
             .subscribe, .unsubscribe, .podcasts, .podcast, .update, .new, .mark, .importOPML, .exportOPML,
-            .play, .queue, .chapters, .transcript, .find, .set, .delete,
+            .play, .queue, .chapters, .transcript, .find, .set, .delete, .sync,
             .posts, .post, .image, .artwork, .tracks, .preview, .met, .source, .history, .about, .help, .quit,
         ])
     }

@@ -49,6 +49,9 @@ public struct ShellConfiguration: Sendable {
     /// The password for `subscribe URL --user NAME` (`FEEDSH_FEED_PASSWORD`);
     /// without it, feedsh asks at the terminal.
     public var feedPassword: String?
+    /// The password for `sync login` (`FEEDSH_SYNC_PASSWORD`); without it, feedsh
+    /// asks at the terminal.
+    public var syncPassword: String?
 
     public init(
         endpoints: Endpoints = .init(),
@@ -69,7 +72,8 @@ public struct ShellConfiguration: Sendable {
         podcastIndexSecret: String? = nil,
         proxies: ProxyEnvironment = .direct,
         rateLimit: Int64? = nil,
-        feedPassword: String? = nil
+        feedPassword: String? = nil,
+        syncPassword: String? = nil
     ) {
         self.endpoints = endpoints
         self.downloadDirectory = downloadDirectory
@@ -94,6 +98,7 @@ public struct ShellConfiguration: Sendable {
         self.proxies = proxies
         self.rateLimit = rateLimit
         self.feedPassword = feedPassword
+        self.syncPassword = syncPassword
     }
 }
 

@@ -13,6 +13,7 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case network(NetworkFailure)
         case library(LibraryError)
         case notLoggedIn
+        case unreadableLogin(path: String, problem: String)
     }
 
     private let kind: Kind
@@ -35,6 +36,10 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func library(_ error: LibraryError) -> SyncError { SyncError(kind: .library(error)) }
     /// `sync` before `sync login`.
     public static let notLoggedIn = SyncError(kind: .notLoggedIn)
+    /// The file that keeps the login cannot be read or written.
+    public static func unreadableLogin(path: String, problem: String) -> SyncError {
+        SyncError(kind: .unreadableLogin(path: path, problem: problem))
+    }
 
     public var code: String {
         switch kind {
@@ -45,6 +50,7 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .network: "sync-network"
         case .library(let error): error.code.description
         case .notLoggedIn: "sync-not-logged-in"
+        case .unreadableLogin: "sync-login-file"
         }
     }
 
@@ -58,6 +64,7 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .network(let failure): "cannot sync: \(failure)"
         case .library(let error): error.description
         case .notLoggedIn: "no sync account: 'sync login URL USER' sets one up"
+        case .unreadableLogin(let path, let problem): "the sync login in \(path) is unusable (\(problem))"
         }
     }
 }

@@ -134,7 +134,9 @@ public struct Synchronizer: Sendable {
             }
         }
         try await stored { () async throws(LibraryError) in try await library.discardSubscriptionChanges(applied) }
-        cursor.subscriptionsSince = delta.timestamp
+        // A feed that could not be followed is asked for again next time, and so
+        // are the actions (its episodes' positions, unmatched until then).
+        if report.problems.isEmpty { cursor.subscriptionsSince = delta.timestamp }
     }
 
     /// Sends the outbox a page a request, oldest first; each page leaves the outbox
@@ -171,7 +173,7 @@ public struct Synchronizer: Sendable {
         }
         for action in actions { report.pulled[action.kind, default: 0] += 1 }
         var next = cursor
-        next.actionsSince = since
+        if report.problems.isEmpty { next.actionsSince = since }
         next.lastSync = now
         let outcome = try await stored { () async throws(LibraryError) in
             try await library.mergePlayStates(cursor: next) { [actions] states in Self.merge(actions, into: states) }

@@ -244,7 +244,8 @@ struct Feedsh: AsyncParsableCommand {
             podcastIndexSecret: indexSecret,
             proxies: proxies,
             rateLimit: limitRate.flatMap(ByteSize.atLeast1k),
-            feedPassword: ProcessInfo.processInfo.environment["FEEDSH_FEED_PASSWORD"]
+            feedPassword: ProcessInfo.processInfo.environment["FEEDSH_FEED_PASSWORD"],
+            syncPassword: ProcessInfo.processInfo.environment["FEEDSH_SYNC_PASSWORD"]
         )
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.

@@ -141,6 +141,27 @@ struct OpodsyncTests {
         _ = b
     }
 
+    @Test func aFeedThatCannotBeFollowedIsAskedForAgain() async throws {
+        let server = try await Opodsync.start()
+        defer { server.stop() }
+        let (laptop, _) = try await Self.library("laptop")
+        let phone = try Library(
+            path: FileManager.default.temporaryDirectory
+                .appendingPathComponent("feedsh-sync-empty-\(UUID().uuidString)/library.sqlite").path
+        )
+        let laptopSync = Self.synchronizer(laptop, server, device: "laptop")
+        let phoneSync = Self.synchronizer(phone, server, device: "phone")
+        try await laptopSync.client.login()
+        try await phoneSync.client.login()
+        _ = try await laptopSync.sync(keeper: Keeper().keeper)
+        let offline = SubscriptionKeeper(subscribe: { _ in "the feed is offline" }, unsubscribe: { _ in nil })
+        let failed = try await phoneSync.sync(keeper: offline)
+        #expect(failed.problems == ["cannot subscribe to \(Self.feedA): the feed is offline"])
+        let keeper = Keeper()
+        _ = try await phoneSync.sync(keeper: keeper.keeper)
+        #expect(keeper.asked.withLock { $0 } == ["subscribe \(Self.feedA)"])
+    }
+
     @Test func aRefusedPasswordSaysWhose() async throws {
         let server = try await Opodsync.start()
         defer { server.stop() }

@@ -85,7 +85,15 @@ extension Command {
             }
         }
         if let user = arguments[user] {
-            credentials = FeedCredentials(user: user, password: try await password(for: user, at: feedURL, context))
+            let password = try await askPassword(
+                for: user,
+                at: feedURL,
+                given: session.configuration.feedPassword,
+                variable: "FEEDSH_FEED_PASSWORD",
+                synopsis: "subscribe FEED-URL --user NAME",
+                context
+            )
+            credentials = FeedCredentials(user: user, password: password)
         }
         let library = try await session.library()
         let (stored, created) = try await libraryCall { () async throws(LibraryError) in
@@ -130,12 +138,19 @@ extension Command {
     }
 }
 
-/// The password for `user` at `url`: `FEEDSH_FEED_PASSWORD`, else asked at the
-/// terminal without echo; neither is a failure that says how to give one. The
-/// blocking read waits on a thread of its own, not on one of the few the
-/// downloads run on.
-private func password(for user: String, at url: URL, _ context: CommandContext) async throws(ShellError) -> String {
-    if let password = context.session.configuration.feedPassword { return password }
+/// The password for `user` at `url`: `given` (from the environment `variable`),
+/// else asked at the terminal without echo; neither is a failure that says how to
+/// give one. The blocking read waits on a thread of its own, not on one of the
+/// few the downloads run on.
+func askPassword(
+    for user: String,
+    at url: URL,
+    given: String?,
+    variable: String,
+    synopsis: String,
+    _ context: CommandContext
+) async throws(ShellError) -> String {
+    if let given { return given }
     let prompt = SafeLine("password for \(user) at \(url.host ?? "?"): ").description
     // The command's spinner would draw over the prompt.
     context.console.activity.stop()
@@ -144,8 +159,8 @@ private func password(for user: String, at url: URL, _ context: CommandContext) 
     }
     guard let asked, !asked.isEmpty else {
         throw .usage(
-            "no password for \(user): type it when asked, or set FEEDSH_FEED_PASSWORD",
-            synopsis: "subscribe FEED-URL --user NAME"
+            "no password for \(user): type it when asked, or set \(variable)",
+            synopsis: synopsis
         )
     }
     return asked

@@ -1,0 +1,125 @@
+import FeedKit
+import Foundation
+import Library
+import Sync
+import SystemPackage
+
+extension SyncError: CommandFailure {
+    var failureCode: String { code }
+}
+
+extension Session {
+    /// Where `sync login` keeps the account and its password.
+    var syncLoginFile: FilePath { SyncLogin.file(besideLibrary: configuration.libraryFile.path) }
+
+    /// The login kept beside the library, or the failure that says to log in.
+    func syncLogin() throws(ShellError) -> SyncLogin {
+        do throws(SyncError) {
+            guard let login = try SyncLogin.load(syncLoginFile) else { throw .notLoggedIn }
+            return login
+        } catch {
+            throw .failure(error)
+        }
+    }
+
+    func syncClient(_ login: SyncLogin) -> SyncClient {
+        SyncClient(
+            account: login.account,
+            password: login.password,
+            clients: http.clients,
+            userAgent: configuration.http.userAgent,
+            timeout: configuration.http.requestTimeout
+        )
+    }
+
+    /// Checks the password with the server, registers the device, and keeps the
+    /// login (0600) beside the library.
+    func syncLogIn(_ login: SyncLogin) async throws(ShellError) {
+        do throws(SyncError) {
+            try await syncClient(login).login()
+            try login.save(syncLoginFile)
+        } catch {
+            throw .failure(error)
+        }
+    }
+
+    /// One sync of the library with the account logged in; the loaded
+    /// subscription is read again, as a sync may have moved its episodes.
+    func sync() async throws(ShellError) -> SyncReport {
+        let login = try syncLogin()
+        let library = try library()
+        let synchronizer = Synchronizer(client: syncClient(login), library: library)
+        let report: SyncReport
+        do throws(SyncError) {
+            report = try await synchronizer.sync(keeper: subscriptionKeeper(library))
+        } catch {
+            throw .failure(error)
+        }
+        if let loaded = subscription?.podcast, let fresh = try? await library.podcast(loaded.id ?? -1) {
+            _ = try? await loadSubscription(fresh)
+        } else if let loaded = subscription?.podcast {
+            forgetSubscription(loaded.id ?? -1)
+        }
+        return report
+    }
+
+    /// What `sync status` shows: the account, when it last synced, what waits.
+    func syncStatus() async throws(ShellError) -> SyncStatus {
+        let login = try syncLogin()
+        let library = try libraryIfMade()
+        let cursor = try await libraryCall { () async throws(LibraryError) in
+            try await library?.syncCursor(login.account.key)
+        }
+        let waiting = try await libraryCall { () async throws(LibraryError) in
+            try await library?.outboxSize() ?? (actions: 0, subscriptions: 0)
+        }
+        return SyncStatus(
+            account: login.account,
+            lastSync: cursor?.lastSync,
+            actions: waiting.actions,
+            subscriptions: waiting.subscriptions
+        )
+    }
+
+    /// Follows other devices' subscriptions: subscribing reads the feed as
+    /// `subscribe` does (one that cannot be read is not kept); unsubscribing keeps
+    /// the files.
+    private func subscriptionKeeper(_ library: Library) -> SubscriptionKeeper {
+        let feeds = self.feeds
+        return SubscriptionKeeper(
+            subscribe: { url in
+                do throws(LibraryError) {
+                    let (stored, created) = try await library.subscribe(feedURL: url, title: url.absoluteString)
+                    let result = await FeedUpdater(library: library, client: feeds).update(stored)
+                    if case .failed(let reason) = result.status {
+                        if created { try await library.unsubscribe(stored.id ?? -1) }
+                        return reason.description
+                    }
+                    return nil
+                } catch {
+                    return error.description
+                }
+            },
+            unsubscribe: { [weak self] feedURL in
+                do throws(LibraryError) {
+                    guard let url = URL(string: feedURL), let stored = try await library.podcast(feedURL: url) else {
+                        return nil
+                    }
+                    try await library.unsubscribe(stored.id ?? -1)
+                    await self?.forgetSubscription(stored.id ?? -1)
+                    return nil
+                } catch {
+                    return error.description
+                }
+            }
+        )
+    }
+}
+
+/// The account logged in and what waits to be sent.
+struct SyncStatus: Sendable {
+    var account: SyncAccount
+    var lastSync: Date?
+    var actions: Int
+    var subscriptions: Int
+}
