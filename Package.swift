@@ -219,7 +219,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServer", "FixtureData", "SocketTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "FixtureServer", "FixtureData", "SocketTestSupport",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,8 @@
 import FixtureServer
 import Foundation
 import SocketTestSupport
+import Subprocess
+import SystemPackage
 import Testing
 
 /// `sync` through the binary against opodsync, a real server: one library's
@@ -75,6 +77,84 @@ struct SyncProcessTests {
             #expect(out.status == 1)
             #expect(out.standardOutput.contains("logged out of"), "\(out.standardOutput)")
             #expect(out.standardError.contains("no sync account: 'sync login URL USER' sets one up"))
+        }
+    }
+
+    /// gPodder's own client library (mygpoclient, from the venv `make test-deps`
+    /// makes), by `Scripts/mygpo.py`.
+    static func mygpo(_ arguments: [String]) async throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let python = root.appendingPathComponent(".build-venv/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw OpodsyncError("no \(python.path): 'make test-deps' makes the venv with mygpoclient")
+        }
+        let result = try await Subprocess.run(
+            .path(FilePath(python.path)),
+            arguments: Arguments([root.appendingPathComponent("Scripts/mygpo.py").path] + arguments),
+            output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 16)
+        )
+        guard result.terminationStatus.isSuccess else {
+            throw OpodsyncError("mygpo.py \(arguments.first ?? ""): \result.standardError")
+        }
+        return result.standardOutput
+    }
+
+    @Test func gpoddersOwnClientReadsWhatFeedshSendsAndBack() async throws {
+        let sync = try await Opodsync.start()
+        defer { sync.stop() }
+        try await withServerAndFolder { server, root in
+            let environment = [
+                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
+                "FEEDSH_SYNC_PASSWORD": sync.password,
+            ]
+            let feed = server.baseURL.appendingPathComponent("feeds/1386867488.xml").absoluteString
+            let account = [sync.url.absoluteString, sync.user, sync.password]
+            let sent = try await runFeedsh(
+                [
+                    "--json", "-c",
+                    "subscribe \(feed); mark played 1; sync login \(sync.url.absoluteString) alice --device laptop; sync; episodes",
+                ],
+                environment: environment
+            )
+            #expect(sent.status == 0, "\(sent.standardError)")
+            let lines = sent.standardOutput.split(separator: "\n")
+            let episodes = try #require(
+                try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any]
+            )["result"] as? [[String: Any]]
+            let first = try #require(episodes?.first?["audioURL"] as? String)
+            let second = try #require(episodes?.dropFirst().first?["audioURL"] as? String)
+
+            // feedsh -> mygpoclient: the play to the end, with feedsh's device.
+            let read = try await Self.mygpo(["read"] + account)
+            let actions = try #require(try JSONSerialization.jsonObject(with: Data(read.utf8)) as? [[String: Any]])
+            let play = try #require(actions.first { $0["episode"] as? String == first })
+            #expect(play["podcast"] as? String == feed)
+            #expect(play["action"] as? String == "play")
+            #expect(play["device"] as? String == "laptop")
+            #expect(play["position"] as? Int == play["total"] as? Int && (play["total"] as? Int ?? 0) > 0, "\(play)")
+            #expect(try await Self.mygpo(["subscriptions"] + account + ["laptop"]).contains(feed))
+
+            // mygpoclient -> feedsh: gPodder's timestamp (no zone), merged.
+            let later = Date().addingTimeInterval(5)
+            let stamp = String(ISO8601DateFormatter().string(from: later).dropLast())
+            let upload = """
+                [{"podcast": "\(feed)", "episode": "\(second)", "action": "play", "device": "gpodder",
+                  "timestamp": "\(stamp)", "started": 30, "position": 95, "total": 300}]
+                """
+            _ = try await Self.mygpo(["upload"] + account + [upload])
+            let merged = try await runFeedsh(["--json", "-c", "sync; podcast 1; episodes"], environment: environment)
+            #expect(merged.status == 0, "\(merged.standardError)")
+            let mergedLines = merged.standardOutput.split(separator: "\n")
+            #expect(mergedLines.first?.contains(#""episodesChanged":1"#) == true, "\(merged.standardOutput)")
+            let after = try #require(
+                try JSONSerialization.jsonObject(with: Data(mergedLines.last!.utf8)) as? [String: Any]
+            )["result"] as? [[String: Any]]
+            let moved = try #require(after?.first { $0["audioURL"] as? String == second })
+            #expect(moved["position"] as? Double == 95, "\(moved)")
+            #expect(moved["played"] as? Bool == false)
         }
     }
 }
