@@ -128,4 +128,6 @@ bench: deps
 	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
+	$(MAKE) test-deps
+	python3 Scripts/bench-sync.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-rate.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh

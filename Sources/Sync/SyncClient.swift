@@ -156,7 +156,13 @@ public struct SyncClient: Sendable {
         let url =
             account.flavor == .gpodder
             ? endpoint(episodesPath) : endpoint("index.php/apps/gpoddersync/episode_action/create")
-        _ = try await send(.POST, url, json: actions.map(\.json))
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(actions.map(\.wire))
+        } catch {
+            throw .badReply(url: url, path: "$", problem: "a request that is not JSON: \(error)")
+        }
+        _ = try await send(.POST, url, body: body)
     }
 
     // MARK: HTTP

@@ -121,9 +121,10 @@ struct SyncProcessTests {
             )
             #expect(sent.status == 0, "\(sent.standardError)")
             let lines = sent.standardOutput.split(separator: "\n")
-            let episodes = try #require(
-                try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any]
-            )["result"] as? [[String: Any]]
+            let episodes =
+                try #require(
+                    try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any]
+                )["result"] as? [[String: Any]]
             let first = try #require(episodes?.first?["audioURL"] as? String)
             let second = try #require(episodes?.dropFirst().first?["audioURL"] as? String)
 
@@ -149,12 +150,84 @@ struct SyncProcessTests {
             #expect(merged.status == 0, "\(merged.standardError)")
             let mergedLines = merged.standardOutput.split(separator: "\n")
             #expect(mergedLines.first?.contains(#""episodesChanged":1"#) == true, "\(merged.standardOutput)")
-            let after = try #require(
-                try JSONSerialization.jsonObject(with: Data(mergedLines.last!.utf8)) as? [String: Any]
-            )["result"] as? [[String: Any]]
+            let after =
+                try #require(
+                    try JSONSerialization.jsonObject(with: Data(mergedLines.last!.utf8)) as? [String: Any]
+                )["result"] as? [[String: Any]]
             let moved = try #require(after?.first { $0["audioURL"] as? String == second })
             #expect(moved["position"] as? Double == 95, "\(moved)")
             #expect(moved["played"] as? Bool == false)
+        }
+    }
+
+    /// The episode actions opodsync holds, read from its database.
+    static func storedActions(_ sync: Opodsync) async throws -> Int {
+        let result = try await Subprocess.run(
+            .name("python3"),
+            arguments: [
+                "-c",
+                "import sqlite3,sys; print(sqlite3.connect(sys.argv[1], timeout=10)"
+                    + ".execute('SELECT COUNT(*) FROM episodes_actions').fetchone()[0])",
+                sync.folder.appendingPathComponent("data.sqlite").path,
+            ],
+            output: .string(limit: 64),
+            error: .string(limit: 4096)
+        )
+        guard let count = Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw OpodsyncError("cannot count opodsync's actions: \(result.standardError)")
+        }
+        return count
+    }
+
+    /// kill -9 while a sync uploads 20 pages: the next sync sends the rest. Nothing
+    /// is lost, and only the page that was in flight (stored, not yet
+    /// acknowledged) can reach the server twice.
+    @Test func killedMidSyncLosesNothing() async throws {
+        let sync = try await Opodsync.start()
+        defer { sync.stop() }
+        try await withServerAndFolder { server, root in
+            let environment = [
+                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
+                "FEEDSH_SYNC_PASSWORD": sync.password,
+            ]
+            let count = 20_000
+            let feed = server.baseURL.absoluteString + "/feeds/generate?n=\(count)&words=3"
+            let prepared = try await runFeedsh(
+                ["-c", "subscribe \(feed); mark played 1:1-\(count); sync login \(sync.url.absoluteString) alice"],
+                environment: environment,
+                timeout: .seconds(300)
+            )
+            #expect(prepared.status == 0, "\(prepared.standardError)")
+            let home = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: home) }
+            let process = try launchFeedsh(["-c", "sync"], environment: environment, home: home)
+            // Killed once the server holds some of the actions but not all.
+            let deadline = ContinuousClock.now + .seconds(120)
+            var held = 0
+            while process.isRunning, ContinuousClock.now < deadline {
+                held = try await Self.storedActions(sync)
+                if held > 0 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            kill(process.processIdentifier, SIGKILL)
+            _ = await waitForExit(process, timeout: .seconds(10))
+            #expect(process.terminationReason == .uncaughtSignal, "the sync ended before it could be killed")
+            #expect(held < count, "the sync had sent everything before the kill")
+
+            let again = try await runFeedsh(
+                ["--json", "-c", "sync; sync status"],
+                environment: environment,
+                timeout: .seconds(300)
+            )
+            #expect(again.status == 0, "\(again.standardError)")
+            #expect(
+                again.standardOutput.contains(#""outbox":{"actions":0,"subscriptions":0}"#),
+                "\(again.standardOutput)"
+            )
+            let stored = try await Self.storedActions(sync)
+            #expect(stored >= count, "lost \(count - stored) actions")
+            #expect(stored <= count + 1000, "sent \(stored - count) actions twice")
         }
     }
 }
