@@ -132,9 +132,7 @@ public struct SyncClient: Sendable {
             ? endpoint(subscriptionsPath) : endpoint("index.php/apps/gpoddersync/subscription_change/create")
         let reply = try await send(.POST, url, json: ["add": add, "remove": remove])
         // Nextcloud answers with an empty body or a timestamp only.
-        guard !reply.isEmpty, let object = try? JSONSerialization.jsonObject(with: reply) as? [String: Any] else {
-            return (nil, [])
-        }
+        guard let object = try acknowledgement(reply, url: url) else { return (nil, []) }
         let pairs = (object["update_urls"] as? [Any] ?? []).compactMap { pair -> (old: String, new: String)? in
             guard let pair = pair as? [Any], pair.count == 2, let old = pair[0] as? String,
                 let new = pair[1] as? String,
@@ -162,7 +160,15 @@ public struct SyncClient: Sendable {
         } catch {
             throw .badReply(url: url, path: "$", problem: "a request that is not JSON: \(error)")
         }
-        _ = try await send(.POST, url, body: body)
+        _ = try acknowledgement(try await send(.POST, url, body: body), url: url)
+    }
+
+    /// An upload's reply: empty, or a JSON object. Anything else (a login page a
+    /// proxy put in the server's place, with 200) is not an acknowledgement, and
+    /// what was sent stays in the outbox.
+    private func acknowledgement(_ reply: Data, url: URL) throws(SyncError) -> [String: Any]? {
+        if reply.allSatisfy({ " \t\r\n".utf8.contains($0) }) { return nil }
+        return try object(from: reply, url: url)
     }
 
     // MARK: HTTP

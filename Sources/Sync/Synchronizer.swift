@@ -73,10 +73,10 @@ public struct Synchronizer: Sendable {
             try await stored { () async throws(LibraryError) in try await library.syncCursor(account.key) }
             ?? SyncCursor(account: account.key)
         try await pushSubscriptions(firstSync: cursor.lastSync == nil, &report)
-        try await pullSubscriptions(&cursor, keeper: keeper, &report)
+        let followed = try await pullSubscriptions(&cursor, keeper: keeper, &report)
         try await stored { () async throws(LibraryError) in try await library.saveSyncCursor(cursor) }
         try await pushActions(&report)
-        try await pullActions(cursor, at: now(), &report)
+        try await pullActions(cursor, advancing: followed, at: now(), &report)
         return report
     }
 
@@ -104,10 +104,14 @@ public struct Synchronizer: Sendable {
     }
 
     /// Subscribes to what other devices subscribed to and unsubscribes from what
-    /// they removed; the changes this makes here are not sent back.
+    /// they removed; the changes this makes here are not sent back. False when a
+    /// feed could not be followed for now (its subscription and its episodes'
+    /// actions are then asked for again next time); a URL that can never be one
+    /// is said once and passed over.
     private func pullSubscriptions(_ cursor: inout SyncCursor, keeper: SubscriptionKeeper, _ report: inout SyncReport)
-        async throws(SyncError)
+        async throws(SyncError) -> Bool
     {
+        var followed = true
         let delta = try await client.subscriptions(since: cursor.subscriptionsSince)
         let local = Set(
             try await stored { () async throws(LibraryError) in try await library.subscriptions() }.map(\.feedURL)
@@ -120,6 +124,7 @@ public struct Synchronizer: Sendable {
             }
             if let problem = await keeper.subscribe(url) {
                 report.problems.append("cannot subscribe to \(feed): \(problem)")
+                followed = false
             } else {
                 report.subscribed.append(feed)
                 applied.append(feed)
@@ -128,15 +133,15 @@ public struct Synchronizer: Sendable {
         for feed in delta.remove where local.contains(feed) && !delta.add.contains(feed) {
             if let problem = await keeper.unsubscribe(feed) {
                 report.problems.append("cannot unsubscribe from \(feed): \(problem)")
+                followed = false
             } else {
                 report.unsubscribed.append(feed)
                 applied.append(feed)
             }
         }
         try await stored { () async throws(LibraryError) in try await library.discardSubscriptionChanges(applied) }
-        // A feed that could not be followed is asked for again next time, and so
-        // are the actions (its episodes' positions, unmatched until then).
-        if report.problems.isEmpty { cursor.subscriptionsSince = delta.timestamp }
+        if followed { cursor.subscriptionsSince = delta.timestamp }
+        return followed
     }
 
     /// Sends the outbox a page a request, oldest first; each page leaves the outbox
@@ -151,14 +156,18 @@ public struct Synchronizer: Sendable {
             try await stored { () async throws(LibraryError) in
                 try await library.acknowledgeActions(rows.compactMap(\.id))
             }
-            for row in rows { report.pushed[EpisodeAction.Kind(rawValue: row.kind.rawValue)!, default: 0] += 1 }
+            for row in rows {
+                if let kind = EpisodeAction.Kind(rawValue: row.kind.rawValue) { report.pushed[kind, default: 0] += 1 }
+            }
             if rows.count < SyncClient.pageSize { return }
         }
     }
 
     /// Reads the server's actions since the last merge, a page at a time until a
     /// short page, and merges them all in one transaction with the new cursor.
-    private func pullActions(_ cursor: SyncCursor, at now: Date, _ report: inout SyncReport) async throws(SyncError) {
+    private func pullActions(_ cursor: SyncCursor, advancing: Bool, at now: Date, _ report: inout SyncReport)
+        async throws(SyncError)
+    {
         var since = cursor.actionsSince
         var actions: [EpisodeAction] = []
         while true {
@@ -173,7 +182,7 @@ public struct Synchronizer: Sendable {
         }
         for action in actions { report.pulled[action.kind, default: 0] += 1 }
         var next = cursor
-        if report.problems.isEmpty { next.actionsSince = since }
+        if advancing { next.actionsSince = since }
         next.lastSync = now
         let outcome = try await stored { () async throws(LibraryError) in
             try await library.mergePlayStates(cursor: next) { [actions] states in Self.merge(actions, into: states) }
