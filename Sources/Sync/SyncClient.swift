@@ -104,7 +104,7 @@ public struct SyncClient: Sendable {
         switch account.flavor {
         case .gpodder:
             _ = try await send(.POST, endpoint("api/2/auth/\(user)/login.json"), body: Data())
-            let device: [String: Any] = ["caption": "feedsh on \(ProcessInfo.processInfo.hostName)", "type": "server"]
+            let device = ["caption": "feedsh on \(ProcessInfo.processInfo.hostName)", "type": "server"]
             _ = try await send(.POST, endpoint("api/2/devices/\(user)/\(account.device).json"), json: device)
         case .nextcloud:
             _ = try await subscriptions(since: Int64(Date().timeIntervalSince1970))
@@ -154,13 +154,7 @@ public struct SyncClient: Sendable {
         let url =
             account.flavor == .gpodder
             ? endpoint(episodesPath) : endpoint("index.php/apps/gpoddersync/episode_action/create")
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(actions.map(\.wire))
-        } catch {
-            throw .badReply(url: url, path: "$", problem: "a request that is not JSON: \(error)")
-        }
-        _ = try acknowledgement(try await send(.POST, url, body: body), url: url)
+        _ = try acknowledgement(try await send(.POST, url, json: actions.map(\.wire)), url: url)
     }
 
     /// An upload's reply: empty, or a JSON object. Anything else (a login page a
@@ -173,10 +167,12 @@ public struct SyncClient: Sendable {
 
     // MARK: HTTP
 
-    private func send(_ method: HTTPMethod, _ url: URL, json: Any) async throws(SyncError) -> Data {
+    /// A request with `json` as its body, encoded by `JSONEncoder` (the actions'
+    /// wire form and the small objects alike).
+    private func send(_ method: HTTPMethod, _ url: URL, json: some Encodable) async throws(SyncError) -> Data {
         let body: Data
         do {
-            body = try JSONSerialization.data(withJSONObject: json)
+            body = try JSONEncoder().encode(json)
         } catch {
             throw .badReply(url: url, path: "$", problem: "a request that is not JSON: \(error)")
         }

@@ -102,14 +102,7 @@ struct SyncProcessTests {
     }
 
     @Test func gpoddersOwnClientReadsWhatFeedshSendsAndBack() async throws {
-        let sync = try await Opodsync.start()
-        defer { sync.stop() }
-        try await withServerAndFolder { server, root in
-            let environment = [
-                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
-                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
-                "FEEDSH_SYNC_PASSWORD": sync.password,
-            ]
+        try await withSyncServer { sync, server, root, environment in
             let feed = server.baseURL.appendingPathComponent("feeds/1386867488.xml").absoluteString
             let account = [sync.url.absoluteString, sync.user, sync.password]
             let sent = try await runFeedsh(
@@ -183,14 +176,7 @@ struct SyncProcessTests {
     /// is lost, and only the page that was in flight (stored, not yet
     /// acknowledged) can reach the server twice.
     @Test func killedMidSyncLosesNothing() async throws {
-        let sync = try await Opodsync.start()
-        defer { sync.stop() }
-        try await withServerAndFolder { server, root in
-            let environment = [
-                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
-                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
-                "FEEDSH_SYNC_PASSWORD": sync.password,
-            ]
+        try await withSyncServer { sync, server, root, environment in
             // Small enough not to starve the tmux tests running beside it.
             let count = 6_000
             let feed = server.baseURL.absoluteString + "/feeds/generate?n=\(count)&words=3"
@@ -229,6 +215,23 @@ struct SyncProcessTests {
             let stored = try await Self.storedActions(sync)
             #expect(stored >= count, "lost \(count - stored) actions")
             #expect(stored <= count + 1000, "sent \(stored - count) actions twice")
+        }
+    }
+
+    /// opodsync, the fixture server and a folder for the length of `body`, with
+    /// the environment of a feedsh whose library is in that folder.
+    func withSyncServer(
+        _ body: (Opodsync, FixtureServer, URL, [String: String]) async throws -> Void
+    ) async throws {
+        let sync = try await Opodsync.start()
+        defer { sync.stop() }
+        try await withServerAndFolder { server, root in
+            let environment = [
+                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
+                "FEEDSH_SYNC_PASSWORD": sync.password,
+            ]
+            try await body(sync, server, root, environment)
         }
     }
 }
