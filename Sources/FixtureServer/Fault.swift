@@ -39,6 +39,9 @@
 /// - `echo-ifrange`: the `ETag` is whatever `If-Range` the request sent (a server
 ///   that echoes validators instead of checking them).
 /// - `redirect-file`: a 302 to `file:///etc/passwd`.
+/// - `drop-upload`: the sync API stores the episode actions uploaded, then closes
+///   the connection without an answer (a server that stored what the client
+///   will think was lost).
 /// - `elsewhere`: a request with `Range` that was not sent to `localhost` is
 ///   redirected (302) to the same URL there: another host answers the resume.
 public struct Fault: Sendable, Equatable {
@@ -68,6 +71,7 @@ public struct Fault: Sendable, Equatable {
     public var echoIfRange = false
     public var elsewhere = false
     public var redirectToFile = false
+    public var dropUpload = false
 
     public init() {}
 
@@ -116,6 +120,7 @@ public struct Fault: Sendable, Equatable {
             case "echo-ifrange": echoIfRange = true
             case "elsewhere": elsewhere = true
             case "redirect-file": redirectToFile = true
+            case "drop-upload": dropUpload = true
             case "redirect": redirects = parts.count > 1 && parts[1] == "loop" ? -1 : try number()
             default: throw FaultSpecError(item: String(item))
             }

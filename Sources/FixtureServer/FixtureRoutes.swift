@@ -13,6 +13,8 @@ final class FixtureRoutes: Sendable {
     private let faultCounts = Mutex<[String: Int]>([:])
     /// Requests being answered now, and the most at once since the last reset.
     let concurrency = Mutex<(now: Int, peak: Int)>((0, 0))
+    /// What the sync API (``registerSync(on:)``) was given.
+    let syncStore = Mutex(SyncStore())
 
     init(mediaRate: Int?) {
         self.mediaRate = mediaRate
@@ -80,6 +82,7 @@ final class FixtureRoutes: Sendable {
         router.get("/api/1.0/search/byterm") { request, context in
             self.podcastIndexSearch(request, fault: context.fault)
         }
+        registerSync(on: router)
         // A private feed's enclosures: Basic auth, else 401 (see `privateFeed`).
         getOrHead(router, "/private/media/**") { request, context in
             if let refusal = Self.privateRefusal(request) { return refusal }

@@ -17,6 +17,8 @@ import Synchronization
 ///   strong ETag, Last-Modified, `Range` (206/416) and `If-Range`.
 /// - `GET /api/1.0/search/byterm?q=TERM`: the Podcast Index, checking its
 ///   authentication headers (key ``podcastIndexKey``, secret ``podcastIndexSecret``).
+/// - `/api/2/auth|devices|subscriptions|episodes/...`: the gpodder.net sync API
+///   (password ``syncPassword``), see ``FixtureRoutes/registerSync(on:)``.
 /// - any path behind `/fault/SPEC/`: the same with faults injected (see ``Fault``).
 public final class FixtureServer: Sendable {
     /// The Podcast Index key this server accepts (`--demo` uses it).
@@ -26,6 +28,8 @@ public final class FixtureServer: Sendable {
     /// The user name and password of `/feeds/private.xml` and `/private/media/`.
     public static let privateUser = "alice"
     public static let privatePassword = "p@ss:word"
+    /// The password of every user of the sync API (`/api/2/`, any user name).
+    public static let syncPassword = "fixture"
 
     /// Where and how to serve.
     public struct Configuration: Sendable {
@@ -131,6 +135,19 @@ public final class FixtureServer: Sendable {
     }
 
     /// The URL of `path` (which starts with `/`) on this server.
+    /// The feeds user `user` of the sync API is subscribed to, and how many
+    /// episode actions it holds.
+    public func syncState(user: String) -> (subscriptions: [String], actions: Int) {
+        routes.syncState(user: user)
+    }
+
+    /// Stores episode actions for `user` as another device would upload them (a
+    /// JSON list of action objects); false when `json` is no such list.
+    @discardableResult
+    public func addSyncActions(_ json: Data, user: String) -> Bool {
+        routes.addSyncActions(json, user: user)
+    }
+
     public func url(_ path: String) -> URL {
         URL(string: baseURL.absoluteString + path)!
     }

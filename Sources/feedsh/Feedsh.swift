@@ -199,7 +199,12 @@ struct Feedsh: AsyncParsableCommand {
             let own = [library == nil ? "library" : nil, downloadDir == nil ? "downloads" : nil].compactMap { $0 }
             let whereText = own.isEmpty ? "" : "; \(own.joined(separator: " and ")) in \(folder.path) (removed at exit)"
             FileHandle.standardError.write(
-                Data("demo: serving fixtures at \(server.baseURL.absoluteString)\(whereText)\n".utf8)
+                Data(
+                    """
+                    demo: serving fixtures at \(server.baseURL.absoluteString)\(whereText)
+                    demo: 'sync login \(server.baseURL.absoluteString) demo' syncs with its gpodder.net API\n
+                    """.utf8
+                )
             )
         }
         defer { if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) } }
@@ -245,7 +250,9 @@ struct Feedsh: AsyncParsableCommand {
             proxies: proxies,
             rateLimit: limitRate.flatMap(ByteSize.atLeast1k),
             feedPassword: ProcessInfo.processInfo.environment["FEEDSH_FEED_PASSWORD"],
+            // The demo's sync API takes any user with its one password.
             syncPassword: ProcessInfo.processInfo.environment["FEEDSH_SYNC_PASSWORD"]
+                ?? (demo ? FixtureServer.syncPassword : nil)
         )
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.
@@ -317,8 +324,8 @@ struct ServeFixtures: AsyncParsableCommand {
         discussion: """
             Prints the base URL, then serves. Point feedsh at it with FEEDSH_ITUNES_URL, FEEDSH_POSTS_URL \
             and FEEDSH_MET_URL (or --itunes-url, --posts-url, --met-url), and FEEDSH_PODCASTINDEX_URL at \
-            BASE/api/1.0 (key FEEDSHDEMOKEY, secret feedsh-demo-secret): it answers all four APIs, and \
-            feeds, OPML and media under /feeds/, /opml/ and /media/ (the README lists every route and \
+            BASE/api/1.0 (key FEEDSHDEMOKEY, secret feedsh-demo-secret): it answers all four APIs, a \
+            gpodder.net sync API at BASE (any user, password fixture), and feeds, OPML and media under /feeds/, /opml/ and /media/ (the README lists every route and \
             the faults behind /fault/SPEC/).
             """
     )

@@ -28,9 +28,15 @@ struct SyncFaultTests {
         return library
     }
 
-    static func sync(_ library: Library, server: URL) -> Synchronizer {
+    static func sync(_ library: Library, server: URL, timeout: Duration = .seconds(60)) -> Synchronizer {
         let account = SyncAccount(server: server, user: "alice", device: "laptop", flavor: .gpodder)
-        let client = SyncClient(account: account, password: "secret", clients: clients, userAgent: "feedsh-tests")
+        let client = SyncClient(
+            account: account,
+            password: FixtureServer.syncPassword,
+            clients: clients,
+            userAgent: "feedsh-tests",
+            timeout: timeout
+        )
         return Synchronizer(client: client, library: library)
     }
 
@@ -65,5 +71,102 @@ struct SyncFaultTests {
         #expect(error?.code == "sync-network")
         #expect(error?.description.contains("127.0.0.1:\(closed.port)") == true, "\(String(describing: error))")
         #expect(try await library.outboxSize() == (1, 1))
+    }
+
+    /// The server stored the upload, but the answer never came: the actions stay in
+    /// the outbox and go again, so the server holds them at most twice and none
+    /// is lost.
+    @Test func anUploadStoredButUnansweredIsSentAgain() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let base = server.baseURL.appendingPathComponent("fault/drop-upload,times=1")
+        let error = await #expect(throws: SyncError.self) {
+            try await Self.sync(library, server: base).sync(keeper: Self.keeper)
+        }
+        #expect(error?.code == "sync-network")
+        #expect(server.syncState(user: "alice").actions == 1)
+        #expect(try await library.outboxSize() == (1, 0))
+        let report = try await Self.sync(library, server: base).sync(keeper: Self.keeper)
+        #expect(report.pushed == [.play: 1])
+        #expect(try await library.outboxSize() == (0, 0))
+        #expect(server.syncState(user: "alice").actions == 2)
+    }
+
+    /// A server slower than the request's time limit fails the sync naming the
+    /// host, and nothing leaves the outbox.
+    @Test func aSlowServerTimesOutAndKeepsTheOutbox() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let base = server.baseURL.appendingPathComponent("fault/delay=3000")
+        let error = await #expect(throws: SyncError.self) {
+            try await Self.sync(library, server: base, timeout: .milliseconds(500)).sync(keeper: Self.keeper)
+        }
+        #expect(error?.code == "sync-network")
+        #expect(error?.description.contains("127.0.0.1") == true, "\(String(describing: error))")
+        #expect(try await library.outboxSize() == (1, 1))
+    }
+
+    /// A reply cut short (its Content-Length promises more) is no acknowledgement.
+    @Test func aTruncatedReplyFailsAndKeepsTheOutbox() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let base = server.baseURL.appendingPathComponent("fault/short=20")
+        await #expect(throws: SyncError.self) {
+            try await Self.sync(library, server: base).sync(keeper: Self.keeper)
+        }
+        #expect(try await library.outboxSize() == (1, 1))
+        #expect(try await library.podcasts().count == 1)
+    }
+
+    /// The server's `update_urls` (here: without the `utm_` items) become the
+    /// stored feed URLs, and the next sync sends nothing about them again.
+    @Test func updateURLsRewriteTheStoredFeed() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let tracked = URL(string: "http://feeds.example/b.xml?utm_source=ad&id=7")!
+        _ = try await library.subscribe(feedURL: tracked, title: "B")
+        let report = try await Self.sync(library, server: server.baseURL).sync(keeper: Self.keeper)
+        #expect(report.rewritten == 1)
+        let urls = try await library.podcasts().map(\.podcast.feedURL).sorted()
+        #expect(urls == ["http://feeds.example/a.xml", "http://feeds.example/b.xml?id=7"])
+        #expect(server.syncState(user: "alice").subscriptions == urls)
+        let again = try await Self.sync(library, server: server.baseURL).sync(keeper: Self.keeper)
+        #expect(again.subscriptionsAdded == 0 && again.rewritten == 0 && again.subscribed.isEmpty)
+    }
+
+    /// What another device sent that makes no sense here (an unknown kind, -1,
+    /// a position past the end, no time zone, an episode no subscription has) is
+    /// skipped, mended or counted; the sync goes on and the one good action lands.
+    @Test func oddActionsFromAnotherDeviceAreHandled() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let feed = "http://feeds.example/a.xml"
+        let enclosure = "http://m.example/1.mp3"
+        let later = "2099-01-01T00:00:0"
+        server.addSyncActions(
+            Data(
+                """
+                [{"podcast": "\(feed)", "episode": "\(enclosure)", "action": "flattr", "timestamp": "\(later)1"},
+                 {"podcast": "\(feed)", "episode": "\(enclosure)", "action": "play", "timestamp": "\(later)2",
+                  "started": 0, "position": -1, "total": -1},
+                 {"podcast": "\(feed)", "episode": "http://m.example/nowhere.mp3", "action": "play",
+                  "timestamp": "\(later)3Z", "started": 0, "position": 10, "total": 100},
+                 {"podcast": "\(feed)", "episode": "\(enclosure)", "action": "new", "timestamp": "\(later)4Z"}]
+                """.utf8
+            ),
+            user: "alice"
+        )
+        let report = try await Self.sync(library, server: server.baseURL).sync(keeper: Self.keeper)
+        #expect(report.skipped.map(\.reason) == [.unknownKind("flattr")])
+        #expect(report.unmatched == 1)
+        #expect(report.episodesChanged == 1)
+        let episode = try #require(try await library.episodes(of: try await library.podcasts()[0].podcast.id!).first)
+        #expect(episode.played == false)
+        #expect(episode.position == 0)
     }
 }
