@@ -15,17 +15,21 @@ public struct Command: DeclaredCommand {
     /// Whether `--json` gives the command a line of its own (`source` gives none:
     /// the commands it runs write theirs).
     let jsonLine: Bool
+    /// Whether `set sync auto on` syncs after the command succeeds (`update`, `play`).
+    let syncsAfter: Bool
     let action: @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
 
     init(
         _ spec: CommandSpec,
         offers: EpisodeFilter? = nil,
         jsonLine: Bool = true,
+        syncsAfter: Bool = false,
         action: @escaping @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
     ) {
         self.spec = spec
         self.offers = offers
         self.jsonLine = jsonLine
+        self.syncsAfter = syncsAfter
         self.action = action
     }
 }

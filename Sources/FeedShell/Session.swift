@@ -46,6 +46,14 @@ public actor Session {
     var libraryEpisodes: [String: LibraryEpisodeReference] = [:]
     /// The library's settings, once read (``settings()``).
     var cachedSettings: Settings?
+    /// The last sync started or queued (``enqueueSync(automatic:then:)``): each
+    /// waits for the one before, so two never run at once.
+    var syncTail: Task<Void, Never>?
+    /// An automatic sync is queued and has not started: another one would find
+    /// nothing more to do.
+    var automaticSyncQueued = false
+    /// Syncs queued or running, with what they report.
+    var syncsUnfinished = 0
     /// The `met search` in progress, which a new one cancels.
     private var metSearch: (id: Int, cancel: @Sendable () -> Void)?
     private var metSearchCount = 0

@@ -151,7 +151,10 @@ public final class Shell: Sendable {
         }
         switch outcome {
         case .interrupted: return .interrupted
-        case .ended(let failed): return await finishDownloads(failed ? .failure : .success)
+        case .ended(let failed):
+            let status = await finishDownloads(failed ? .failure : .success)
+            await finishSyncs()
+            return status
         }
     }
 
@@ -247,6 +250,7 @@ public final class Shell: Sendable {
         } else if let text = context.result.text {
             await show(text)
         }
+        await syncAfter(command)
         return outcome
     }
 
@@ -354,9 +358,10 @@ public final class Shell: Sendable {
         }
     }
 
-    /// Pauses running downloads, prints their last events and releases network
-    /// resources; call once when done.
+    /// Lets running syncs finish, pauses running downloads, prints their last
+    /// events and releases network resources; call once when done.
     public func close() async {
+        await finishSyncs()
         await session.close()
         await printer.value
     }

@@ -24,6 +24,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case podcastIndexSecret = "podcastindex-secret"
     /// The cap on the total download rate when `--limit-rate` is not given.
     case rateLimit = "rate-limit"
+    /// Whether `update` and `play` sync afterwards (`set sync auto on`).
+    case sync
 
     public var name: String { rawValue }
 
@@ -56,8 +58,8 @@ public enum Setting: String, CaseIterable, Sendable {
                 throw SettingError(self, text, expected: "a size of at least 1k, such as 500M or 4G")
             }
             return ByteSize.format(bytes)
-        case .transcripts:
-            // `auto on` as the issue and the manual say it; `on` alone too.
+        case .transcripts, .sync:
+            // `auto on` as the manual says it; `on` alone too.
             let words = trimmed.split(separator: " ")
             let value = words.first?.lowercased() == "auto" ? words.dropFirst().joined(separator: " ") : trimmed
             return try Self.onOff(value, for: self) ? "auto on" : "auto off"
@@ -121,6 +123,8 @@ public struct Settings: Sendable, Equatable {
     public var transcriptsAuto: Bool { values[.transcripts] == "auto on" }
     /// The cap on the total download rate in bytes a second, when set.
     public var rateLimit: Int64? { values[.rateLimit].flatMap(ByteSize.atLeast1k) }
+    /// `update` and `play` sync afterwards, when an account is logged in.
+    public var syncAuto: Bool { values[.sync] == "auto on" }
 }
 
 extension Library {

@@ -17,11 +17,13 @@ extension Command {
                 itunes:new-feed-url) is followed from then on; one that is gone (410) is
                 marked so. Then the new episodes of subscriptions with auto-download on
                 ('set podcast N autodownload on') start downloading, and cleanup deletes
-                the played files beyond each subscription's keep.
+                the played files beyond each subscription's keep. With 'set sync auto on',
+                a sync follows in the background.
                 """,
             arguments: [updated.spec],
             waitsOnNetwork: true
-        )
+        ),
+        syncsAfter: true
     ) { arguments, context throws(ShellError) in
         let all = try await subscriptions(context).map(\.podcast)
         let chosen = try chosenSubscriptions(arguments[updated], of: all, synopsis: arguments.synopsis)

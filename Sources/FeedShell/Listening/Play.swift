@@ -26,10 +26,12 @@ extension Command {
                 ('chapters N' lists them). 'play fN' plays hit N of the last 'find',
                 from where its words were said. 'play queue' plays the play queue in
                 order (see 'help queue'): q in mpv goes on to the next, Ctrl-C stops.
+                With 'set sync auto on', a sync follows in the background.
                 """,
             arguments: [played.spec],
             flags: [fromStart.spec, startAt.spec, chapter.spec]
-        )
+        ),
+        syncsAfter: true
     ) { arguments, context throws(ShellError) in
         let selector = try arguments.required(played)
         let start = try playStart(arguments)

@@ -16,7 +16,9 @@ extension Command {
                 cleanup delete the files of played episodes beyond its newest K downloads
                 (never unplayed ones; 'keep all' keeps everything); 'set podcast N speed
                 X' plays it at X over the speed setting ('default' follows it again). 'set transcripts auto
-                on' has 'update' fetch the transcripts of new episodes, for 'find'.
+                on' has 'update' fetch the transcripts of new episodes, for 'find'. 'set sync auto on'
+                has 'update' and 'play' sync afterwards ('sync login' first) while the prompt is
+                back, saying only what failed.
                 """,
             subcommands: Setting.allCases.map { setting in
                 CommandSpec(
@@ -55,8 +57,10 @@ extension Command {
             }
             try await context.session.change(setting, to: value)
             let shown = setting.isSecret && value != nil ? "set" : value ?? "\(setting.defaultText) (the default)"
+            let noAccount = setting == .sync && value == "auto on" && !context.session.syncLoggedIn
+            let hint = noAccount ? "; 'sync login URL USER' sets up the account" : ""
             context.say(
-                "\(setting.name) is \(shown)",
+                "\(setting.name) is \(shown)\(hint)",
                 json: .object(["name": .string(setting.name), "value": .string(setting.isSecret ? nil : value)])
             )
         }
@@ -68,7 +72,7 @@ extension Command {
         switch setting {
         case .cleanup: ["on", "off", "default"]
         case .pager: ["none", "default"]
-        case .transcripts: ["auto", "on", "off", "default"]
+        case .transcripts, .sync: ["auto", "on", "off", "default"]
         default: ["default"]
         }
     }
@@ -157,7 +161,7 @@ extension Command {
     private static func value(of setting: Setting) -> CommandArgument<String> {
         CommandArgument(
             setting.placeholder,
-            rest: setting == .player || setting == .pager || setting == .transcripts,
+            rest: [.player, .pager, .transcripts, .sync].contains(setting),
             completion: .words(valueWords(setting))
         )
     }

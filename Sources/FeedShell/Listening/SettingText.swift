@@ -11,7 +11,7 @@ extension Setting {
         case .maxConcurrent: "N"
         case .cleanup: "on|off"
         case .maxSize: "SIZE"
-        case .transcripts: "auto on|off"
+        case .transcripts, .sync: "auto on|off"
         case .podcastIndexKey: "KEY"
         case .podcastIndexSecret: "SECRET"
         case .rateLimit: "RATE"
@@ -31,6 +31,7 @@ extension Setting {
         case .podcastIndexKey: "your Podcast Index API key, for search --index (FEEDSH_PODCASTINDEX_KEY wins)"
         case .podcastIndexSecret: "its secret, never shown (FEEDSH_PODCASTINDEX_SECRET wins)"
         case .rateLimit: "the most all downloads together may take a second (200k, 1.5M) when --limit-rate is not given"
+        case .sync: "auto on: update and play sync afterwards, in the background, saying only what failed"
         }
     }
 
@@ -43,7 +44,7 @@ extension Setting {
         case .maxConcurrent: "3"
         case .cleanup: "on"
         case .maxSize: "4G"
-        case .transcripts: "auto off"
+        case .transcripts, .sync: "auto off"
         case .podcastIndexKey, .podcastIndexSecret, .rateLimit: "none"
         }
     }

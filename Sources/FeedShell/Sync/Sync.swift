@@ -78,7 +78,7 @@ extension Command {
             context.output(Render.syncStatus(status), json: JSONRender.syncStatus(status))
         case "logout":
             let login = try await session.syncLogin()
-            _ = SyncLogin.remove(await session.syncLoginFile)
+            _ = SyncLogin.remove(session.syncLoginFile)
             context.say(
                 "logged out of \(login.account.server.absoluteString); what waits to be sent stays in the library",
                 json: .object(["server": .string(login.account.server.absoluteString)])

@@ -10,7 +10,7 @@ extension SyncError: CommandFailure {
 
 extension Session {
     /// Where `sync login` keeps the account and its password.
-    var syncLoginFile: FilePath { SyncLogin.file(besideLibrary: configuration.libraryFile.path) }
+    nonisolated var syncLoginFile: FilePath { SyncLogin.file(besideLibrary: configuration.libraryFile.path) }
 
     /// The login kept beside the library, or the failure that says to log in.
     func syncLogin() throws(ShellError) -> SyncLogin {
@@ -43,9 +43,60 @@ extension Session {
         }
     }
 
+    /// Whether an account is logged in (its file is there).
+    nonisolated var syncLoggedIn: Bool { FileManager.default.fileExists(atPath: syncLoginFile.string) }
+
+    /// One sync, after any running or queued one: `sync` and the automatic ones
+    /// never run at once, so nothing is sent twice by two of them.
+    func sync() async throws(ShellError) -> SyncReport {
+        try await enqueueSync(automatic: false, then: { _ in }).value.get()
+    }
+
+    /// With `set sync auto on` and an account: queues a sync and returns at once;
+    /// `then` gets its outcome (nil: none was needed, as one is queued already and
+    /// will see every change made so far). ``syncsSettled()`` waits for both.
+    func syncAutomatically(then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void) async {
+        guard await settings().syncAuto, syncLoggedIn, !automaticSyncQueued else { return }
+        automaticSyncQueued = true
+        _ = enqueueSync(automatic: true, then: then)
+    }
+
+    /// Returns once every sync queued so far, and what it reported, is done.
+    func syncsSettled() async {
+        while syncsUnfinished > 0, let tail = syncTail {
+            await tail.value
+        }
+    }
+
+    /// Whether a sync is running or queued now.
+    var syncUnderWay: Bool { syncsUnfinished > 0 }
+
+    private func enqueueSync(
+        automatic: Bool,
+        then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void
+    ) -> Task<Result<SyncReport, ShellError>, Never> {
+        let previous = syncTail
+        syncsUnfinished += 1
+        let run = Task { () async -> Result<SyncReport, ShellError> in
+            await previous?.value
+            if automatic { self.automaticSyncQueued = false }
+            let result: Result<SyncReport, ShellError>
+            do throws(ShellError) {
+                result = .success(try await self.syncOnce())
+            } catch {
+                result = .failure(error)
+            }
+            await then(result)
+            self.syncsUnfinished -= 1
+            return result
+        }
+        syncTail = Task { _ = await run.value }
+        return run
+    }
+
     /// One sync of the library with the account logged in; the loaded
     /// subscription is read again, as a sync may have moved its episodes.
-    func sync() async throws(ShellError) -> SyncReport {
+    private func syncOnce() async throws(ShellError) -> SyncReport {
         let login = try syncLogin()
         let library = try library()
         let synchronizer = Synchronizer(client: syncClient(login), library: library)

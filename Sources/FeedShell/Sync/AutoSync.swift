@@ -1,0 +1,69 @@
+import PlainText
+import Sync
+import TerminalKit
+
+extension Shell {
+    /// After a command that ``Command/syncsAfter`` (`update`, `play`), with `set
+    /// sync auto on` and an account: a sync in the background while the next
+    /// command runs. Only what failed is said: above the prompt, on standard error
+    /// in scripts, or as a `sync` event with `--json`.
+    func syncAfter(_ command: Command) async {
+        guard command.syncsAfter else { return }
+        let console = console
+        let terminal = terminal
+        await session.syncAutomatically { result in
+            Self.announce(AutomaticSyncNews(result), console: console, terminal: terminal)
+        }
+    }
+
+    /// Waits for the syncs still running, saying so at the prompt when it takes a
+    /// moment; what they could not send waits in the library for the next one.
+    func finishSyncs() async {
+        if terminal.editor != nil, !console.json, await session.syncUnderWay {
+            console.printError("finishing the sync")
+        }
+        await session.syncsSettled()
+    }
+
+    private static func announce(_ news: AutomaticSyncNews?, console: Console, terminal: TerminalState) {
+        guard let news else { return }
+        if console.json {
+            console.emit(news.json)
+        } else if let editor = terminal.editor {
+            let columns = TerminalSize.columns()
+            editor.post(
+                news.lines.flatMap { TextLayout.wrap($0, toWidth: columns).split(separator: "\n").map(String.init) }
+            )
+        } else {
+            for line in news.lines { console.printError(line) }
+        }
+    }
+}
+
+/// What an automatic sync has to say: nothing when all went well; its failure,
+/// or the feeds it could not follow.
+struct AutomaticSyncNews {
+    var lines: [String]
+    var json: JSONValue
+
+    init?(_ result: Result<SyncReport, ShellError>) {
+        switch result {
+        case .failure(let error):
+            // "automatic sync failed: cannot connect to …", not "…: cannot sync: cannot connect".
+            var reason = Substring(error.description)
+            if reason.hasPrefix("cannot sync: ") { reason = reason.dropFirst("cannot sync: ".count) }
+            lines = ["automatic sync failed: \(SafeText.line(String(reason)))"]
+            json = .object([
+                "event": .string("sync"), "ok": .bool(false),
+                "error": .object(["code": .string(error.code), "message": .string(error.description)]),
+            ])
+        case .success(let report):
+            guard !report.problems.isEmpty else { return nil }
+            lines = report.problems.map { "automatic sync: \(SafeText.line($0))" }
+            json = .object([
+                "event": .string("sync"), "ok": .bool(true),
+                "problems": .array(report.problems.map { .string($0) }),
+            ])
+        }
+    }
+}
