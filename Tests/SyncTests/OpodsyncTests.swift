@@ -37,10 +37,14 @@ struct OpodsyncTests {
         return (library, ids)
     }
 
-    static func synchronizer(_ library: Library, _ server: Opodsync, device: String, password: String? = nil)
-        -> Synchronizer
-    {
-        let account = SyncAccount(server: server.url, user: server.user, device: device, flavor: .gpodder)
+    static func synchronizer(
+        _ library: Library,
+        _ server: Opodsync,
+        device: String,
+        password: String? = nil,
+        flavor: SyncFlavor = .gpodder
+    ) -> Synchronizer {
+        let account = SyncAccount(server: server.url, user: server.user, device: device, flavor: flavor)
         let client = SyncClient(
             account: account,
             password: password ?? server.password,
@@ -113,6 +117,37 @@ struct OpodsyncTests {
         _ = try await phoneSync.sync(keeper: Keeper().keeper)
         _ = try await laptopSync.sync(keeper: Keeper().keeper)
         #expect(try await laptop.episode(laptopIDs[1])?.position == 400)
+    }
+
+    /// The Nextcloud gPodder Sync paths, as opodsync serves them: a Nextcloud
+    /// device and a gpodder.net one share subscriptions and play state.
+    @Test func nextcloudAndGpodderDevicesMeet() async throws {
+        let server = try await Opodsync.start()
+        defer { server.stop() }
+        let (cloud, cloudIDs) = try await Self.library("nextcloud")
+        let cloudSync = Self.synchronizer(cloud, server, device: "cloud", flavor: .nextcloud)
+        try await cloudSync.client.login()
+        try await cloud.mark([cloudIDs[0]], .played, at: Date().addingTimeInterval(-30))
+        let sent = try await cloudSync.sync(keeper: Keeper().keeper)
+        #expect(sent.pushed == [.play: 1])
+        #expect(sent.subscriptionsAdded == 1)
+        #expect(try await cloud.outboxSize() == (0, 0))
+
+        let (phone, phoneIDs) = try await Self.library("gpodder")
+        let phoneSync = Self.synchronizer(phone, server, device: "phone")
+        try await phoneSync.client.login()
+        let merged = try await phoneSync.sync(keeper: Keeper().keeper)
+        #expect(merged.episodesChanged == 1)
+        #expect(try await phone.episode(phoneIDs[0])?.played == true)
+
+        try await phone.savePosition(phoneIDs[1], seconds: 200, startedAt: 0, at: Date().addingTimeInterval(1))
+        _ = try await phoneSync.sync(keeper: Keeper().keeper)
+        let back = try await cloudSync.sync(keeper: Keeper().keeper)
+        #expect(back.episodesChanged == 1)
+        #expect(try await cloud.episode(cloudIDs[1])?.position == 200)
+
+        let refused = Self.synchronizer(cloud, server, device: "cloud", password: "guess", flavor: .nextcloud)
+        await #expect(throws: SyncError.refused(user: server.user)) { try await refused.client.login() }
     }
 
     @Test func subscriptionsGoBothWays() async throws {
