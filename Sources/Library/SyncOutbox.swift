@@ -28,6 +28,29 @@ public struct OutboxAction: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var total: Int?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// A `play`'s numbers: from `span` (where playback started and stopped), or,
+    /// without one, played to the end (position = total). Without a duration from
+    /// the feed, a span sends its position alone (the API takes `started` and
+    /// `total` together or not at all), and "to the end" is 1 of 1 s, the one way
+    /// to say played.
+    mutating func setPlay(_ span: (started: Double, position: Double)?, duration: Double?) {
+        let length = Int((duration ?? 0).rounded())
+        guard let span else {
+            total = max(1, length)
+            started = 0
+            position = total
+            return
+        }
+        let stopped = max(0, Int(span.position.rounded(.down)))
+        if length > 0 {
+            total = length
+            started = min(length, max(0, Int(span.started.rounded(.down))))
+            position = min(length, stopped)
+        } else {
+            position = stopped
+        }
+    }
 }
 
 /// A subscription made or removed here and not yet acknowledged by the server:
@@ -150,14 +173,43 @@ extension Library {
                 guid: row["guid"],
                 at: now
             )
-            if kind == .play {
-                // A feed that gives no duration: the action still says "to the end".
-                let total = max(1, Int(((row["seconds"] as Double?) ?? 0).rounded()))
-                action.total = total
-                action.started = span.map { max(0, Int($0.started.rounded(.down))) } ?? 0
-                action.position = span.map { min(total, max(0, Int($0.position.rounded(.down)))) } ?? total
-            }
+            if kind == .play { action.setPlay(span, duration: row["seconds"]) }
             try action.insert(db)
+        }
+    }
+
+    /// For the first sync with an account: a `play` action for each episode played
+    /// or started here that has no `play` or `new` waiting already, so that a new
+    /// device learns what was listened to here before sync was set up. Each is
+    /// stamped when the episode's state last changed, or, for state kept before
+    /// feedsh recorded that, when the episode was published: older than anything
+    /// another device did since, so it never overrides that. Returns how many.
+    public func recordPlayStatesForFirstSync() async throws(LibraryError) -> Int {
+        try await write("write to") { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT e.guid, e.audioURL, e.seconds, e.played, e.position, e.stateChanged, e.published,
+                        p.feedURL
+                    FROM episode e JOIN podcast p ON p.id = e.podcastID
+                    WHERE (e.played OR e.position > 0) AND NOT EXISTS (
+                        SELECT 1 FROM syncAction a WHERE a.episodeURL = e.audioURL AND a.kind IN ('play', 'new'))
+                    ORDER BY e.id
+                    """
+            )
+            for row in rows {
+                var action = OutboxAction(
+                    kind: .play,
+                    podcastURL: row["feedURL"],
+                    episodeURL: row["audioURL"],
+                    guid: row["guid"],
+                    at: row["stateChanged"] ?? row["published"] ?? Date(timeIntervalSince1970: 0)
+                )
+                let played: Bool = row["played"]
+                action.setPlay(played ? nil : (0, row["position"]), duration: row["seconds"])
+                try action.insert(db)
+            }
+            return rows.count
         }
     }
 

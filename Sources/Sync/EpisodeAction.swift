@@ -47,7 +47,8 @@ public struct EpisodeAction: Sendable, Equatable {
             timestamp: ActionTime.format(timestamp),
             guid: guid,
             device: device,
-            started: numbers ? started ?? 0 : nil,
+            // `started` and `total` go together or not at all.
+            started: numbers && total != nil ? started ?? 0 : nil,
             position: numbers ? position : nil,
             total: numbers ? total : nil
         )

@@ -64,4 +64,40 @@ struct OutboxTests {
         try await library.acknowledgeSubscriptionChanges(change)
         #expect(try await library.pendingSubscriptionChanges().map(\.subscribed) == [false])
     }
+
+    /// A play stop on an episode whose feed gives no length sends its position
+    /// alone, not clamped to a made-up total.
+    @Test func aStopWithoutALengthKeepsItsPosition() async throws {
+        let (library, _, ids) = try await library()
+        try await library.savePosition(ids[2], seconds: 725.4, startedAt: 30)
+        let action = try #require(try await library.pendingActions(limit: 10).last)
+        #expect(action.position == 725 && action.total == nil && action.started == nil)
+    }
+
+    /// The first sync with an account sends what was listened to before: one
+    /// `play` per played or started episode without one waiting, stamped when its
+    /// state changed, else when it was published (never newer than another
+    /// device's news).
+    @Test func theFirstSyncSendsEarlierListening() async throws {
+        let (library, _, ids) = try await library()
+        let changed = Date(timeIntervalSince1970: 1_790_000_000)
+        try await library.mark([ids[0]], .played, at: changed)
+        try await library.savePosition(ids[1], seconds: 300)
+        try await library.acknowledgeActions(try await library.pendingActions(limit: 10).compactMap(\.id))
+        try await library.mark([ids[2]], .unplayed)
+        #expect(try await library.recordPlayStatesForFirstSync() == 2)
+        let actions = try await library.pendingActions(limit: 10)
+        #expect(actions.map(\.kind) == [.new, .play, .play])
+        let played = try #require(actions.first { $0.episodeURL.hasSuffix("/1.mp3") })
+        #expect(played.at == changed && played.position == 1800 && played.total == 1800)
+        let started = try #require(actions.first { $0.episodeURL.hasSuffix("/2.mp3") })
+        #expect(started.position == 300 && started.total == 1800 && started.started == 0)
+        let published = try await library.episode(ids[1])?.published
+        #expect(
+            started.at
+                == (try await library.episode(ids[1])?.stateChanged ?? published ?? Date(timeIntervalSince1970: 0))
+        )
+        // What waits already is not doubled.
+        #expect(try await library.recordPlayStatesForFirstSync() == 0)
+    }
 }
