@@ -188,3 +188,39 @@ public enum UpdateFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension FeedUpdater {
+    /// Subscribes to `feedURL` and reads its feed at once: what `subscribe` does,
+    /// and what a sync does for a feed another device subscribed to. A new
+    /// subscription whose feed cannot be read is not kept (the result says why).
+    /// `credentials` are stored with the subscription; when the feed refuses
+    /// them, those it had before are put back.
+    public func subscribe(
+        feedURL: URL,
+        title: String,
+        itunesID: Int64? = nil,
+        trackIDs: [String: Int64] = [:],
+        credentials: FeedCredentials? = nil
+    ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool, result: UpdateResult) {
+        let (stored, created) = try await library.subscribe(feedURL: feedURL, title: title, itunesID: itunesID)
+        let id = stored.id ?? -1
+        var previous: FeedCredentials?
+        if let credentials {
+            previous = try? await library.credentials(of: id)
+            try await library.setCredentials(credentials, of: id)
+        }
+        let result = await update(stored, trackIDs: trackIDs)
+        switch result.status {
+        case .failed where created:
+            // Gone without a trace: no removal waits to be sent to a sync server,
+            // where it would remove another device's subscription.
+            try? await library.unsubscribe(id)
+            try? await library.discardSubscriptionChanges([stored.feedURL])
+        case .failed(.feed(let error)) where error.code == .unauthorized && credentials != nil:
+            try? await library.setCredentials(previous, of: id)
+        default:
+            break
+        }
+        return (try await library.podcast(id) ?? stored, created, result)
+    }
+}

@@ -185,6 +185,27 @@ struct FeedUpdaterTests {
         try await client.shutdown()
         await server.stop()
     }
+
+    /// Subscribing reads the feed at once; one that cannot be read leaves no
+    /// subscription, and nothing about it waits to be sent to a sync server.
+    @Test func aFeedThatCannotBeReadLeavesNoTrace() async throws {
+        let server = try await FixtureServer.start(.init())
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
+        let library = try Library(path: temporaryLibraryPath())
+        let updater = FeedUpdater(library: library, client: client)
+        let good = try await updater.subscribe(feedURL: server.url("/feeds/1386867488.xml"), title: "x")
+        #expect(good.created && good.podcast.title == "Loopback Radio" && good.result.added == 5)
+        let bad = try await updater.subscribe(feedURL: server.url("/fault/status=500/feeds/x.xml"), title: "x")
+        #expect(bad.created)
+        guard case .failed = bad.result.status else {
+            Issue.record("a 500 read as \(bad.result.status)")
+            return
+        }
+        #expect(try await library.podcasts().map(\.podcast.title) == ["Loopback Radio"])
+        #expect(try await library.pendingSubscriptionChanges().map(\.feedURL) == [good.podcast.feedURL])
+        try await client.shutdown()
+        await server.stop()
+    }
 }
 
 @Suite("A library and updates a broken server cannot break")

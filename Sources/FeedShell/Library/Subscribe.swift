@@ -95,33 +95,19 @@ extension Command {
             )
             credentials = FeedCredentials(user: user, password: password)
         }
-        let library = try await session.library()
-        let (stored, created) = try await libraryCall { () async throws(LibraryError) in
-            try await library.subscribe(feedURL: feedURL, title: title, itunesID: itunesID)
+        let updater = FeedUpdater(library: try await session.library(), client: session.feeds)
+        let (fresh, created, result) = try await libraryCall { () async throws(LibraryError) in
+            try await updater.subscribe(
+                feedURL: feedURL,
+                title: title,
+                itunesID: itunesID,
+                trackIDs: trackIDs,
+                credentials: credentials
+            )
         }
-        // Those it had, to put back when the new ones are refused.
-        var previous: FeedCredentials?
-        if let credentials, let id = stored.id {
-            previous = try? await library.credentials(of: id)
-            try await libraryCall { () async throws(LibraryError) in
-                try await library.setCredentials(credentials, of: id)
-            }
-        }
-        let updater = FeedUpdater(library: library, client: session.feeds)
-        let result = await updater.update(stored, trackIDs: trackIDs)
         if case .failed(let reason) = result.status, created {
-            // A feed that cannot be read is not kept as a subscription.
-            try? await library.unsubscribe(stored.id ?? -1)
             throw .subscribeFailed(url: feedURL.redacted, reason: reason.description, code: reason.code)
         }
-        if case .failed(.feed(let error)) = result.status, error.code == .unauthorized, credentials != nil,
-            let id = stored.id
-        {
-            try? await library.setCredentials(previous, of: id)
-        }
-        let fresh =
-            try await libraryCall { () async throws(LibraryError) in try await library.podcast(stored.id ?? -1) }
-            ?? stored
         let loaded = try await session.loadSubscription(fresh)
         let verb = created ? "subscribed to" : "already subscribed to"
         var lines: [SafeLine] = ["\(verb) \(fresh.title): \(loaded.episodes.count) episodes"]

@@ -136,16 +136,12 @@ extension Session {
     /// `subscribe` does (one that cannot be read is not kept); unsubscribing keeps
     /// the files.
     private func subscriptionKeeper(_ library: Library) -> SubscriptionKeeper {
-        let feeds = self.feeds
+        let updater = FeedUpdater(library: library, client: feeds)
         return SubscriptionKeeper(
             subscribe: { url in
                 do throws(LibraryError) {
-                    let (stored, created) = try await library.subscribe(feedURL: url, title: url.absoluteString)
-                    let result = await FeedUpdater(library: library, client: feeds).update(stored)
-                    if case .failed(let reason) = result.status {
-                        if created { try await library.unsubscribe(stored.id ?? -1) }
-                        return reason.description
-                    }
+                    let result = try await updater.subscribe(feedURL: url, title: url.absoluteString).result
+                    if case .failed(let reason) = result.status { return reason.description }
                     return nil
                 } catch {
                     return error.description
