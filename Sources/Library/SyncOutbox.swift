@@ -178,7 +178,8 @@ extension Library {
         }
     }
 
-    /// For the first sync with an account: a `play` action for each episode played
+    /// For an account never synced with (at `sync login`, once: a sync killed
+    /// midway must not send again what was acknowledged): a `play` action for each episode played
     /// or started here that has no `play` or `new` waiting already, so that a new
     /// device learns what was listened to here before sync was set up. Each is
     /// stamped when the episode's state last changed, or, for state kept before

@@ -72,13 +72,9 @@ public struct Synchronizer: Sendable {
         var cursor =
             try await stored { () async throws(LibraryError) in try await library.syncCursor(account.key) }
             ?? SyncCursor(account: account.key)
-        let firstSync = cursor.lastSync == nil
-        try await pushSubscriptions(firstSync: firstSync, &report)
+        try await pushSubscriptions(firstSync: cursor.lastSync == nil, &report)
         let followed = try await pullSubscriptions(&cursor, keeper: keeper, &report)
         try await stored { () async throws(LibraryError) in try await library.saveSyncCursor(cursor) }
-        if firstSync {
-            _ = try await stored { () async throws(LibraryError) in try await library.recordPlayStatesForFirstSync() }
-        }
         try await pushActions(&report)
         try await pullActions(cursor, advancing: followed, at: now(), &report)
         return report

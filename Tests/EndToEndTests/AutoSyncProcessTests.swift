@@ -74,6 +74,29 @@ struct AutoSyncProcessTests {
         }
     }
 
+    /// Logging in to an account never synced with sends the listening done
+    /// before, once.
+    @Test func aNewAccountHearsOfEarlierListening() async throws {
+        try await withServerAndFolder { server, root in
+            let environment = Self.environment(root)
+            let feed = server.baseURL.appendingPathComponent("feeds/1386867488.xml").absoluteString
+            let base = server.baseURL.absoluteString
+            let first = try await runFeedsh(
+                ["-c", "subscribe \(feed); mark played 1-2; sync login \(base) alice; sync"],
+                environment: environment
+            )
+            #expect(first.status == 0, "\(first.standardError)")
+            #expect(!first.standardOutput.contains("earlier play"), "\(first.standardOutput)")
+            let other = try await runFeedsh(
+                ["-c", "sync login \(base) bob; sync; sync login \(base) bob"],
+                environment: environment
+            )
+            #expect(other.status == 0, "\(other.standardError)")
+            #expect(other.standardOutput.components(separatedBy: "(and sends 2 earlier plays)").count == 2)
+            #expect(server.syncState(user: "bob").actions == 2)
+        }
+    }
+
     static func environment(_ root: URL) -> [String: String] {
         [
             "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,

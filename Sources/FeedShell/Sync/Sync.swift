@@ -66,11 +66,13 @@ extension Command {
                 synopsis: "sync login URL USER",
                 context
             )
-            try await session.syncLogIn(SyncLogin(account: account, password: password))
+            let earlier = try await session.syncLogIn(SyncLogin(account: account, password: password))
+            let plays = earlier == 0 ? "" : " (and sends \(earlier) earlier \(earlier == 1 ? "play" : "plays"))"
             context.say(
-                "logged in to \(url.absoluteString) as \(name), device \(account.device); 'sync' syncs now",
+                "logged in to \(url.absoluteString) as \(name), device \(account.device); 'sync' syncs now\(plays)",
                 json: .object([
                     "server": .string(url.absoluteString), "user": .string(name), "device": .string(account.device),
+                    "earlierPlays": .int(earlier),
                 ])
             )
         case "status":

@@ -33,13 +33,20 @@ extension Session {
     }
 
     /// Checks the password with the server, registers the device, and keeps the
-    /// login (0600) beside the library.
-    func syncLogIn(_ login: SyncLogin) async throws(ShellError) {
+    /// login (0600) beside the library. For an account never synced with, the
+    /// listening done so far joins the outbox, so that the first sync sends it;
+    /// returns how many plays that is.
+    func syncLogIn(_ login: SyncLogin) async throws(ShellError) -> Int {
         do throws(SyncError) {
             try await syncClient(login).login()
             try login.save(syncLoginFile)
         } catch {
             throw .failure(error)
+        }
+        guard let library = try libraryIfMade() else { return 0 }
+        return try await libraryCall { () async throws(LibraryError) in
+            guard try await library.syncCursor(login.account.key) == nil else { return 0 }
+            return try await library.recordPlayStatesForFirstSync()
         }
     }
 
