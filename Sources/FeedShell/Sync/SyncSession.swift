@@ -54,14 +54,21 @@ extension Session {
     nonisolated var syncLoggedIn: Bool { FileManager.default.fileExists(atPath: syncLoginFile.string) }
 
     /// One sync, after any running or queued one: `sync` and the automatic ones
-    /// never run at once, so nothing is sent twice by two of them.
+    /// never run at once, so nothing is sent twice by two of them. Ctrl-C stops
+    /// it (what was not acknowledged stays in the outbox).
     func sync() async throws(ShellError) -> SyncReport {
-        try await enqueueSync(automatic: false, then: { _ in }).value.get()
+        let run = enqueueSync(automatic: false, then: { _ in })
+        return try await withTaskCancellationHandler {
+            await run.value
+        } onCancel: {
+            run.cancel()
+        }.get()
     }
 
     /// With `set sync auto on` and an account: queues a sync and returns at once;
-    /// `then` gets its outcome (nil: none was needed, as one is queued already and
-    /// will see every change made so far). ``syncsSettled()`` waits for both.
+    /// `then` gets its outcome. When an automatic sync is queued already and has
+    /// not started, nothing is queued: that one will see every change made so far.
+    /// ``syncsSettled()`` waits for the syncs and for `then`.
     func syncAutomatically(then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void) async {
         guard await settings().syncAuto, syncLoggedIn, !automaticSyncQueued else { return }
         automaticSyncQueued = true
@@ -89,6 +96,8 @@ extension Session {
             if automatic { self.automaticSyncQueued = false }
             let result: Result<SyncReport, ShellError>
             do throws(ShellError) {
+                // Stopped while it waited for the one before: it never starts.
+                if Task.isCancelled { throw .interrupted }
                 result = .success(try await self.syncOnce())
             } catch {
                 result = .failure(error)
