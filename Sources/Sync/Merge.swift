@@ -57,9 +57,16 @@ public enum SyncMerge {
     public static func merge(_ actions: [EpisodeAction], into episodes: [LocalEpisode]) -> Outcome {
         var byGUID: [String: Int] = [:]
         var byURL: [String: Int] = [:]
+        // The URL tracking redirects lead to (``TrackingPrefix``), when the exact
+        // one matches nothing.
+        var byTarget: [String: Int] = [:]
         for (index, episode) in episodes.enumerated() {
             if let guid = episode.guid { byGUID[guid] = byGUID[guid] ?? index }
-            for url in episode.urls { byURL[url] = byURL[url] ?? index }
+            for url in episode.urls {
+                byURL[url] = byURL[url] ?? index
+                let target = TrackingPrefix.key(url)
+                byTarget[target] = byTarget[target] ?? index
+            }
         }
         var states = episodes.map(\.state)
         var outcome = Outcome()
@@ -69,7 +76,10 @@ public enum SyncMerge {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
         }
         for action in ordered.map(\.element) {
-            guard let index = action.guid.flatMap({ byGUID[$0] }) ?? byURL[action.episode] else {
+            guard
+                let index = action.guid.flatMap({ byGUID[$0] }) ?? byURL[action.episode]
+                    ?? byTarget[TrackingPrefix.key(action.episode)]
+            else {
                 outcome.unmatched += 1
                 continue
             }

@@ -44,6 +44,42 @@ struct MergeTests {
         #expect(outcome.unmatched == 1)
     }
 
+    /// Tracking prefixes redirect to the real URL: a device that read the feed
+    /// through them (or without) names the same episode.
+    @Test func episodesMatchWhereTrackingRedirectsLead() {
+        let tracked = [
+            LocalEpisode(
+                id: 7,
+                guid: nil,
+                urls: ["https://dts.podtrac.com/redirect.mp3/chtbl.com/track/A1B2/media.example/ep7.mp3"],
+                state: PlayState()
+            )
+        ]
+        let outcome = SyncMerge.merge(
+            [play("http://media.example/ep7.mp3", at: 10, position: 42)],
+            into: tracked
+        )
+        #expect(outcome.changed[7]?.position == 42)
+        let plain = [LocalEpisode(id: 8, guid: nil, urls: ["https://cdn.example/a/8.mp3"], state: PlayState())]
+        let back = SyncMerge.merge(
+            [play("https://op3.dev/e,pg=abc/pdst.fm/e/cdn.example/a/8.mp3", at: 10, position: 9)],
+            into: plain
+        )
+        #expect(back.changed[8]?.position == 9)
+        #expect(SyncMerge.merge([play("https://cdn.example/a/9.mp3", at: 10, position: 9)], into: plain).unmatched == 1)
+    }
+
+    @Test(arguments: [
+        ("https://dts.podtrac.com/redirect.m4a/www.example.com/a.m4a", "www.example.com/a.m4a"),
+        ("http://chrt.fm/track/XYZ/traffic.megaphone.fm/B.mp3?updated=1", "traffic.megaphone.fm/B.mp3?updated=1"),
+        ("https://pfx.vpixl.com/6qj4J/example.org/x.mp3", "example.org/x.mp3"),
+        ("https://example.org/chtbl.com/track/x.mp3", "example.org/chtbl.com/track/x.mp3"),
+        ("https://chtbl.com/track/ABC/", "chtbl.com/track/ABC/"),
+    ])
+    func trackingPrefixesComeOff(url: String, key: String) {
+        #expect(TrackingPrefix.key(url) == key)
+    }
+
     /// A newer local position is never moved back; of several actions the newest wins.
     @Test func theNewestWinsAndNewerLocalStateStays() {
         let outcome = SyncMerge.merge(
