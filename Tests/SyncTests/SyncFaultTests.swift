@@ -73,6 +73,21 @@ struct SyncFaultTests {
         #expect(try await library.outboxSize() == (1, 1))
     }
 
+    /// `https://` to a port that speaks plain HTTP: the handshake fails, and the
+    /// message names the host and says TLS.
+    @Test func aTLSFailureNamesTheHost() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let port = try #require(server.baseURL.port)
+        let error = await #expect(throws: SyncError.self) {
+            try await Self.sync(library, server: URL(string: "https://127.0.0.1:\(port)")!).sync(keeper: Self.keeper)
+        }
+        #expect(error?.code == "sync-network")
+        #expect(error?.description.contains("TLS error with 127.0.0.1:\(port)") == true, "\(String(describing: error))")
+        #expect(try await library.outboxSize() == (1, 1))
+    }
+
     /// The server stored the upload, but the answer never came: the actions stay in
     /// the outbox and go again, so the server holds them at most twice and none
     /// is lost.
