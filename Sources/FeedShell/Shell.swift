@@ -119,15 +119,19 @@ public final class Shell: Sendable {
         guard !deletions.isEmpty else { return }
         if console.json {
             for deletion in deletions { console.emit(deletion.json) }
-        } else if let editor = terminal.editor {
-            let columns = TerminalSize.columns()
-            editor.post(
-                deletions.flatMap {
-                    TextLayout.wrap($0.message, toWidth: columns).split(separator: "\n").map(String.init)
-                }
-            )
         } else {
-            for deletion in deletions { console.printError(deletion.message) }
+            tell(deletions.map(\.message), console: console, terminal: terminal)
+        }
+    }
+
+    /// News that did not come from the command running: above the prompt
+    /// (wrapped to the screen), or on standard error in scripts.
+    static func tell(_ lines: [String], console: Console, terminal: TerminalState) {
+        if let editor = terminal.editor {
+            let columns = TerminalSize.columns()
+            editor.post(lines.flatMap { TextLayout.wrap($0, toWidth: columns).split(separator: "\n").map(String.init) })
+        } else {
+            for line in lines { console.printError(line) }
         }
     }
 

@@ -1,6 +1,5 @@
 import PlainText
 import Sync
-import TerminalKit
 
 extension Shell {
     /// After a command that ``Command/syncsAfter`` (`update`, `play`), with `set
@@ -29,13 +28,8 @@ extension Shell {
         guard let news else { return }
         if console.json {
             console.emit(news.json)
-        } else if let editor = terminal.editor {
-            let columns = TerminalSize.columns()
-            editor.post(
-                news.lines.flatMap { TextLayout.wrap($0, toWidth: columns).split(separator: "\n").map(String.init) }
-            )
         } else {
-            for line in news.lines { console.printError(line) }
+            tell(news.lines, console: console, terminal: terminal)
         }
     }
 }
