@@ -153,11 +153,12 @@ struct SyncProcessTests {
         }
     }
 
-    /// kill -9 while a sync uploads 6 pages: the next sync sends the rest. Nothing
+    /// kill -9 while a sync uploads 3 pages: the next sync sends the rest. Nothing
     /// is lost, and only the page that was in flight (stored, not yet
     /// acknowledged) can reach the server twice. Against the fixture server's sync
     /// API, each request held 300 ms, so that the kill lands between pages on any
-    /// build (the release build sent all six to opodsync before a poll saw one).
+    /// build (the release build sent all of its pages to opodsync before a poll saw one). Small
+    /// enough to leave the CPU to the terminal tests running beside it.
     @Test func killedMidSyncLosesNothing() async throws {
         try await withServerAndFolder { server, root in
             let environment = [
@@ -165,7 +166,7 @@ struct SyncProcessTests {
                 "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
                 "FEEDSH_SYNC_PASSWORD": FixtureServer.syncPassword,
             ]
-            let count = 6_000
+            let count = 3_000
             let feed = server.baseURL.absoluteString + "/feeds/generate?n=\(count)&words=3"
             let slow = server.baseURL.appendingPathComponent("fault/delay=300").absoluteString
             let prepared = try await runFeedsh(
