@@ -137,8 +137,8 @@ final class PTYSession {
     }
 
     /// Reads what the terminal shows until `text` appears after the previous match
-    /// (or fails after 20 s).
-    func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws {
+    /// (or fails after 40 s: 100 tests start at once on two cores).
+    func waitFor(_ text: String, timeout: Duration = .seconds(40)) async throws {
         let deadline = ContinuousClock.now + timeout
         let needle = Data(text.utf8)
         while ContinuousClock.now < deadline {

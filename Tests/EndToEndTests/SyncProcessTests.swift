@@ -153,7 +153,7 @@ struct SyncProcessTests {
         }
     }
 
-    /// kill -9 while a sync uploads 3 pages: the next sync sends the rest. Nothing
+    /// kill -9 while a sync uploads 2 pages: the next sync sends the rest. Nothing
     /// is lost, and only the page that was in flight (stored, not yet
     /// acknowledged) can reach the server twice. Against the fixture server's sync
     /// API, each request held 300 ms, so that the kill lands between pages on any
@@ -166,7 +166,7 @@ struct SyncProcessTests {
                 "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
                 "FEEDSH_SYNC_PASSWORD": FixtureServer.syncPassword,
             ]
-            let count = 3_000
+            let count = 2_000
             let feed = server.baseURL.absoluteString + "/feeds/generate?n=\(count)&words=3"
             let slow = server.baseURL.appendingPathComponent("fault/delay=300").absoluteString
             let prepared = try await runFeedsh(
