@@ -202,6 +202,8 @@ extension FeedUpdater {
         trackIDs: [String: Int64] = [:],
         credentials: FeedCredentials? = nil
     ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool, result: UpdateResult) {
+        // What waited to be sent about this feed, to put back if it is withdrawn.
+        let pending = try await library.pendingSubscriptionChanges().first { $0.feedURL == feedURL.absoluteString }
         let (stored, created) = try await library.subscribe(feedURL: feedURL, title: title, itunesID: itunesID)
         let id = stored.id ?? -1
         var previous: FeedCredentials?
@@ -213,9 +215,10 @@ extension FeedUpdater {
         switch result.status {
         case .failed where created:
             // Gone without a trace: no removal waits to be sent to a sync server,
-            // where it would remove another device's subscription.
+            // where it would remove another device's subscription, and what
+            // waited before (an earlier unsubscribe) still does.
             try? await library.unsubscribe(id)
-            try? await library.discardSubscriptionChanges([stored.feedURL])
+            try? await library.restoreSubscriptionChange(pending, of: stored.feedURL)
         case .failed(.feed(let error)) where error.code == .unauthorized && credentials != nil:
             try? await library.setCredentials(previous, of: id)
         default:
