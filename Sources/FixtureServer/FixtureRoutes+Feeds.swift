@@ -226,13 +226,15 @@ extension FixtureRoutes {
         }
     }
 
+    /// The `Authorization` header that HTTP Basic sends for `user` and `password`.
+    static func basicAuthorization(user: String, password: String) -> String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
     /// 401 (with `WWW-Authenticate`) unless the request carries the private feed's
     /// user name and password as Basic auth.
     static func privateRefusal(_ request: Request) -> Response? {
-        let expected =
-            "Basic "
-            + Data("\(FixtureServer.privateUser):\(FixtureServer.privatePassword)".utf8)
-            .base64EncodedString()
+        let expected = basicAuthorization(user: FixtureServer.privateUser, password: FixtureServer.privatePassword)
         guard request.headers[.authorization] != expected else { return nil }
         var response = Response.json(status: .unauthorized, ["errorMessage": "this feed is for members"])
         response.headers[.wwwAuthenticate] = "Basic realm=\"feedsh fixtures\""

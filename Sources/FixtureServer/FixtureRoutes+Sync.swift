@@ -139,11 +139,7 @@ extension FixtureRoutes {
     }
 
     private static func syncPasswordGiven(_ request: Request, user: String) -> Bool {
-        guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst("Basic ".count))),
-            let pair = String(data: decoded, encoding: .utf8)
-        else { return false }
-        return pair == "\(user):\(FixtureServer.syncPassword)"
+        request.headers[.authorization] == basicAuthorization(user: user, password: FixtureServer.syncPassword)
     }
 
     private static func subscriptions(of user: SyncStore.User, since: Int64) -> Data {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FeedKit
 import Foundation
 import HTTPSupport
 import NIOCore
@@ -186,8 +187,10 @@ public struct SyncClient: Sendable {
         request.method = method
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "application/json")
-        let token = Data("\(account.user):\(password)".utf8).base64EncodedString()
-        request.headers.add(name: "Authorization", value: "Basic \(token)")
+        request.headers.add(
+            name: "Authorization",
+            value: FeedCredentials(user: account.user, password: password).authorization
+        )
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: body))
