@@ -91,6 +91,12 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         ShellError(kind: .located(error, location: location))
     }
 
+    /// The feature's failure this error carries, if it is one.
+    var failure: (any CommandFailure)? {
+        if case .failure(let failure) = kind { return failure }
+        return nil
+    }
+
     /// The kind of failure; a feature's failure gives its own code.
     public var code: String {
         switch kind {

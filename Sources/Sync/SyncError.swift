@@ -54,6 +54,13 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, where the subject is already a sync: a network failure
+    /// without the "cannot sync:" that `description` puts before it.
+    public var reason: String {
+        if case .network(let failure) = kind { return failure.description }
+        return description
+    }
+
     public var description: String {
         switch kind {
         case .badReply(let url, let path, let problem): "\(url.absoluteString) answered \(problem) at \(path)"

@@ -44,9 +44,8 @@ struct AutomaticSyncNews {
         switch result {
         case .failure(let error):
             // "automatic sync failed: cannot connect to …", not "…: cannot sync: cannot connect".
-            var reason = Substring(error.description)
-            if reason.hasPrefix("cannot sync: ") { reason = reason.dropFirst("cannot sync: ".count) }
-            lines = ["automatic sync failed: \(SafeText.line(String(reason)))"]
+            let reason = (error.failure as? SyncError)?.reason ?? error.description
+            lines = ["automatic sync failed: \(SafeText.line(reason))"]
             json = .object([
                 "event": .string("sync"), "ok": .bool(false),
                 "error": .object(["code": .string(error.code), "message": .string(error.description)]),
