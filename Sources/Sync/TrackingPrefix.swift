@@ -5,8 +5,8 @@
 /// feed through different prefixes, or one through none, name the same episode
 /// by different URLs; without the prefixes and the scheme they meet.
 public enum TrackingPrefix {
-    /// Path-prefix patterns by host; `*` is one path segment (an ID), `x.*` one
-    /// that starts with `x.`.
+    /// The path segments of each prefix after its host, by host; `*` is one
+    /// segment (an ID), `x.*` one that starts with `x.`.
     static let patterns: [Substring: [[Substring]]] = Dictionary(
         grouping: [
             "dts.podtrac.com/redirect.*", "www.podtrac.com/pts/redirect.*", "podtrac.com/pts/redirect.*",
@@ -15,7 +15,7 @@ public enum TrackingPrefix {
             "prfx.byspotify.com/e", "claritaspod.com/measure", "growx.podkite.com/*",
         ].map { $0.split(separator: "/") },
         by: { $0[0] }
-    )
+    ).mapValues { prefixes in prefixes.map { Array($0.dropFirst()) } }
 
     /// `url` without its scheme and without any tracking prefixes, for comparing:
     /// `https://dts.podtrac.com/redirect.mp3/chtbl.com/track/A1/media.example/1.mp3`
@@ -26,7 +26,7 @@ public enum TrackingPrefix {
         while let slash = rest.firstIndex(of: "/"),
             let candidates = patterns[Substring(rest[..<slash].lowercased())],
             let after = candidates.lazy.compactMap({
-                strip(Array($0.dropFirst()), from: rest[rest.index(after: slash)...])
+                strip($0, from: rest[rest.index(after: slash)...])
             }).first
         {
             rest = after
