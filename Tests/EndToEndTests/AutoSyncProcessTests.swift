@@ -13,7 +13,7 @@ struct AutoSyncProcessTests {
     /// the same actions a second time; nothing about it is said.
     @Test func updateSyncsInTheBackgroundAndSyncWaitsForIt() async throws {
         try await withServerAndFolder { server, root in
-            let environment = Self.environment(root)
+            let environment = syncEnvironment(root)
             let feed = server.baseURL.appendingPathComponent("feeds/1386867488.xml").absoluteString
             let slow = server.baseURL.appendingPathComponent("fault/delay=1500,times=1").absoluteString
             let result = try await runFeedsh(
@@ -42,7 +42,7 @@ struct AutoSyncProcessTests {
     /// own result, which stands; the exit status is the command's.
     @Test func aFailedAutomaticSyncIsSaid() async throws {
         try await withServerAndFolder { server, root in
-            let environment = Self.environment(root)
+            let environment = syncEnvironment(root)
             let feed = server.baseURL.appendingPathComponent("feeds/1386867488.xml").absoluteString
             let login = try await runFeedsh(
                 ["-c", "subscribe \(feed); sync login \(server.baseURL.absoluteString) alice; set sync auto on"],
@@ -78,7 +78,7 @@ struct AutoSyncProcessTests {
     /// before, once.
     @Test func aNewAccountHearsOfEarlierListening() async throws {
         try await withServerAndFolder { server, root in
-            let environment = Self.environment(root)
+            let environment = syncEnvironment(root)
             let feed = server.baseURL.appendingPathComponent("feeds/1386867488.xml").absoluteString
             let base = server.baseURL.absoluteString
             let first = try await runFeedsh(
@@ -96,12 +96,14 @@ struct AutoSyncProcessTests {
             #expect(server.syncState(user: "bob").actions == 2)
         }
     }
+}
 
-    static func environment(_ root: URL) -> [String: String] {
-        [
-            "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
-            "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
-            "FEEDSH_SYNC_PASSWORD": FixtureServer.syncPassword,
-        ]
-    }
+/// The environment of a feedsh whose library and files are in `root`, with the
+/// sync password `password` (the fixture server's by default).
+func syncEnvironment(_ root: URL, password: String = FixtureServer.syncPassword) -> [String: String] {
+    [
+        "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+        "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
+        "FEEDSH_SYNC_PASSWORD": password,
+    ]
 }

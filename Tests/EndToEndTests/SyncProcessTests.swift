@@ -161,11 +161,7 @@ struct SyncProcessTests {
     /// enough to leave the CPU to the terminal tests running beside it.
     @Test func killedMidSyncLosesNothing() async throws {
         try await withServerAndFolder { server, root in
-            let environment = [
-                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
-                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
-                "FEEDSH_SYNC_PASSWORD": FixtureServer.syncPassword,
-            ]
+            let environment = syncEnvironment(root)
             let count = 2_000
             let feed = server.baseURL.absoluteString + "/feeds/generate?n=\(count)&words=3"
             let slow = server.baseURL.appendingPathComponent("fault/delay=300").absoluteString
@@ -215,12 +211,7 @@ struct SyncProcessTests {
         let sync = try await Opodsync.start()
         defer { sync.stop() }
         try await withServerAndFolder { server, root in
-            let environment = [
-                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
-                "FEEDSH_DOWNLOAD_DIR": root.appendingPathComponent("files").path,
-                "FEEDSH_SYNC_PASSWORD": sync.password,
-            ]
-            try await body(sync, server, root, environment)
+            try await body(sync, server, root, syncEnvironment(root, password: sync.password))
         }
     }
 }
