@@ -60,6 +60,8 @@ public struct HandedDownload: Codable, Sendable, Equatable {
     /// The library episode and podcast, when it is one.
     public var episodeID: Int64?
     public var podcastID: Int64?
+    /// The podcast's title, for the tables of every shell.
+    public var podcast: String?
     /// The length the feed declares, which caps and judges the download.
     public var declaredLength: Int64?
     /// A private feed's `Authorization` header (the socket is in a 0700 folder of the user's).
@@ -73,9 +75,11 @@ public struct HandedDownload: Codable, Sendable, Equatable {
         title: String,
         episodeID: Int64? = nil,
         podcastID: Int64? = nil,
+        podcast: String? = nil,
         declaredLength: Int64? = nil,
         authorization: String? = nil
     ) {
+        self.podcast = podcast
         self.declaredLength = declaredLength
         self.authorization = authorization
         self.id = id
@@ -95,8 +99,13 @@ public struct ControlDownload: Codable, Sendable, Equatable {
     }
 
     public var id: String
+    /// How the shell that handed it over named it: `P:E` for a library episode.
     public var number: String
     public var title: String
+    /// The library episode and podcast, when it is one, and the podcast's title.
+    public var episodeID: Int64?
+    public var podcastID: Int64?
+    public var podcast: String?
     public var path: String
     public var state: State
     public var bytes: Int64?

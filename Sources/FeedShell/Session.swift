@@ -42,8 +42,6 @@ public actor Session {
     public nonisolated let feeds: FeedClient
     /// The loaded podcast's subscription, when it is one.
     private(set) var subscription: LoadedSubscription?
-    /// Library episodes by the id of their download, to record completed files.
-    var libraryEpisodes: [String: LibraryEpisodeReference] = [:]
     /// The library's settings, once read (``settings()``).
     var cachedSettings: Settings?
     /// The last sync started or queued (``enqueueSync(automatic:then:)``): each
@@ -179,9 +177,9 @@ public actor Session {
     /// A download finished: a library episode records it, and cleanup runs for its
     /// podcast. Returns the files cleanup deleted.
     func downloadCompleted(_ id: String) async -> [CleanupDeletion] {
-        guard let reference = libraryEpisodes[id], let openedLibrary else { return [] }
-        try? await openedLibrary.markDownloaded(reference.episode)
-        return await cleanUp([reference.podcast])
+        guard let episode = labels[id]?.episode, let openedLibrary else { return [] }
+        try? await openedLibrary.markDownloaded(episode.episode)
+        return await cleanUp([episode.podcast])
     }
 
     /// The loaded podcast, or the error that says to load one.
@@ -200,24 +198,88 @@ public actor Session {
     ) -> DownloadRequest {
         let subscription = subscription ?? self.subscription
         let episode = podcast.episodes[number - 1]
-        let id = String(episode.id)
-        labels[id] = DownloadLabel(
-            number: prefix + String(number),
+        let libraryID = subscription?.marks[episode.id]?.libraryID
+        return register(
+            DownloadLabel(
+                number: prefix + String(number),
+                title: episode.title,
+                // Its address from any shell: P:E for a subscription's episode.
+                ref: subscription.map { "\($0.podcast.number):\(number)" },
+                podcast: podcast.title,
+                episode: subscription?.podcast.id.flatMap { podcastID in
+                    libraryID.map { EpisodeRef(podcast: podcastID, episode: $0) }
+                }
+            ),
+            for: DownloadRequest(
+                id: String(episode.id),
+                url: episode.audioURL,
+                file: file(of: episode, in: podcast),
+                declaredLength: episode.declaredLength,
+                authorization: subscription?.authorization(for: episode.audioURL)
+            )
+        )
+    }
+
+    /// Keeps how to name the download `request` and which library episode it is:
+    /// every route that makes a download request makes it through here, so a
+    /// finished download, `delete` and `play` find its episode whichever words
+    /// named it.
+    private func register(_ label: DownloadLabel, for request: DownloadRequest) -> DownloadRequest {
+        labels[request.id] = label
+        return request
+    }
+
+    /// The download target of a library episode resolved by identity (a `find`
+    /// hit, a queue entry, a new episode): named by its `P:E`, with its
+    /// subscription's credentials on the feed's own origin. Nil when its
+    /// enclosure URL is unusable.
+    func target(
+        of resolved: ResolvedLibraryEpisode,
+        credentials: FeedCredentials?
+    ) -> DownloadTarget? {
+        guard let episode = resolved.stored.episode(in: resolved.podcast) else { return nil }
+        let label = DownloadLabel(
+            number: resolved.ref,
             title: episode.title,
-            // Its address from any shell: P:E for a subscription's episode.
-            ref: subscription.map { "\($0.podcast.number):\(number)" },
-            podcast: podcast.title
+            ref: resolved.ref,
+            podcast: resolved.podcast.title,
+            episode: resolved.episodeRef
         )
-        if let libraryID = subscription?.marks[episode.id]?.libraryID, let podcastID = subscription?.podcast.id {
-            libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: podcastID)
+        let authorization = LoadedSubscription(podcast: resolved.podcast, marks: [:], credentials: credentials)
+            .authorization(for: episode.audioURL)
+        let request = register(
+            label,
+            for: DownloadRequest(
+                id: String(episode.id),
+                url: episode.audioURL,
+                file: layout.file(
+                    podcastID: resolved.podcast.downloadKey,
+                    episodeID: episode.id,
+                    extension: episode.fileExtension
+                ),
+                declaredLength: episode.declaredLength,
+                authorization: authorization
+            )
+        )
+        return DownloadTarget(label: label, request: request)
+    }
+
+    /// The download targets of library episodes named by identity, in the order
+    /// given (those gone since are left out).
+    func targets(of refs: [EpisodeRef]) async throws(ShellError) -> [DownloadTarget] {
+        guard !refs.isEmpty, let library = try libraryIfMade() else { return [] }
+        let resolved = try await libraryCall { () async throws(LibraryError) in try await library.resolve(refs) }
+        var credentials: [Int64: FeedCredentials?] = [:]
+        var targets: [DownloadTarget] = []
+        for episode in resolved {
+            if credentials[episode.podcastNumber] == nil {
+                credentials[episode.podcastNumber] = .some(try? await library.credentials(of: episode.podcastNumber))
+            }
+            if let target = target(of: episode, credentials: credentials[episode.podcastNumber] ?? nil) {
+                targets.append(target)
+            }
         }
-        return DownloadRequest(
-            id: id,
-            url: episode.audioURL,
-            file: file(of: episode, in: podcast),
-            declaredLength: episode.declaredLength,
-            authorization: subscription?.authorization(for: episode.audioURL)
-        )
+        return targets
     }
 
     /// Where an episode's file goes.
@@ -228,14 +290,15 @@ public actor Session {
     /// The download of a song's preview: `{download-dir}/previews/{trackId}.{ext}`,
     /// labelled `tN` after its number in the `tracks` list.
     func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
-        let id = "preview-\(track.id)"
-        labels[id] = DownloadLabel(number: "t\(number)", title: track.title)
-        return DownloadRequest(
-            id: id,
-            url: url,
-            file: DownloadLayout.File(
-                final: layout.root.appendingPathComponent("previews", isDirectory: true)
-                    .appendingPathComponent("\(track.id).\(track.previewExtension)")
+        register(
+            DownloadLabel(number: "t\(number)", title: track.title),
+            for: DownloadRequest(
+                id: "preview-\(track.id)",
+                url: url,
+                file: DownloadLayout.File(
+                    final: layout.root.appendingPathComponent("previews", isDirectory: true)
+                        .appendingPathComponent("\(track.id).\(track.previewExtension)")
+                )
             )
         )
     }
@@ -383,12 +446,10 @@ extension Session {
                 synopsis: synopsis
             )
         }
-        var targets: [(target: DownloadTarget, at: Double?)] = []
-        for number in numbers {
-            let hit = findHits[number - 1]
-            if let target = try await target(of: hit, synopsis: synopsis) { targets.append((target, hit.at)) }
-        }
-        return targets
+        let hits = numbers.map { findHits[$0 - 1] }
+        let targets = try await targets(of: hits.map(\.episodeRef))
+        let at = Dictionary(hits.map { ($0.episodeRef, $0.at) }) { first, _ in first }
+        return targets.map { ($0, $0.label.episode.flatMap { at[$0] ?? nil }) }
     }
 
     /// The play queue's episodes, in its order, labelled `P:E` (none without a
@@ -396,59 +457,26 @@ extension Session {
     func queueTargets() async throws(ShellError) -> [DownloadTarget] {
         guard let library = try libraryIfMade() else { return [] }
         let entries = try await libraryCall { () async throws(LibraryError) in try await library.queue() }
-        var targets: [DownloadTarget] = []
-        for entry in entries {
-            if let target = try await target(of: entry) { targets.append(target) }
-        }
-        return targets
+        return try await targets(of: entries.map(\.episodeRef))
     }
 
-    /// The download target of the library episode `item` names, by its `P:E`.
-    private func target(of item: some EpisodeAddressed, synopsis: String? = nil) async throws(ShellError)
-        -> DownloadTarget?
-    {
-        guard case .success(let selector) = Selector.parse(item.ref, forms: .oneEpisode) else { return nil }
-        return try await targets(selector, verb: "play", synopsis: synopsis).first
-    }
-
-    /// The downloads of the library's new episodes, labelled `n1`, `n2`... as `new`
-    /// lists them.
+    /// The downloads of the library's new episodes (of `podcastIDs` when given),
+    /// each named by its `P:E` as every table names it.
     func newTargets(of podcastIDs: Set<Int64>? = nil) async throws(ShellError) -> [DownloadTarget] {
-        let fresh = try await newEpisodes()
-        var targets: [DownloadTarget] = []
-        for (index, pair) in fresh.enumerated() {
-            if let podcastIDs, !podcastIDs.contains(pair.podcast.id ?? -1) { continue }
-            guard let episode = pair.episode.episode(in: pair.podcast) else { continue }
-            let id = String(episode.id)
-            let label = DownloadLabel(number: "n\(index + 1)", title: episode.title)
-            labels[id] = label
-            if let libraryID = pair.episode.id {
-                libraryEpisodes[id] = LibraryEpisodeReference(episode: libraryID, podcast: pair.podcast.id ?? -1)
+        let fresh = try await newEpisodes().filter { podcastIDs?.contains($0.podcast.id ?? -1) ?? true }
+        return try await targets(
+            of: fresh.compactMap { pair in
+                guard let podcast = pair.podcast.id, let episode = pair.episode.id else { return nil }
+                return EpisodeRef(podcast: podcast, episode: episode)
             }
-            let request = DownloadRequest(
-                id: id,
-                url: episode.audioURL,
-                file: layout.file(
-                    podcastID: pair.podcast.downloadKey,
-                    episodeID: episode.id,
-                    extension: episode.fileExtension
-                )
-            )
-            targets.append(DownloadTarget(label: label, request: request))
-        }
-        return targets
+        )
     }
-}
-
-/// A library episode and its podcast, by their library IDs.
-struct LibraryEpisodeReference: Sendable, Equatable {
-    let episode: Int64
-    let podcast: Int64
 }
 
 /// One download a command acts on: an episode or a song's preview.
 struct DownloadTarget: Sendable {
-    /// How the shell names it: `3` or `t2`, and its title.
+    /// How the shell names it: `3`, `2:3` or `t2`, its title, and the library
+    /// episode it is (``DownloadLabel/episode``).
     let label: DownloadLabel
     let request: DownloadRequest
 }

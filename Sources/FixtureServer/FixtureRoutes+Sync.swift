@@ -84,6 +84,10 @@ extension FixtureRoutes {
 
     /// What the fixture holds for `user`: subscribed feeds and the number of
     /// actions stored.
+    func syncActions(user: String) -> [Data] {
+        syncStore.withLock { ($0.users[user] ?? SyncStore.User()).actions.map(\.json) }
+    }
+
     func syncState(user: String) -> (subscriptions: [String], actions: Int) {
         syncStore.withLock { store in
             let stored = store.users[user] ?? SyncStore.User()

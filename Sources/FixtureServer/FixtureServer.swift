@@ -141,6 +141,12 @@ public final class FixtureServer: Sendable {
         routes.syncState(user: user)
     }
 
+    /// The episode actions stored for `user`, each a JSON object as uploaded, in
+    /// upload order.
+    public func syncActions(user: String) -> [Data] {
+        routes.syncActions(user: user)
+    }
+
     /// Stores episode actions for `user` as another device would upload them (a
     /// JSON list of action objects); false when `json` is no such list.
     @discardableResult

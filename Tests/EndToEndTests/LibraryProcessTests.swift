@@ -45,7 +45,7 @@ struct LibraryProcessTests {
             let cron = try await scene.run("update; get new; wait")
             #expect(cron.status == 0, "\(cron.standardError)")
             #expect(cron.standardOutput.contains("Loopback Radio: 1 new episode"))
-            #expect(cron.standardOutput.contains("downloading n1: Bonus episode 1"))
+            #expect(cron.standardOutput.contains("downloading 1:1: Bonus episode 1"))
             let files = scene.files()
             #expect(files.count == 1)
             let expected = SyntheticMedia(key: "1386867488/bonus-1.mp3").allBytes

@@ -6,7 +6,7 @@ import Testing
 
 /// Whether the listening tests run: where mpv is installed, and always in CI (which
 /// installs it), where a missing mpv must fail them rather than skip them.
-private let listeningTestsRun =
+let listeningTestsRun =
     ProcessInfo.processInfo.environment["CI"] != nil
     || (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         .contains { FileManager.default.isExecutableFile(atPath: "\($0)/mpv") }
@@ -276,7 +276,7 @@ struct ListeningProcessTests {
             let update = try await scene.run("set podcast 1 autodownload on; update; wait")
             #expect(update.status == 0, "\(update.standardError)")
             #expect(update.standardOutput.contains("Tones for Listening: 1 new episode"))
-            #expect(update.standardOutput.contains("auto-download: downloading n1: Bonus tone 1"))
+            #expect(update.standardOutput.contains("auto-download: downloading 1:1: Bonus tone 1"))
             #expect(update.standardError.contains("deleted "))
             let files = scene.files()
             #expect(files.count == 2)

@@ -1,6 +1,7 @@
 import Background
 import Downloads
 import Foundation
+import Library
 import PlainText
 import Processes
 import Synchronization
@@ -41,6 +42,21 @@ extension BackgroundLink: RemoteDownloads {
     }
 }
 
+extension HandedDownload {
+    var label: DownloadLabel {
+        DownloadLabel(handedAs: number, title: title, podcast: podcast, episodeID: episodeID, podcastID: podcastID)
+    }
+}
+
+extension DownloadLabel {
+    /// A download as a shell handed it to the background feedsh: named by its
+    /// address (`P:E` for a library episode).
+    init(handedAs number: String, title: String, podcast: String?, episodeID: Int64?, podcastID: Int64?) {
+        let episode = podcastID.flatMap { podcast in episodeID.map { EpisodeRef(podcast: podcast, episode: $0) } }
+        self.init(number: number, title: title, ref: episode == nil ? nil : number, podcast: podcast, episode: episode)
+    }
+}
+
 extension ControlDownload {
     /// As the engine would say it.
     var engineState: DownloadManager.State {
@@ -68,7 +84,9 @@ extension ControlDownload {
         }
     }
 
-    var label: DownloadLabel { DownloadLabel(number: number, title: title) }
+    var label: DownloadLabel {
+        DownloadLabel(handedAs: number, title: title, podcast: podcast, episodeID: episodeID, podcastID: podcastID)
+    }
 
     /// The request it stands for (its URL unknown here: only its file matters).
     var request: DownloadRequest {
@@ -80,14 +98,17 @@ extension ControlDownload {
     }
 
     /// A download's state as the background process reports it.
-    init(_ request: DownloadRequest, number: String, title: String, state: DownloadManager.State) {
+    init(_ request: DownloadRequest, handed: HandedDownload, state: DownloadManager.State) {
         var download = ControlDownload(
             id: request.id,
-            number: number,
-            title: title,
+            number: handed.number,
+            title: handed.title,
             path: request.file.final.path,
             state: .queued
         )
+        download.episodeID = handed.episodeID
+        download.podcastID = handed.podcastID
+        download.podcast = handed.podcast
         switch state {
         case .queued: break
         case .running(let progress):
@@ -168,16 +189,17 @@ extension Session {
         for (request, _) in active {
             _ = await downloads.pause(request.id)
             let label = label(for: request.id)
-            let reference = libraryEpisodes[request.id]
+            let reference = label.episode
             handed.append(
                 HandedDownload(
                     id: request.id,
                     url: request.url,
                     path: request.file.final.path,
-                    number: label.number,
+                    number: label.address,
                     title: label.title,
                     episodeID: reference?.episode,
                     podcastID: reference?.podcast,
+                    podcast: label.podcast,
                     declaredLength: request.declaredLength,
                     authorization: request.authorization
                 )

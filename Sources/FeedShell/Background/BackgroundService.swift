@@ -129,9 +129,7 @@ actor ServiceState {
                     )
                 }
                 handed[download.id] = download
-                if let episode = download.episodeID, let podcast = download.podcastID {
-                    await session.adopt(download.id, episode: episode, podcast: podcast)
-                }
+                await session.adopt(download.id, label: download.label)
                 requests.append(downloadRequest(for: download))
             }
             hadWork = true
@@ -181,8 +179,7 @@ actor ServiceState {
             result.append(
                 ControlDownload(
                     downloadRequest(for: download),
-                    number: download.number,
-                    title: download.title,
+                    handed: download,
                     state: state
                 )
             )
@@ -209,8 +206,7 @@ actor ServiceState {
         let state = await session.downloads.state(of: event.id) ?? .queued
         var reported = ControlDownload(
             downloadRequest(for: download),
-            number: download.number,
-            title: download.title,
+            handed: download,
             state: state
         )
         if case .progress(_, let progress) = event {
@@ -243,9 +239,9 @@ actor ServiceState {
 }
 
 extension Session {
-    /// Records that download `id` is library episode `episode` (for a download a
-    /// shell handed over).
-    func adopt(_ id: String, episode: Int64, podcast: Int64) {
-        libraryEpisodes[id] = LibraryEpisodeReference(episode: episode, podcast: podcast)
+    /// Records how a shell named download `id` and which library episode it is
+    /// (for a download a shell handed over).
+    func adopt(_ id: String, label: DownloadLabel) {
+        labels[id] = label
     }
 }

@@ -98,10 +98,12 @@ extension Session {
         synopsis: String
     ) async throws(ShellError) -> PlaybackPlan {
         let request = target.request
-        let marks = marks[Int64(request.id) ?? 0]
+        // The episode's state as the library has it now, by identity: the same
+        // saved position and chapters whichever words named it.
+        let stored = try await storedEpisode(target.label.episode)
         let downloaded = FileManager.default.fileExists(atPath: request.file.final.path)
         var chapters: [PlayRequest.Chapter] = []
-        if let address = marks?.chaptersURL, let url = URL(string: address) {
+        if let address = stored?.chaptersURL, let url = URL(string: address) {
             let cache = chaptersCache
             let read: Result<[Chapter], FeedError>?
             if case .chapter = start {
@@ -131,7 +133,7 @@ extension Session {
         }
         let seconds: Double
         switch start {
-        case .saved: seconds = marks?.played == true ? 0 : marks?.position ?? 0
+        case .saved: seconds = stored?.played == true ? 0 : stored?.position ?? 0
         case .beginning: seconds = 0
         case .at(let at): seconds = at
         case .chapter(let number):
@@ -146,11 +148,17 @@ extension Session {
             source: downloaded ? request.file.final.path : request.url.absoluteString,
             streaming: !downloaded,
             start: seconds,
-            speed: await speed(ofPodcast: libraryEpisode(request.id)?.podcast),
+            speed: await speed(ofPodcast: target.label.episode?.podcast),
             player: await player(),
-            episodeID: libraryEpisode(request.id)?.episode,
+            episodeID: target.label.episode?.episode,
             chapters: chapters
         )
+    }
+
+    /// The library's row of `episode` (nil for what is no library episode).
+    func storedEpisode(_ episode: EpisodeRef?) async throws(ShellError) -> StoredEpisode? {
+        guard let episode, let library = try libraryIfMade() else { return nil }
+        return try await libraryCall { () async throws(LibraryError) in try await library.episode(episode.episode) }
     }
 
     /// The chapters inside a downloaded file, as the player (mpv) reads them,

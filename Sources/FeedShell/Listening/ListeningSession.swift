@@ -79,11 +79,6 @@ extension Session {
         return chosen.isEmpty ? nil : chosen
     }
 
-    /// The library episode behind a download, when it is one.
-    func libraryEpisode(_ downloadID: String) -> LibraryEpisodeReference? {
-        libraryEpisodes[downloadID]
-    }
-
     /// Deletes the downloaded files of played episodes beyond the newest `keep` of
     /// each of these podcasts (those with a `keep`), unless the `cleanup` setting is
     /// off. Unplayed episodes and running downloads are never touched.
@@ -130,8 +125,8 @@ extension Session {
     /// that it is gone.
     func deleteFile(of request: DownloadRequest) async -> Bool {
         guard unlink(request.file.final.path) == 0 else { return false }
-        if let reference = libraryEpisodes[request.id], let openedLibrary {
-            try? await openedLibrary.markDownloaded(reference.episode, false)
+        if let episode = labels[request.id]?.episode, let openedLibrary {
+            try? await openedLibrary.markDownloaded(episode.episode, false)
         }
         return true
     }

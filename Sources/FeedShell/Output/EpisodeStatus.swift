@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import Library
 import PlainText
 import TerminalKit
 
@@ -92,16 +93,26 @@ struct DownloadLabel: Sendable, Equatable, CustomStringConvertible {
     /// The title of the podcast an episode belongs to, as sent (JSON gives it so;
     /// rendering makes it safe).
     var podcast: String?
+    /// The library episode downloaded, by identity: what a finished download, a
+    /// `delete` or a `play` records its state on.
+    var episode: EpisodeRef?
 
-    init(number: String, title: String, ref: String? = nil, podcast: String? = nil) {
+    init(number: String, title: String, ref: String? = nil, podcast: String? = nil, episode: EpisodeRef? = nil) {
         self.number = SafeText.line(number)
         self.title = SafeText.line(title)
         self.ref = ref
         self.podcast = podcast
+        self.episode = episode
     }
 
     /// The download's address: `P:E`, else its number.
     var address: String { ref ?? number }
+
+    /// The same download, named by its address (`2:3`, not the `3` typed with
+    /// podcast 2 loaded): for what is said with no podcast loaded.
+    var byAddress: DownloadLabel {
+        DownloadLabel(number: address, title: title, ref: ref, podcast: podcast, episode: episode)
+    }
 
     /// `3 Title`.
     var description: String { title.isEmpty ? number : "\(number) \(title)" }

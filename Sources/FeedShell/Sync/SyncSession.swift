@@ -36,14 +36,22 @@ extension Session {
     /// login (0600) beside the library. For an account never synced with, the
     /// listening done so far joins the outbox, so that the first sync sends it;
     /// returns how many plays that is.
+    ///
+    /// On a new machine (the natural first step on a second device) this makes
+    /// the library, and with it the folder the login is kept in: what the first
+    /// sync pulls needs a library to land in anyway.
     func syncLogIn(_ login: SyncLogin) async throws(ShellError) -> Int {
         do throws(SyncError) {
             try await syncClient(login).login()
+        } catch {
+            throw .failure(error)
+        }
+        let library = try library()
+        do throws(SyncError) {
             try login.save(syncLoginFile)
         } catch {
             throw .failure(error)
         }
-        guard let library = try libraryIfMade() else { return 0 }
         return try await libraryCall { () async throws(LibraryError) in
             guard try await library.syncCursor(login.account.key) == nil else { return 0 }
             return try await library.recordPlayStatesForFirstSync()
