@@ -55,6 +55,16 @@ public struct DownloadLayout: Sendable, Equatable {
         fileNames(podcastID: podcastID) { $0.hasSuffix(".part") }
     }
 
+    /// The names of a podcast's `.part` files that no process holds: downloads
+    /// left paused, not those this engine, the background feedsh or another shell
+    /// is running.
+    public func pausedNames(podcastID: Int64) -> Set<String> {
+        let folder = root.appendingPathComponent(Self.name(podcastID), isDirectory: true).path
+        return fileNames(podcastID: podcastID) { name in
+            name.hasSuffix(".part") && PartFile.lockHolder(of: folder + "/" + name) == nil
+        }
+    }
+
     /// The names up to their first dot of the regular files in a podcast's folder
     /// whose full names `keep` takes (hidden ones never).
     private func fileNames(podcastID: Int64, _ keep: (String) -> Bool) -> Set<String> {

@@ -27,6 +27,35 @@ struct AddressingTests {
         }
     }
 
+    /// With no podcast loaded, `pause all` and `resume all` act on every
+    /// download `downloads` lists, of every podcast, and name each by its `P:E`;
+    /// `get new` names what it starts by `P:E` too, with its podcast.
+    @Test func pauseAndResumeAllReachEveryPodcastWithNoneLoaded() async throws {
+        try await ShellHarness.run(mediaRate: 100_000) { h in
+            let base = h.server.baseURL.absoluteString
+            #expect(await h.run("subscribe 1386867488; subscribe \(base)/feeds/paged.xml") == .success)
+            let other = h.sibling()
+            defer { Task { await other.shell.close() } }
+            await other.type("get 1:1; get 2:1")
+            try await waitUntil { await other.shell.session.downloads.all().filter { $0.state.isActive }.count == 2 }
+            await other.type("pause all")
+            #expect(other.output.standardOutput.contains("2 paused"), "\(other.output.standardOutput)")
+            #expect(!other.output.standardError.contains("no podcast loaded"), "\(other.output.standardError)")
+            other.output.clear()
+            await other.type("resume all")
+            #expect(other.output.standardOutput.contains("2 resumed"), "\(other.output.standardOutput)")
+            other.output.clear()
+            await other.type("downloads")
+            let rows = other.output.standardOutput.split(separator: "\n")
+            #expect(rows.contains { $0.hasPrefix("1:1 ") && $0.contains("Loopback Radio") }, "\(rows)")
+            #expect(rows.contains { $0.hasPrefix("2:1 ") && $0.contains("Paged Feed") }, "\(rows)")
+            await other.type("cancel all --yes")
+            other.output.clear()
+            await other.type("pause all")
+            #expect(other.output.standardOutput.contains("no downloads to pause"), "\(other.output.standardOutput)")
+        }
+    }
+
     /// After `delete`, the same shell agrees with the disk: `episodes`, `show`
     /// and `downloads` no longer say downloaded, and `get` downloads it again.
     @Test func deleteIsSeenByEveryTableOfTheSameShell() async throws {
@@ -110,5 +139,17 @@ struct PagedEpisodesTests {
             #expect(lines.last?.contains("Generated item 999") == true)
             #expect(lines.last?.contains("Generated item 998") == false)
         }
+    }
+}
+
+/// Waits up to `timeout` for `condition`, failing the test past it.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("not so within \(timeout)")
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(20))
     }
 }

@@ -13,7 +13,8 @@ extension Command {
                 """,
             flags: [yes.spec]
         ),
-        offers: { $0.isActive || $0.isResumable }
+        offers: { $0.isActive || $0.isResumable },
+        everyDownloadWhenNoneLoaded: true
     ) { selected, arguments, context in
         let allTargets = selected.targets
         let engine = context.session.downloads

@@ -52,7 +52,9 @@ extension Session {
         var listed: [ListedDownload] = []
         for view in all {
             let status = EpisodeStatus(engine: view.state, disk: layout.status(of: view.request.file))
-            if status != .none || view.state == .cancelled || view.holder == .background {
+            // A download whose file is gone since (deleted, here or in another
+            // shell) is no row, wherever it ran.
+            if status != .none || view.state == .cancelled {
                 listed.append(ListedDownload(view: view, status: status, label: label(for: view.request.id)))
             }
         }

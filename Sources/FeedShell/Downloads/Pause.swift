@@ -9,7 +9,8 @@ extension Command {
             summary: "pause downloads, keeping what has arrived",
             details: "The .part file stays; 'resume' continues it, now or in a later run."
         ),
-        offers: { $0.isActive }
+        offers: { $0.isActive },
+        everyDownloadWhenNoneLoaded: true
     ) { selected, _, context in
         let targets = selected.targets
         var outcomes: [Outcome] = []

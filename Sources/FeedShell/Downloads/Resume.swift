@@ -8,7 +8,8 @@ extension Command {
             summary: "continue paused or failed downloads",
             details: "Continues from the bytes on disk with a Range request."
         ),
-        offers: { $0.isResumable }
+        offers: { $0.isResumable },
+        everyDownloadWhenNoneLoaded: true
     ) { selected, _, context in
         await startAll(selected.targets, context) { target in
             let number = target.label.number

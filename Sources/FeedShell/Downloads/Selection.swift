@@ -66,19 +66,41 @@ extension Command {
     /// A command that acts on the selected downloads together and says what it did
     /// to each: a line each for a few, counts for many or `all`; JSON always has
     /// them all.
+    ///
+    /// With `everyDownloadWhenNoneLoaded` (`pause`, `resume`, `cancel`), `all`
+    /// with no podcast loaded names every download `downloads` lists that the
+    /// command `offers` to act on, of whichever podcast, here or in the background
+    /// feedsh.
     static func perDownload(
         _ spec: CommandSpec,
         offers: @escaping EpisodeFilter,
+        everyDownloadWhenNoneLoaded: Bool = false,
         act: @escaping @Sendable (Selected, ParsedArguments, CommandContext) async -> [Outcome]
     ) -> Command {
         var spec = spec
         let selector = selectorArgument(spec.name)
         spec.arguments = [selector.spec]
         spec.details = selectorDetails + " " + spec.details
+        if everyDownloadWhenNoneLoaded {
+            spec.details += " With no podcast loaded, 'all' is every download 'downloads' lists, of any podcast."
+        }
         let verb = spec.name
         return Command(spec, offers: offers) { arguments, context throws(ShellError) in
             let chosen = try arguments.required(selector)
-            let targets = try await context.session.targets(chosen, verb: verb, synopsis: arguments.synopsis)
+            let session = context.session
+            if everyDownloadWhenNoneLoaded, chosen.scope == .loaded, chosen.isAll, await session.podcast == nil {
+                let targets = await session.listedDownloads().filter { offers($0.status) }.map {
+                    DownloadTarget(label: $0.label.byAddress, request: $0.view.request)
+                }
+                guard !targets.isEmpty else {
+                    context.output("no downloads to \(verb)", json: .array([]))
+                    return .proceed
+                }
+                let outcomes = await act(Selected(targets: targets, all: true), arguments, context)
+                await report(targets, outcomes, summarise: true, context)
+                return .proceed
+            }
+            let targets = try await session.targets(chosen, verb: verb, synopsis: arguments.synopsis)
             guard !targets.isEmpty else {
                 // Only `new` selects nothing without failing: a cron line runs daily.
                 context.output("no new episodes", json: .array([]))

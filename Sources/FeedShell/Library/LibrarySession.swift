@@ -137,11 +137,12 @@ extension Session {
         return found
     }
 
-    /// How many `.part` files the subscriptions have, without reading any podcast
-    /// whole (for the line at start).
+    /// How many downloads of the subscriptions wait paused on disk, without
+    /// reading any podcast whole (for the line at start): a `.part` that the
+    /// background feedsh or another shell is downloading is no paused download.
     func partialDownloadCount() async -> Int {
         guard let library = existingLibrary(), let stored = try? await library.subscriptions() else { return 0 }
-        return stored.reduce(0) { $0 + layout.partialNames(podcastID: $1.downloadKey).count }
+        return stored.reduce(0) { $0 + layout.pausedNames(podcastID: $1.downloadKey).count }
     }
 }
 
