@@ -78,12 +78,14 @@ extension Shell {
 extension Shell {
     /// What of a typed line goes into the history file: passwords in URLs
     /// (`https://alice:secret@host`) become `https://alice@host`, and a line that
-    /// sets a secret is not kept at all.
+    /// names a secret setting anywhere is not kept at all. The name is looked for
+    /// in the line as typed, not in its words as one parse reads them: however
+    /// the secret is set (after `;`, quoted, with extra blanks, in a line that does
+    /// not parse), the line stays out, and losing a harmless line is cheaper than
+    /// keeping a secret.
     static func forHistory(_ line: String) -> String? {
-        let words = line.split(separator: " ", omittingEmptySubsequences: true)
-        if words.count >= 2, words[0] == "set", let setting = Setting(rawValue: String(words[1])), setting.isSecret {
-            return nil
-        }
+        let lowered = line.lowercased()
+        if Setting.allCases.contains(where: { $0.isSecret && lowered.contains($0.rawValue) }) { return nil }
         var kept = ""
         var rest = Substring(line)
         while let authority = WrittenAuthority(in: rest) {

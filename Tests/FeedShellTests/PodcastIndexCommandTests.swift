@@ -94,6 +94,14 @@ struct HistoryRedactionTests {
         let plain = "subscribe https://alice@members.example/rss"
         #expect(Shell.forHistory(plain) == plain)
         #expect(Shell.forHistory("set podcastindex-secret abc") == nil)
+        // However the line is typed: after another command, quoted, spaced, or
+        // in a line that does not parse.
+        for typed in [
+            "help; set podcastindex-secret X", "set 'podcastindex-secret' X", "set   podcastindex-secret X",
+            "lookup;set podcastindex-secret \"X", "SET PODCASTINDEX-SECRET X",
+        ] {
+            #expect(Shell.forHistory(typed) == nil, "\(typed)")
+        }
         #expect(Shell.forHistory("set podcastindex-key abc") == "set podcastindex-key abc")
         #expect(Shell.forHistory("lookup 1386867488") == "lookup 1386867488")
     }
