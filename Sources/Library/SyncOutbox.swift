@@ -93,6 +93,9 @@ public struct EpisodePlayState: Sendable, Equatable {
     public var id: Int64
     public var guid: String
     public var audioURL: String
+    /// Its subscription's feed URL: a pulled action names it, and is matched
+    /// within that subscription first.
+    public var feedURL: String?
     public var seconds: Double?
     public var position: Double
     public var played: Bool
@@ -103,6 +106,7 @@ public struct EpisodePlayState: Sendable, Equatable {
         id: Int64,
         guid: String,
         audioURL: String,
+        feedURL: String? = nil,
         seconds: Double? = nil,
         position: Double,
         played: Bool,
@@ -111,6 +115,7 @@ public struct EpisodePlayState: Sendable, Equatable {
         self.id = id
         self.guid = guid
         self.audioURL = audioURL
+        self.feedURL = feedURL
         self.seconds = seconds
         self.position = position
         self.played = played
@@ -294,7 +299,10 @@ extension Library {
             var states: [EpisodePlayState] = []
             let rows = try Row.fetchCursor(
                 db,
-                sql: "SELECT id, guid, audioURL, seconds, position, played, stateChanged FROM episode"
+                sql: """
+                    SELECT e.id, e.guid, e.audioURL, e.seconds, e.position, e.played, e.stateChanged, p.feedURL
+                    FROM episode e JOIN podcast p ON p.id = e.podcastID
+                    """
             )
             while let row = try rows.next() {
                 states.append(
@@ -302,6 +310,7 @@ extension Library {
                         id: row["id"],
                         guid: row["guid"],
                         audioURL: row["audioURL"],
+                        feedURL: row["feedURL"],
                         seconds: row["seconds"],
                         position: row["position"],
                         played: row["played"],

@@ -7,12 +7,15 @@ public struct LocalEpisode: Sendable, Equatable {
     public let guid: String?
     /// Its enclosure URL, and the URL it redirected to when that is known.
     public let urls: [String]
+    /// Its subscription's feed URL.
+    public let feed: String?
     public var state: PlayState
 
-    public init(id: Int64, guid: String?, urls: [String], state: PlayState) {
+    public init(id: Int64, guid: String?, urls: [String], feed: String? = nil, state: PlayState) {
         self.id = id
         self.guid = guid
         self.urls = urls
+        self.feed = feed
         self.state = state
     }
 }
@@ -54,19 +57,18 @@ public enum SyncMerge {
     /// An action no newer than the local state (a newer local position, or the
     /// same action again) is not applied. `download` and `delete` say what another
     /// device holds and change nothing here.
+    ///
+    /// An action names its podcast's feed URL: it is matched among that
+    /// subscription's episodes first (by GUID, then URL, then where tracking
+    /// redirects lead), so that two subscriptions sharing GUIDs (one show under two
+    /// feed URLs, a free and a premium feed) never swap play state. Only an action
+    /// whose feed is no subscription here (a feed that moved) is matched across all.
     public static func merge(_ actions: [EpisodeAction], into episodes: [LocalEpisode]) -> Outcome {
-        var byGUID: [String: Int] = [:]
-        var byURL: [String: Int] = [:]
-        // The URL tracking redirects lead to (``TrackingPrefix``), when the exact
-        // one matches nothing.
-        var byTarget: [String: Int] = [:]
+        var everywhere = Matcher()
+        var byFeed: [String: Matcher] = [:]
         for (index, episode) in episodes.enumerated() {
-            if let guid = episode.guid { byGUID[guid] = byGUID[guid] ?? index }
-            for url in episode.urls {
-                byURL[url] = byURL[url] ?? index
-                let target = TrackingPrefix.key(url)
-                byTarget[target] = byTarget[target] ?? index
-            }
+            everywhere.add(episode, at: index)
+            if let feed = episode.feed { byFeed[feed, default: Matcher()].add(episode, at: index) }
         }
         var states = episodes.map(\.state)
         var outcome = Outcome()
@@ -76,10 +78,7 @@ public enum SyncMerge {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
         }
         for action in ordered.map(\.element) {
-            guard
-                let index = action.guid.flatMap({ byGUID[$0] }) ?? byURL[action.episode]
-                    ?? byTarget[TrackingPrefix.key(action.episode)]
-            else {
+            guard let index = (byFeed[action.podcast] ?? everywhere).match(action) else {
                 outcome.unmatched += 1
                 continue
             }
@@ -91,6 +90,28 @@ public enum SyncMerge {
             outcome.changed[episodes[index].id] = next
         }
         return outcome
+    }
+
+    /// Episodes by what an action may name them by: GUID, enclosure URL, and the
+    /// URL tracking redirects lead to (``TrackingPrefix``), tried in that order;
+    /// the first episode listed wins a tie.
+    struct Matcher {
+        private var byGUID: [String: Int] = [:]
+        private var byURL: [String: Int] = [:]
+        private var byTarget: [String: Int] = [:]
+
+        mutating func add(_ episode: LocalEpisode, at index: Int) {
+            if let guid = episode.guid { byGUID[guid] = byGUID[guid] ?? index }
+            for url in episode.urls {
+                byURL[url] = byURL[url] ?? index
+                let target = TrackingPrefix.key(url)
+                byTarget[target] = byTarget[target] ?? index
+            }
+        }
+
+        func match(_ action: EpisodeAction) -> Int? {
+            action.guid.flatMap { byGUID[$0] } ?? byURL[action.episode] ?? byTarget[TrackingPrefix.key(action.episode)]
+        }
     }
 
     /// The state after `action`, or nil when it changes nothing.

@@ -210,6 +210,7 @@ public struct Synchronizer: Sendable {
                 id: state.id,
                 guid: state.guid,
                 urls: [state.audioURL],
+                feed: state.feedURL,
                 state: PlayState(position: Int(state.position), played: state.played, changed: state.changed)
             )
         }

@@ -44,6 +44,46 @@ struct MergeTests {
         #expect(outcome.unmatched == 1)
     }
 
+    /// One show under two feed URLs (a free and a premium feed) shares GUIDs: an
+    /// action lands on the episode of the feed it names, never on its twin; an
+    /// action of a feed no subscription has (it moved) is matched across all.
+    @Test func anActionLandsInTheSubscriptionItsFeedNames() {
+        let twins = [
+            LocalEpisode(
+                id: 1,
+                guid: "shared",
+                urls: ["http://free/1.mp3"],
+                feed: "http://free/rss",
+                state: PlayState()
+            ),
+            LocalEpisode(
+                id: 2,
+                guid: "shared",
+                urls: ["http://premium/1.mp3"],
+                feed: "http://premium/rss",
+                state: PlayState()
+            ),
+        ]
+        var premium = EpisodeAction(.play, podcast: "http://premium/rss", episode: "http://premium/1.mp3", at: at(10))
+        (premium.guid, premium.position, premium.total) = ("shared", 42, 600)
+        let outcome = SyncMerge.merge([premium], into: twins)
+        #expect(outcome.changed.keys.sorted() == [2])
+        #expect(outcome.changed[2]?.position == 42)
+        var free = premium
+        (free.podcast, free.episode, free.timestamp) = ("http://free/rss", "http://free/1.mp3", at(20))
+        #expect(SyncMerge.merge([free], into: twins).changed.keys.sorted() == [1])
+        // A GUID the named feed does not have is no match, even where its twin has it.
+        var stray = premium
+        (stray.guid, stray.episode) = ("only-free", "http://premium/other.mp3")
+        let strayTwins = [twins[0].renamed(guid: "only-free"), twins[1]]
+        #expect(SyncMerge.merge([stray], into: strayTwins).unmatched == 1)
+        // A feed that moved since: matched by GUID across all.
+        var moved = premium
+        moved.podcast = "http://old-premium/rss"
+        moved.episode = "http://old-premium/1.mp3"
+        #expect(SyncMerge.merge([moved], into: [twins[1]]).changed.keys.sorted() == [2])
+    }
+
     /// Tracking prefixes redirect to the real URL: a device that read the feed
     /// through them (or without) names the same episode.
     @Test func episodesMatchWhereTrackingRedirectsLead() {
@@ -136,5 +176,12 @@ struct MergeTests {
             into: library
         )
         #expect(outcome.changed.isEmpty && outcome.unchanged == 3)
+    }
+}
+
+extension LocalEpisode {
+    /// The same episode under another GUID.
+    fileprivate func renamed(guid: String) -> LocalEpisode {
+        LocalEpisode(id: id, guid: guid, urls: urls, feed: feed, state: state)
     }
 }
