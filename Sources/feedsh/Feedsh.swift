@@ -325,7 +325,7 @@ struct ServeFixtures: AsyncParsableCommand {
             Prints the base URL, then serves. Point feedsh at it with FEEDSH_ITUNES_URL, FEEDSH_POSTS_URL \
             and FEEDSH_MET_URL (or --itunes-url, --posts-url, --met-url), and FEEDSH_PODCASTINDEX_URL at \
             BASE/api/1.0 (key FEEDSHDEMOKEY, secret feedsh-demo-secret): it answers all four APIs, a \
-            gpodder.net sync API at BASE (any user, password fixture), and feeds, OPML and media under /feeds/, /opml/ and /media/ (the README lists every route and \
+            gpodder.net sync API at BASE (any user, password fixture), and feeds, OPML and media under /feeds/, /opml/ and /media/ (docs/architecture.md lists every route and \
             the faults behind /fault/SPEC/).
             """
     )

@@ -4,7 +4,7 @@ import Foundation
 import Library
 
 /// The `--json` form of each model. Strings are given as the API sent them (JSON
-/// escapes control characters, so nothing reaches a terminal raw); the README lists
+/// escapes control characters, so nothing reaches a terminal raw); docs/reference.md lists
 /// these keys.
 enum JSONRender {
     static func podcast(
