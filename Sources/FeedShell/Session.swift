@@ -8,76 +8,42 @@ import PlainText
 import ShellKit
 import Synchronization
 
-/// The state a shell works on: the loaded podcast, the clients that load things and
-/// the downloads running in the background.
+/// What one shell has loaded and selected: the podcast (and its subscription),
+/// the results of the last `search`, `find` and `tracks`. Everything else (the
+/// clients, the downloads, the library, sync) is a service in ``services``, built
+/// once by the composition root and shared by every front end.
 ///
 /// An actor, so that the download event printer and the command loop share it
 /// safely.
 public actor Session {
-    public nonisolated let configuration: ShellConfiguration
-    let http: HTTPFetcher
-    let itunes: ITunesClient
-    let posts: PostsClient
-    let met: MetClient
-    nonisolated let layout: DownloadLayout
-    /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
-    let images: ImageCache
-    /// The engine that runs this process's downloads.
-    public nonisolated let downloads: DownloadManager
-    /// Every download this session can see (the engine's, the background
-    /// feedsh's, those other processes hold), as one view and one stream of
-    /// changes that the shell (or the background feedsh) observes.
-    nonisolated let board: DownloadBoard<[CleanupDeletion]>
-    /// The podcast from the last successful `lookup`.
+    /// The feature services this shell calls.
+    public nonisolated let services: Services
+    /// The podcast from the last successful `lookup`, `podcast N` or `subscribe`.
     public private(set) var podcast: Podcast?
+    /// The loaded podcast's subscription, when it is one.
+    private(set) var subscription: LoadedSubscription?
     /// The results of the last `search`, for `open N`.
     private(set) var searchResults: [PodcastSearchResult] = []
     /// The hits of the last `find`, for `play fN`.
     private(set) var findHits: [SearchHit] = []
     /// The songs of the last `tracks`, for `preview N`.
     private(set) var tracks: [Track] = []
-    /// The library, once a command opened it.
-    var openedLibrary: Library?
-    /// Feeds are fetched by a client of their own (redirects seen, gzip accepted).
-    public nonisolated let feeds: FeedClient
-    /// The loaded podcast's subscription, when it is one.
-    private(set) var subscription: LoadedSubscription?
-    /// The library's settings, once read (``settings()``).
-    var cachedSettings: Settings?
-    /// The last sync started or queued (``enqueueSync(automatic:then:)``): each
-    /// waits for the one before, so two never run at once.
-    var syncTail: Task<Void, Never>?
-    /// An automatic sync is queued and has not started: another one would find
-    /// nothing more to do.
-    var automaticSyncQueued = false
-    /// Syncs queued or running, with what they report.
-    var syncsUnfinished = 0
-    /// The `met search` in progress, which a new one cancels.
-    private var metSearch: (id: Int, cancel: @Sendable () -> Void)?
-    private var metSearchCount = 0
 
-    func searchTracks(term: String, limit: Int) async throws(FeedError) -> [Track] {
-        let results = try await itunes.searchTracks(term: term, limit: limit)
-        tracks = results
-        return results
+    public init(services: Services) {
+        self.services = services
     }
 
-    /// Runs `body` as the one `met search` in progress: one still running (from
-    /// another task) is cancelled first, and `body` is cancelled when the calling task
-    /// is. Nil when `body` was cancelled, by either.
-    func runMetSearch<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T? {
-        metSearch?.cancel()
-        metSearchCount += 1
-        let id = metSearchCount
-        let task = Task { await body() }
-        metSearch = (id, { task.cancel() })
-        let value = await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
-        }
-        if metSearch?.id == id { metSearch = nil }
-        return task.isCancelled ? nil : value
+    public nonisolated var configuration: ShellConfiguration { services.configuration }
+    nonisolated var sources: SourcesService { services.sources }
+    /// The engine that runs this process's downloads.
+    public nonisolated var downloads: DownloadManager { services.downloads.engine }
+    nonisolated var board: DownloadBoard<[CleanupDeletion]> { services.downloads.board }
+    nonisolated var layout: DownloadLayout { services.downloads.layout }
+
+    func searchTracks(term: String, limit: Int) async throws(FeedError) -> [Track] {
+        let results = try await sources.itunes.searchTracks(term: term, limit: limit)
+        tracks = results
+        return results
     }
 
     /// Searches Apple's directory or the Podcast Index; the results are what
@@ -93,7 +59,7 @@ public actor Session {
                 if let index {
                     try await index.search(term: term, limit: limit)
                 } else {
-                    try await itunes.searchPodcasts(term: term, limit: limit)
+                    try await sources.itunes.searchPodcasts(term: term, limit: limit)
                 }
             searchResults = results
             return results
@@ -113,50 +79,16 @@ public actor Session {
         let prefix: String
     }
 
-    /// How to name each download in messages: number and title when it started.
-    var labels: [String: DownloadLabel] = [:]
     /// The background feedsh of this library, once connected.
     var background: BackgroundLink? {
-        get { backgroundBox.link.withLock { $0 } }
-        set { backgroundBox.link.withLock { $0 = newValue } }
-    }
-    /// Holds ``background`` for readers outside the actor.
-    nonisolated let backgroundBox = LinkBox()
-
-    public init(configuration: ShellConfiguration) {
-        self.configuration = configuration
-        // One pool of clients (one a proxy) for the API clients and the downloads.
-        let clients = HTTPClientPool(
-            connectTimeout: configuration.http.connectTimeout,
-            readTimeout: configuration.http.readTimeout,
-            proxies: configuration.proxies
-        )
-        http = HTTPFetcher(clients: clients, settings: configuration.http, ownsClients: true)
-        itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
-        posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
-        met = MetClient(baseURL: configuration.endpoints.met, http: http)
-        layout = DownloadLayout(root: configuration.downloadDirectory)
-        images = ImageCache(directory: configuration.cacheDirectory.appendingPathComponent("images", isDirectory: true))
-        let transport: any DownloadTransport =
-            switch configuration.engine {
-            case .ahc: AsyncHTTPClientTransport(clients: clients, userAgent: configuration.http.userAgent)
-            case .urlsession:
-                URLSessionTransport(userAgent: configuration.http.userAgent, proxies: configuration.proxies)
-            }
-        downloads = DownloadManager(
-            transport: transport,
-            maxConcurrent: configuration.maxConcurrent,
-            maxFileSize: configuration.maxFileSize ?? DownloadManager.defaultMaxFileSize
-        )
-        downloads.limiter.rate = configuration.rateLimit
-        board = DownloadBoard(engine: downloads)
-        feeds = FeedClient(settings: configuration.http, proxies: configuration.proxies)
+        get { services.downloads.background.link.withLock { $0 } }
+        set { services.downloads.background.link.withLock { $0 = newValue } }
     }
 
     /// Loads a podcast; it replaces the loaded one only when the lookup succeeds.
     @discardableResult
     public func lookup(id: Int64, limit: Int) async throws(FeedError) -> Podcast {
-        let podcast = try await itunes.lookup(id: id, limit: limit)
+        let podcast = try await sources.itunes.lookup(id: id, limit: limit)
         load(podcast)
         return podcast
     }
@@ -177,8 +109,9 @@ public actor Session {
     /// A download finished: a library episode records it, and cleanup runs for its
     /// podcast. Returns the files cleanup deleted.
     func downloadCompleted(_ id: String) async -> [CleanupDeletion] {
-        guard let episode = labels[id]?.episode, let openedLibrary else { return [] }
-        try? await openedLibrary.markDownloaded(episode.episode)
+        guard let episode = services.downloads.knownLabel(for: id)?.episode, let library = services.library.opened
+        else { return [] }
+        try? await library.markDownloaded(episode.episode)
         return await cleanUp([episode.podcast])
     }
 
@@ -225,7 +158,7 @@ public actor Session {
     /// finished download, `delete` and `play` find its episode whichever words
     /// named it.
     private func register(_ label: DownloadLabel, for request: DownloadRequest) -> DownloadRequest {
-        labels[request.id] = label
+        services.downloads.keep(label, for: request.id)
         return request
     }
 
@@ -309,8 +242,8 @@ public actor Session {
     }
 
     /// `3 Title`, for messages about a download.
-    func label(for id: String) -> DownloadLabel {
-        labels[id] ?? DownloadLabel(number: id, title: "")
+    nonisolated func label(for id: String) -> DownloadLabel {
+        services.downloads.label(for: id)
     }
 
     /// The status of the loaded podcast's episodes `numbers` (1-based), or of
@@ -416,9 +349,7 @@ public actor Session {
 
     /// Pauses running downloads (keeping their .part files) and releases the network.
     public func close() async {
-        await downloads.shutdown()
-        try? await http.shutdown()
-        try? await feeds.shutdown()
+        await services.close()
     }
 }
 

@@ -22,8 +22,9 @@ public final class Shell: Sendable {
     /// lets the one running finish its own work (``runScript(_:keepGoing:)``).
     let commandsRunning = Atomic<Int>(0)
 
-    public init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard) {
-        let session = Session(configuration: configuration)
+    /// A shell over `services`, which the composition root built.
+    public init(services: Services, console: Console, registry: CommandRegistry = .standard) {
+        let session = Session(services: services)
         let terminal = TerminalState(offers: registry.episodeOffers)
         self.terminal = terminal
         self.session = session
@@ -33,7 +34,7 @@ public final class Shell: Sendable {
         self.reporter = reporter
         printer = Task {
             await session.board.run(finish: { id in await session.downloadCompleted(id) }) { change in
-                let label = await session.label(for: change.event.id)
+                let label = session.label(for: change.event.id)
                 await Self.show(change.event, label: label, session: session, terminal: terminal, reporter: reporter)
                 Self.announce(change.aftermath ?? [], console: console, terminal: terminal)
             }
@@ -80,7 +81,7 @@ public final class Shell: Sendable {
     /// "while you were away: 2 downloaded, 1 failed (...)", once per event, from the
     /// library (never created for it).
     func reportAway() async {
-        guard let library = await session.existingLibrary(),
+        guard let library = session.existingLibrary(),
             let events = try? await library.takeAwayEvents(), !events.isEmpty
         else { return }
         let done = events.filter { !$0.failed }
@@ -378,4 +379,13 @@ public func describeFileError(_ error: any Error) -> String {
         return String(cString: strerror(underlying.code.rawValue))
     }
     return (error as NSError).localizedDescription
+}
+
+extension Shell {
+    /// A shell with services of its own, built for `configuration` (tests, and
+    /// front ends that need no other).
+    public convenience init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard)
+    {
+        self.init(services: Services(configuration: configuration), console: console, registry: registry)
+    }
 }

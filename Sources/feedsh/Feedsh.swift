@@ -256,11 +256,14 @@ struct Feedsh: AsyncParsableCommand {
         )
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.
-            let status = await BackgroundService.run(configuration: configuration)
+            let status = await BackgroundService.run(services: Services(configuration: configuration))
             if status != .success { throw ExitCode(status.rawValue) }
             return
         }
-        let shell = Shell(configuration: configuration, console: .standard(json: json, noColor: noColor))
+        let shell = Shell(
+            services: Services(configuration: configuration),
+            console: .standard(json: json, noColor: noColor)
+        )
         await shell.start()
         let status = await run(shell)
         await shell.close()

@@ -8,7 +8,7 @@ import Testing
 struct AwayReportTests {
     @Test func whatTheBackgroundFinishedIsSaidOnceAtTheNextStart() async throws {
         try await ShellHarness.run { h in
-            let library = try await h.shell.session.library()
+            let library = try h.shell.session.library()
             try await library.recordAway(AwayEvent(label: "1 One", path: "/d/1.mp3", failed: false))
             try await library.recordAway(AwayEvent(label: "2 Two", path: "/d/2.mp3", failed: false))
             try await library.recordAway(

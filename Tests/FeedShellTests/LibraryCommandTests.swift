@@ -385,7 +385,7 @@ struct ListeningServiceTests {
             // The second tone's chapters are malformed: it plays without them.
             #expect(file.chapters.isEmpty)
 
-            let library = try await session.library()
+            let library = try session.library()
             try await library.savePosition(try #require(streamed.episodeID), seconds: 42)
             #expect(await h.run("podcast 1") == .success)
             let resumed = try await session.targets(selector, verb: "play")

@@ -219,7 +219,7 @@ struct MetCommandTests {
             let session = h.shell.session
             let (started, signal) = AsyncStream.makeStream(of: Void.self)
             let first = Task {
-                await session.runMetSearch { () async -> Bool in
+                await session.sources.runMetSearch { () async -> Bool in
                     signal.yield()
                     try? await Task.sleep(for: .seconds(60))
                     return Task.isCancelled
@@ -227,7 +227,7 @@ struct MetCommandTests {
             }
             var iterator = started.makeAsyncIterator()
             await iterator.next()
-            let second = await session.runMetSearch { () async -> Bool in Task.isCancelled }
+            let second = await session.sources.runMetSearch { () async -> Bool in Task.isCancelled }
             #expect(second == false)
             #expect(await first.value == nil)  // cancelled by the second
         }

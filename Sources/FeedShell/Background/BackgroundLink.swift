@@ -158,7 +158,7 @@ extension Session {
         }
         let link = BackgroundLink(client: client, pid: hello.pid)
         let held = list.downloads ?? []
-        for download in held { labels[download.id] = download.label }
+        for download in held { services.downloads.keep(download.label, for: download.id) }
         await board.remoteConnected(held.map { ($0.request, $0.engineState) }, control: link)
         background = link
         let board = board
@@ -174,8 +174,8 @@ extension Session {
     }
 
     /// Remembers how to name a download the background process reported.
-    func remember(_ download: ControlDownload) {
-        if labels[download.id] == nil { labels[download.id] = download.label }
+    nonisolated func remember(_ download: ControlDownload) {
+        services.downloads.keep(download.label, for: download.id, replacing: false)
     }
 
     /// Hands this session's queued and running downloads to the background feedsh

@@ -14,7 +14,8 @@ public enum BackgroundService {
     /// How long it waits for the first downloads after starting.
     static let startGrace = Duration.seconds(30)
 
-    public static func run(configuration: ShellConfiguration) async -> ExitStatus {
+    public static func run(services: Services) async -> ExitStatus {
+        let configuration = services.configuration
         let paths = ControlPaths()
         do throws(ControlError) {
             try paths.prepare()
@@ -27,10 +28,10 @@ public enum BackgroundService {
             log("another background feedsh is running; leaving")
             return .success
         }
-        let session = Session(configuration: configuration)
+        let session = Session(services: services)
         let library: Library
         do {
-            library = try await session.library()
+            library = try session.library()
         } catch {
             log("\(error)")
             return .failure
@@ -129,7 +130,7 @@ actor ServiceState {
                     )
                 }
                 handed[download.id] = download
-                await session.adopt(download.id, label: download.label)
+                session.adopt(download.id, label: download.label)
                 requests.append(downloadRequest(for: download))
             }
             hadWork = true
@@ -241,7 +242,7 @@ actor ServiceState {
 extension Session {
     /// Records how a shell named download `id` and which library episode it is
     /// (for a download a shell handed over).
-    func adopt(_ id: String, label: DownloadLabel) {
-        labels[id] = label
+    nonisolated func adopt(_ id: String, label: DownloadLabel) {
+        services.downloads.keep(label, for: id)
     }
 }

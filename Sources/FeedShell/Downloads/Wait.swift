@@ -34,7 +34,7 @@ extension Command {
         let elsewhere = before.filter { if case .elsewhere = $0.holder { true } else { false } }
         if !elsewhere.isEmpty {
             var numbers: [String] = []
-            for view in elsewhere { numbers.append(await context.session.label(for: view.id).number) }
+            for view in elsewhere { numbers.append(context.session.label(for: view.id).number) }
             context.console.printError(
                 "waiting for \(numbers.joined(separator: ", ")), being downloaded by another feedsh"
             )
@@ -63,7 +63,7 @@ extension Command {
         var results: [JSONValue] = []
         var after: [DownloadView] = []
         for earlier in before {
-            let label = await context.session.label(for: earlier.id)
+            let label = context.session.label(for: earlier.id)
             guard let view = await board.view(of: earlier.request), earlier.holder == .here || view.holder != .here
             else {
                 // Its holder let it go without a word: another feedsh finished or

@@ -30,7 +30,7 @@ extension Command {
         }
         // No library yet: nothing to find, and none is made for asking.
         var hits: [SearchHit] = []
-        if let library = try await context.session.libraryIfMade() {
+        if let library = try context.session.libraryIfMade() {
             let limit = arguments[findLimit] ?? 20
             hits = try await libraryCall { () async throws(LibraryError) in
                 try await library.search(query, limit: limit)

@@ -185,12 +185,9 @@ extension StoredEpisode {
 
 extension Session {
     /// The library, opened (and migrated) the first time a command needs it.
-    func library() throws(ShellError) -> Library {
-        if let openedLibrary { return openedLibrary }
+    nonisolated func library() throws(ShellError) -> Library {
         do throws(LibraryError) {
-            let library = try Library(path: configuration.libraryFile.path)
-            openedLibrary = library
-            return library
+            return try services.library.open()
         } catch {
             throw .library(error)
         }
@@ -199,20 +196,16 @@ extension Session {
     /// The library when there is one (opened if needed); nil, without making one,
     /// when its file does not exist: for what only reads it (settings, the away
     /// report).
-    func existingLibrary() -> Library? {
-        guard openedLibrary != nil || FileManager.default.fileExists(atPath: configuration.libraryFile.path) else {
-            return nil
-        }
+    nonisolated func existingLibrary() -> Library? {
+        guard services.library.exists else { return nil }
         return try? library()
     }
 
     /// The library when its file exists (opened if needed, failing as
     /// ``library()`` does); nil, without making one, when it does not: for
     /// commands that only read it (`find`, `queue`).
-    func libraryIfMade() throws(ShellError) -> Library? {
-        guard openedLibrary != nil || FileManager.default.fileExists(atPath: configuration.libraryFile.path) else {
-            return nil
-        }
+    nonisolated func libraryIfMade() throws(ShellError) -> Library? {
+        guard services.library.exists else { return nil }
         return try library()
     }
 
@@ -251,8 +244,8 @@ extension Session {
     /// The subscriptions' numbers and titles, for completion; none until a command
     /// has opened the library (completion never opens it).
     func subscriptionTitles() async -> [(number: Int64, title: String)] {
-        guard let openedLibrary else { return [] }
-        return (try? await openedLibrary.podcastTitles().map { ($0.number, SafeText.line($0.title)) }) ?? []
+        guard let opened = services.library.opened else { return [] }
+        return (try? await opened.podcastTitles().map { ($0.number, SafeText.line($0.title)) }) ?? []
     }
 
     /// The library's marks of the loaded podcast's episodes, when it is a

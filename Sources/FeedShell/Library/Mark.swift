@@ -18,7 +18,7 @@ extension Command {
         let selector = try arguments.required(marked)
         let session = context.session
         let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
-        let library = try await session.library()
+        let library = try session.library()
         try await libraryCall { () async throws(LibraryError) in try await library.mark(ids, mark) }
         if let loaded = await session.subscription?.podcast {
             try await session.loadSubscription(loaded)

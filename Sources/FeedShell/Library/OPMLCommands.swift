@@ -33,7 +33,7 @@ extension Command {
         } catch {
             throw .unreadableFile(path, reason: error.description)
         }
-        let library = try await context.session.library()
+        let library = try context.session.library()
         var added: [String] = []
         var skipped = 0
         var seen: Set<String> = []
@@ -92,7 +92,7 @@ extension Command {
         let all = try await subscriptions(context)
         var credentials: [Int64: FeedCredentials] = [:]
         if arguments[withCredentials] {
-            let library = try await context.session.library()
+            let library = try context.session.library()
             credentials = try await libraryCall { () async throws(LibraryError) in try await library.allCredentials() }
         }
         let entries = all.compactMap { summary in

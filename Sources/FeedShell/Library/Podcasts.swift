@@ -6,7 +6,7 @@ import ShellKit
 extension Command {
     /// The subscriptions in `podcasts` order: by number.
     static func subscriptions(_ context: CommandContext) async throws(ShellError) -> [PodcastSummary] {
-        let library = try await context.session.library()
+        let library = try context.session.library()
         return try await libraryCall { () async throws(LibraryError) in try await library.podcasts() }
     }
 
@@ -97,7 +97,7 @@ extension Command {
             }
             stored = loaded
         }
-        let library = try await context.session.library()
+        let library = try context.session.library()
         try await libraryCall { () async throws(LibraryError) in try await library.unsubscribe(stored.id ?? -1) }
         await context.session.forgetSubscription(stored.id ?? -1)
         context.say(

@@ -53,7 +53,7 @@ extension Command {
                 let id = PodcastReference.id(from: reference)
             {
                 podcast = try await feed { () async throws(FeedError) in
-                    try await session.itunes.lookup(id: id, limit: 200)
+                    try await session.sources.itunes.lookup(id: id, limit: 200)
                 }
             } else {
                 guard let loaded = await session.podcast else {
@@ -95,7 +95,7 @@ extension Command {
             )
             credentials = FeedCredentials(user: user, password: password)
         }
-        let updater = FeedUpdater(library: try await session.library(), client: session.feeds)
+        let updater = FeedUpdater(library: try session.library(), client: session.sources.feeds)
         let (fresh, created, result) = try await libraryCall { () async throws(LibraryError) in
             try await updater.subscribe(
                 feedURL: feedURL,

@@ -24,7 +24,7 @@ extension Command {
         let marks = selection.subscription?.marks[episode.id]
         let chapters: [Chapter]
         if let address = marks?.chaptersURL, let url = URL(string: address) {
-            let cache = context.session.chaptersCache
+            let cache = context.session.sources.chapters
             chapters = try await feed { () async throws(FeedError) in try await cache.chapters(at: url) }
         } else {
             let file = context.session.file(of: episode, in: selection.podcast).final.path

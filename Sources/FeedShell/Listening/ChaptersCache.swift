@@ -28,13 +28,3 @@ struct ChaptersCache: Sendable {
         return list.chapters
     }
 }
-
-extension Session {
-    /// The chapters cache, in the configured cache directory.
-    nonisolated var chaptersCache: ChaptersCache {
-        ChaptersCache(
-            directory: configuration.cacheDirectory.appendingPathComponent("chapters", isDirectory: true),
-            http: http
-        )
-    }
-}

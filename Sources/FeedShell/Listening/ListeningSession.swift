@@ -41,9 +41,9 @@ extension Session {
     /// The library's settings; the defaults while there is no library file (reading
     /// settings never creates one).
     func settings() async -> Settings {
-        if let cachedSettings { return cachedSettings }
+        if let cached = services.library.cachedSettings { return cached }
         guard let library = existingLibrary(), let settings = try? await library.settings() else { return Settings() }
-        cachedSettings = settings
+        services.library.cachedSettings = settings
         return settings
     }
 
@@ -51,7 +51,7 @@ extension Session {
     func change(_ setting: Setting, to value: String?) async throws(ShellError) {
         let library = try library()
         try await libraryCall { () async throws(LibraryError) in try await library.set(setting, to: value) }
-        cachedSettings = nil
+        services.library.cachedSettings = nil
         await applySettings()
     }
 
@@ -83,7 +83,7 @@ extension Session {
     /// each of these podcasts (those with a `keep`), unless the `cleanup` setting is
     /// off. Unplayed episodes and running downloads are never touched.
     func cleanUp(_ podcastIDs: some Sequence<Int64>) async -> [CleanupDeletion] {
-        guard await settings().cleanup, let library = openedLibrary else { return [] }
+        guard await settings().cleanup, let library = services.library.opened else { return [] }
         var deletions: [CleanupDeletion] = []
         for podcastID in Set(podcastIDs) {
             guard let podcast = try? await library.podcast(podcastID), let keep = podcast.keep,
@@ -125,8 +125,9 @@ extension Session {
     /// that it is gone.
     func deleteFile(of request: DownloadRequest) async -> Bool {
         guard unlink(request.file.final.path) == 0 else { return false }
-        if let episode = labels[request.id]?.episode, let openedLibrary {
-            try? await openedLibrary.markDownloaded(episode.episode, false)
+        if let episode = services.downloads.knownLabel(for: request.id)?.episode, let library = services.library.opened
+        {
+            try? await library.markDownloaded(episode.episode, false)
         }
         return true
     }

@@ -39,12 +39,12 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let session = context.session
         // Only `add` needs a library made; the rest find no file an empty queue.
-        let library = try await session.libraryIfMade()
+        let library = try session.libraryIfMade()
         switch arguments.subcommand {
         case "add":
             let selector = try arguments.required(added)
             let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
-            let library = try await session.library()
+            let library = try session.library()
             let added = try await libraryCall { () async throws(LibraryError) in try await library.enqueue(ids) }
             let count = try await QueueText.entries(library).count
             let already = added < ids.count ? " (\(ids.count - added) already queued)" : ""

@@ -81,7 +81,7 @@ extension Command {
         let session = context.session
         let effective = await session.effectiveSettings()
         // settings() opened the library when there is one; listing never makes one.
-        let rules = await session.openedLibrary != nil ? (try? await subscriptions(context)) ?? [] : []
+        let rules = session.services.library.opened != nil ? (try? await subscriptions(context)) ?? [] : []
         let podcasts = rules.map(\.podcast).filter { $0.autodownload || $0.keep != nil || $0.speed != nil }
         context.output(
             Render.settings(effective, podcasts: podcasts, width: context.console.width, color: context.console.color),
@@ -101,7 +101,7 @@ extension Command {
                 synopsis: arguments.synopsis
             )
         }
-        let library = try await context.session.library()
+        let library = try context.session.library()
         let id = podcast.id ?? -1
         let title = podcast.title
         switch rule {

@@ -90,7 +90,7 @@ extension Session {
                 )
             )
         }
-        let http = http
+        let http = sources.http
         let document = try await feed { () async throws(FeedError) in
             let body = try await http.get(chosen.url, limit: TranscriptDocument.byteLimit)
             return try TranscriptDocument.parse(body.data, format: format, from: chosen.url)

@@ -35,7 +35,7 @@ extension Session {
         return PodcastIndexClient(
             baseURL: configuration.endpoints.podcastIndex,
             credentials: PodcastIndexCredentials(key: key, secret: secret),
-            http: http
+            http: sources.http
         )
     }
 
@@ -50,7 +50,7 @@ extension Session {
         }
         let outcome: FeedClient.Outcome
         do throws(FeedError) {
-            outcome = try await feeds.fetch(url)
+            outcome = try await sources.feeds.fetch(url)
         } catch {
             throw .feed(error)
         }

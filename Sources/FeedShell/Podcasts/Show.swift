@@ -16,7 +16,7 @@ extension Command {
         var episode = selected
         let marks = selection.subscription?.marks[episode.id]
         // A library podcast is loaded without descriptions: this one is read now.
-        if let marks, episode.description == nil, let library = try? await context.session.library(),
+        if let marks, episode.description == nil, let library = try? context.session.library(),
             let summary = try? await library.summary(of: marks.libraryID)
         {
             episode = episode.with(description: summary)

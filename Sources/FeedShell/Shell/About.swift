@@ -42,7 +42,7 @@ private struct About {
 
     static func gather(_ session: Session) async throws(ShellError) -> About {
         var subscriptions: Int?
-        if let library = try await session.libraryIfMade() {
+        if let library = try session.libraryIfMade() {
             subscriptions = try await libraryCall { () async throws(LibraryError) in
                 try await library.podcastTitles().count
             }

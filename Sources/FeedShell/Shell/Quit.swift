@@ -41,7 +41,7 @@ extension Command {
             await context.session.board.settle(active)
             var refs: [String] = []
             for id in ids {
-                let ref = await context.session.label(for: id).address
+                let ref = context.session.label(for: id).address
                 if case .paused(let bytes, let total) = await engine.state(of: id) {
                     refs.append("\(ref) at \(Formatting.percent(bytes, of: total))")
                 } else {

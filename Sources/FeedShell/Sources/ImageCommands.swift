@@ -84,7 +84,7 @@ extension Command {
     /// Fetches `url` into the image cache through the download engine and prints
     /// what it got. Any failure, Ctrl-C included, leaves nothing in the cache.
     static func fetchImage(_ url: URL, context: CommandContext) async throws(ShellError) {
-        let cache = context.session.images
+        let cache = context.session.sources.images
         let file = cache.file(for: url)
         let cached = cache.cached(url)
         let request = DownloadRequest(

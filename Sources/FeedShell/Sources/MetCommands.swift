@@ -45,7 +45,7 @@ extension Command {
                 throw .usage("'\(text)' is not an object id", synopsis: arguments.synopsis)
             }
             let object: MetObject = try await feed { () async throws(FeedError) in
-                try await context.session.met.object(id: id)
+                try await context.session.sources.met.object(id: id)
             }
             if arguments.subcommand == "object" {
                 context.output(
@@ -66,13 +66,13 @@ extension Command {
         let limit = arguments[objectLimit] ?? 10
         let query = try arguments.required(metQuery)
         let session = context.session
-        let outcome = await session.runMetSearch { () async -> Result<MetSearchOutcome, FeedError> in
+        let outcome = await session.sources.runMetSearch { () async -> Result<MetSearchOutcome, FeedError> in
             // Bound to a local before returning: the shape that -O keeps (see
             // MetClient.objects).
             let result: Result<MetSearchOutcome, FeedError>
             do throws(FeedError) {
-                let found = try await session.met.search(query: query, medium: medium, hasImages: hasImages)
-                let objects = await session.met.objects(ids: Array(found.objectIDs.prefix(limit)))
+                let found = try await session.sources.met.search(query: query, medium: medium, hasImages: hasImages)
+                let objects = await session.sources.met.objects(ids: Array(found.objectIDs.prefix(limit)))
                 result = .success(MetSearchOutcome(total: found.total, objects: objects))
             } catch {
                 result = .failure(error)

@@ -20,7 +20,7 @@ extension Command {
         let user = arguments[postUser]
         let limit = arguments[postLimit] ?? defaultPostsLimit
         let posts: [Post] = try await feed { () async throws(FeedError) in
-            try await context.session.posts.posts(userId: user)
+            try await context.session.sources.posts.posts(userId: user)
         }
         guard !posts.isEmpty else {
             context.output(user.map { "user \($0) has no posts" } ?? "no posts", json: .array([]))
@@ -47,7 +47,7 @@ extension Command {
             throw .usage("'\(text)' is not a post number", synopsis: arguments.synopsis)
         }
         let (post, comments): (Post, [Comment]) = try await feed { () async throws(FeedError) in
-            try await context.session.posts.post(id: id)
+            try await context.session.sources.posts.post(id: id)
         }
         context.output(
             Render.post(post, comments: comments, width: context.console.width),

@@ -26,7 +26,7 @@ extension Session {
         SyncClient(
             account: login.account,
             password: login.password,
-            clients: http.clients,
+            clients: sources.http.clients,
             userAgent: configuration.http.userAgent,
             timeout: configuration.http.requestTimeout
         )
@@ -65,7 +65,7 @@ extension Session {
     /// never run at once, so nothing is sent twice by two of them. Ctrl-C stops
     /// it (what was not acknowledged stays in the outbox).
     func sync() async throws(ShellError) -> SyncReport {
-        let run = enqueueSync(automatic: false, then: { _ in })
+        let run = await services.sync.enqueue { () async throws(ShellError) in try await self.syncOnce() }
         return try await withTaskCancellationHandler {
             await run.value
         } onCancel: {
@@ -78,44 +78,18 @@ extension Session {
     /// not started, nothing is queued: that one will see every change made so far.
     /// ``syncsSettled()`` waits for the syncs and for `then`.
     func syncAutomatically(then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void) async {
-        guard await settings().syncAuto, syncLoggedIn, !automaticSyncQueued else { return }
-        automaticSyncQueued = true
-        _ = enqueueSync(automatic: true, then: then)
+        guard await settings().syncAuto, syncLoggedIn else { return }
+        _ = await services.sync.queueAutomatic({ () async throws(ShellError) in try await self.syncOnce() }, then: then)
     }
 
     /// Returns once every sync queued so far, and what it reported, is done.
     func syncsSettled() async {
-        while syncsUnfinished > 0, let tail = syncTail {
-            await tail.value
-        }
+        await services.sync.settled()
     }
 
     /// Whether a sync is running or queued now.
-    var syncUnderWay: Bool { syncsUnfinished > 0 }
-
-    private func enqueueSync(
-        automatic: Bool,
-        then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void
-    ) -> Task<Result<SyncReport, ShellError>, Never> {
-        let previous = syncTail
-        syncsUnfinished += 1
-        let run = Task { () async -> Result<SyncReport, ShellError> in
-            await previous?.value
-            if automatic { self.automaticSyncQueued = false }
-            let result: Result<SyncReport, ShellError>
-            do throws(ShellError) {
-                // Stopped while it waited for the one before: it never starts.
-                if Task.isCancelled { throw .interrupted }
-                result = .success(try await self.syncOnce())
-            } catch {
-                result = .failure(error)
-            }
-            await then(result)
-            self.syncsUnfinished -= 1
-            return result
-        }
-        syncTail = Task { _ = await run.value }
-        return run
+    var syncUnderWay: Bool {
+        get async { await services.sync.underWay }
     }
 
     /// One sync of the library with the account logged in; the loaded
@@ -160,7 +134,7 @@ extension Session {
     /// `subscribe` does (one that cannot be read is not kept); unsubscribing keeps
     /// the files.
     private func subscriptionKeeper(_ library: Library) -> SubscriptionKeeper {
-        let updater = FeedUpdater(library: library, client: feeds)
+        let updater = FeedUpdater(library: library, client: sources.feeds)
         return SubscriptionKeeper(
             subscribe: { url in
                 do throws(LibraryError) {

@@ -35,7 +35,7 @@ extension Session {
         progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void
     ) async throws(ShellError) -> UpdateReport {
         let library = try library()
-        let results = await FeedUpdater(library: library, client: feeds).update(podcasts, progress: progress)
+        let results = await FeedUpdater(library: library, client: sources.feeds).update(podcasts, progress: progress)
         // The loaded subscription shows what arrived.
         if let loaded = subscription?.podcast, let fresh = try? await library.podcast(loaded.id ?? -1) {
             try await loadSubscription(fresh)

@@ -104,7 +104,7 @@ extension Session {
         let downloaded = FileManager.default.fileExists(atPath: request.file.final.path)
         var chapters: [PlayRequest.Chapter] = []
         if let address = stored?.chaptersURL, let url = URL(string: address) {
-            let cache = chaptersCache
+            let cache = sources.chapters
             let read: Result<[Chapter], FeedError>?
             if case .chapter = start {
                 read = await Self.read(cache, url)
@@ -192,7 +192,7 @@ extension Session {
         terminal: Bool,
         events: @escaping @Sendable (PlaybackEvent) -> Void
     ) async throws(PlaybackError) -> (end: PlaybackEnd, record: PositionRecord) {
-        let library = plan.episodeID == nil ? nil : openedLibrary
+        let library = plan.episodeID == nil ? nil : services.library.opened
         let episodeID = plan.episodeID
         let (positions, continuation) = AsyncStream<Double>.makeStream()
         let saver = Task {

@@ -1,0 +1,47 @@
+import Downloads
+import Foundation
+import Synchronization
+
+/// Every download feedsh can see and how each is named: this process's engine,
+/// the one view (``DownloadBoard``) that merges it with the background feedsh and
+/// other processes' locks, the download folder's layout, and the label of each
+/// download id, which carries its library episode (``DownloadLabel/episode``).
+public final class DownloadsService: Sendable {
+    /// The download folder: where each episode's file and `.part` go.
+    let layout: DownloadLayout
+    /// The engine that runs this process's downloads.
+    public let engine: DownloadManager
+    /// Every download this process can see, as one view and one stream of changes
+    /// that the shell (or the background feedsh) observes.
+    let board: DownloadBoard<[CleanupDeletion]>
+    /// How to name each download in messages, and which library episode it is,
+    /// by download id: set by whatever made its request.
+    private let labels = Mutex<[String: DownloadLabel]>([:])
+    /// The link to the background feedsh, once connected.
+    let background = LinkBox()
+
+    init(layout: DownloadLayout, engine: DownloadManager, rateLimit: Int64?) {
+        self.layout = layout
+        self.engine = engine
+        engine.limiter.rate = rateLimit
+        board = DownloadBoard(engine: engine)
+    }
+
+    /// How download `id` is named: its label when one was kept, else its id.
+    func label(for id: String) -> DownloadLabel {
+        labels.withLock { $0[id] } ?? DownloadLabel(number: id, title: "")
+    }
+
+    /// The label kept for download `id`, if any.
+    func knownLabel(for id: String) -> DownloadLabel? {
+        labels.withLock { $0[id] }
+    }
+
+    /// Keeps `label` for download `id`; with `replacing: false`, only when none is
+    /// kept yet.
+    func keep(_ label: DownloadLabel, for id: String, replacing: Bool = true) {
+        labels.withLock { labels in
+            if replacing || labels[id] == nil { labels[id] = label }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Downloads
+import FeedKit
+import Foundation
+import HTTPSupport
+
+/// What feedsh can do, built once by the composition root (the executable; a test
+/// builds its own) and handed to a front end: the shell, or the background
+/// feedsh. Each service owns its feature's state; the ``Session`` keeps only what
+/// a shell has loaded and selected.
+public struct Services: Sendable {
+    public let configuration: ShellConfiguration
+    /// The API clients (iTunes, Podcast Index, posts, the Met), feeds, images
+    /// and chapters.
+    public let sources: SourcesService
+    /// The download engine, the one view of every download, and how each is named.
+    public let downloads: DownloadsService
+    /// The library file, opened once, and its settings.
+    public let library: LibraryService
+    /// One sync at a time.
+    public let sync: SyncService
+
+    /// Builds the clients, the download engine and the services for
+    /// `configuration`: one pool of HTTP clients (one a proxy) serves the API
+    /// clients and the downloads.
+    public init(configuration: ShellConfiguration) {
+        self.configuration = configuration
+        let clients = HTTPClientPool(
+            connectTimeout: configuration.http.connectTimeout,
+            readTimeout: configuration.http.readTimeout,
+            proxies: configuration.proxies
+        )
+        sources = SourcesService(configuration: configuration, clients: clients)
+        let transport: any DownloadTransport =
+            switch configuration.engine {
+            case .ahc: AsyncHTTPClientTransport(clients: clients, userAgent: configuration.http.userAgent)
+            case .urlsession:
+                URLSessionTransport(userAgent: configuration.http.userAgent, proxies: configuration.proxies)
+            }
+        downloads = DownloadsService(
+            layout: DownloadLayout(root: configuration.downloadDirectory),
+            engine: DownloadManager(
+                transport: transport,
+                maxConcurrent: configuration.maxConcurrent,
+                maxFileSize: configuration.maxFileSize ?? DownloadManager.defaultMaxFileSize
+            ),
+            rateLimit: configuration.rateLimit
+        )
+        library = LibraryService(file: configuration.libraryFile)
+        sync = SyncService()
+    }
+
+    /// Pauses running downloads (keeping their .part files) and releases the
+    /// network.
+    public func close() async {
+        await downloads.engine.shutdown()
+        await sources.shutdown()
+    }
+}

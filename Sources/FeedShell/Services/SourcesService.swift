@@ -1,0 +1,61 @@
+import FeedKit
+import Foundation
+import HTTPSupport
+import Synchronization
+
+/// The clients that load things from outside: Apple's directory, posts, the Met,
+/// feeds, images and chapters, over one pool of HTTP clients.
+public final class SourcesService: Sendable {
+    let http: HTTPFetcher
+    let itunes: ITunesClient
+    let posts: PostsClient
+    let met: MetClient
+    /// Feeds are fetched by a client of their own (redirects seen, gzip accepted).
+    let feeds: FeedClient
+    /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
+    let images: ImageCache
+    /// Where chapters are kept once read: `{cache-dir}/chapters/`.
+    let chapters: ChaptersCache
+    /// The `met search` in progress, which a new one cancels, and how many began.
+    private let metSearch = Mutex<(current: (id: Int, cancel: @Sendable () -> Void)?, count: Int)>((nil, 0))
+
+    init(configuration: ShellConfiguration, clients: HTTPClientPool) {
+        http = HTTPFetcher(clients: clients, settings: configuration.http, ownsClients: true)
+        itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
+        posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
+        met = MetClient(baseURL: configuration.endpoints.met, http: http)
+        feeds = FeedClient(settings: configuration.http, proxies: configuration.proxies)
+        images = ImageCache(directory: configuration.cacheDirectory.appendingPathComponent("images", isDirectory: true))
+        chapters = ChaptersCache(
+            directory: configuration.cacheDirectory.appendingPathComponent("chapters", isDirectory: true),
+            http: http
+        )
+    }
+
+    /// Runs `body` as the one `met search` in progress: one still running (from
+    /// another task) is cancelled first, and `body` is cancelled when the calling task
+    /// is. Nil when `body` was cancelled, by either.
+    func runMetSearch<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T? {
+        let task = Task { await body() }
+        let id = metSearch.withLock { state in
+            state.current?.cancel()
+            state.count += 1
+            state.current = (state.count, { task.cancel() })
+            return state.count
+        }
+        let value = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        metSearch.withLock { state in
+            if state.current?.id == id { state.current = nil }
+        }
+        return task.isCancelled ? nil : value
+    }
+
+    func shutdown() async {
+        try? await http.shutdown()
+        try? await feeds.shutdown()
+    }
+}
