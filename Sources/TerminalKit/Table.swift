@@ -12,12 +12,40 @@ public struct Table: Sendable {
         /// Cut at the start (`…/1386867488/1000700000002.mp3`): for paths, whose end
         /// says the most.
         public var keepsEnd: Bool
+        /// How the column gives way when the table is wider than the terminal
+        /// (nil: it keeps its width, and the line is cut at the end as before).
+        public var fit: Fit?
 
-        public init(_ header: String, rightAligned: Bool = false, maxWidth: Int? = nil, keepsEnd: Bool = false) {
+        public init(
+            _ header: String,
+            rightAligned: Bool = false,
+            maxWidth: Int? = nil,
+            keepsEnd: Bool = false,
+            fit: Fit? = nil
+        ) {
             self.header = header
             self.rightAligned = rightAligned
             self.maxWidth = maxWidth
             self.keepsEnd = keepsEnd
+            self.fit = fit
+        }
+    }
+
+    /// How a column gives way to a narrow terminal. The steps of every column
+    /// run in the order of their numbers, lowest first, while the table is too
+    /// wide: at `order` the column shrinks, down to `minWidth`; at `dropOrder`
+    /// (when it has one) it leaves. What a column that left frees goes back to
+    /// those that shrank, the last to give way first. So a column of paths can
+    /// shrink a little, then go, before a column of titles loses its words.
+    public struct Fit: Sendable {
+        public var order: Int
+        public var minWidth: Int
+        public var dropOrder: Int?
+
+        public init(order: Int, minWidth: Int, dropOrder: Int? = nil) {
+            self.order = order
+            self.minWidth = minWidth
+            self.dropOrder = dropOrder
         }
     }
 
@@ -30,36 +58,73 @@ public struct Table: Sendable {
     }
 
     /// The table as lines: the last column is cut to what `width` leaves (when the
-    /// width is known); `bold` sets the heading in bold (SGR).
+    /// width is known), after the columns that give way (``Fit``) did;
+    /// `bold` sets the heading in bold (SGR).
     public func render(width: Int?, bold: Bool = false) -> String {
-        let count = columns.count
-        guard count > 0 else { return "" }
-        var widths = columns.map { TextLayout.width($0.header) }
-        for row in rows {
-            for column in 0..<count - 1 {
-                let cell = min(TextLayout.width(row[column]), columns[column].maxWidth ?? .max)
-                widths[column] = max(widths[column], cell)
-            }
-        }
+        guard !columns.isEmpty else { return "" }
+        let (kept, widths) = layout(width: width)
         func line(_ cells: [String]) -> String {
             var text = ""
-            for column in 0..<count - 1 {
+            for column in kept.dropLast() {
                 let cell = cut(cells[column], widths[column], keepsEnd: columns[column].keepsEnd)
                 let padding = String(repeating: " ", count: max(0, widths[column] - TextLayout.width(cell)))
                 text += columns[column].rightAligned ? padding + cell : cell + padding
                 text += "  "
             }
-            let last = cells[count - 1]
-            if let width, columns[count - 1].keepsEnd {
-                text += cut(last, max(1, width - TextLayout.width(text)), keepsEnd: true)
+            let last = kept[kept.count - 1]
+            if let width, columns[last].keepsEnd {
+                text += cut(cells[last], max(1, width - TextLayout.width(text)), keepsEnd: true)
             } else {
-                text += last
+                text += cells[last]
             }
             return width.map { TextLayout.truncate(text, toWidth: $0) } ?? text
         }
         let headerLine = line(columns.map(\.header))
         let heading = bold ? Style.bold(headerLine) : headerLine
         return ([heading] + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// Which columns show at `width`, and how wide each is: its widest cell (at
+    /// most its `maxWidth`), less what it gave way (``Fit``). The last one shown
+    /// takes what is left.
+    private func layout(width: Int?) -> (kept: [Int], widths: [Int]) {
+        var natural = columns.map { TextLayout.width($0.header) }
+        for row in rows {
+            for column in columns.indices {
+                natural[column] = max(
+                    natural[column],
+                    min(TextLayout.width(row[column]), columns[column].maxWidth ?? .max)
+                )
+            }
+        }
+        var kept = Array(columns.indices)
+        var widths = natural
+        // Each column's steps: (number, column, leaves).
+        var steps: [(order: Int, column: Int, drop: Bool)] = []
+        for (column, spec) in columns.enumerated() {
+            guard let fit = spec.fit else { continue }
+            steps.append((fit.order, column, false))
+            if let drop = fit.dropOrder { steps.append((drop, column, true)) }
+        }
+        guard let width, !steps.isEmpty else { return (kept, widths) }
+        steps.sort { ($0.order, $0.column) < ($1.order, $1.column) }
+        func excess() -> Int { kept.reduce(0) { $0 + widths[$1] } + 2 * (kept.count - 1) - width }
+        var shrunk: [Int] = []
+        for step in steps where excess() > 0 {
+            if step.drop {
+                if kept.count > 1 { kept.removeAll { $0 == step.column } }
+            } else {
+                let floor = min(columns[step.column].fit!.minWidth, natural[step.column])
+                widths[step.column] = max(floor, widths[step.column] - excess())
+                shrunk.append(step.column)
+            }
+        }
+        // What a dropped column left goes back to those that shrank, the last to
+        // give way first.
+        for column in shrunk.reversed() where kept.contains(column) && excess() < 0 {
+            widths[column] = min(natural[column], widths[column] - excess())
+        }
+        return (kept, widths)
     }
 }
 

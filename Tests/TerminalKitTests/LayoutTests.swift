@@ -72,6 +72,38 @@ struct TableTests {
         )
         #expect(paths.render(width: 18) == "#  File\n1  …/name/1000.mp3")
     }
+
+    /// Columns that give way do so in their declared steps: the podcast shrinks,
+    /// then the path (to what still names the file), then the title; then the
+    /// path goes and its room goes back to the title and the podcast; the status
+    /// gives way last.
+    @Test func columnsGiveWayInTheirOrderAndTitlesKeepTheirWords() {
+        let downloads = Table(
+            columns: [
+                .init("#"), .init("Status", fit: .init(order: 6, minWidth: 10)),
+                .init("Podcast", fit: .init(order: 1, minWidth: 4, dropOrder: 5)),
+                .init("Title", fit: .init(order: 3, minWidth: 14)),
+                .init("File", keepsEnd: true, fit: .init(order: 2, minWidth: 12, dropOrder: 4)),
+            ],
+            rows: [
+                ["1:1", "50% of 6 MB, ETA 0:09", "Loopback Radio", "Ports and Sockets", "1386867488/1000700000001.mp3"]
+            ]
+        )
+        func row(_ width: Int) -> String { String(downloads.render(width: width).split(separator: "\n")[1]) }
+        // Wide enough: nothing gives way.
+        #expect(
+            row(100) == "1:1  50% of 6 MB, ETA 0:09  Loopback Radio  Ports and Sockets  1386867488/1000700000001.mp3"
+        )
+        // The podcast shrinks first, then the path, keeping the file's name.
+        #expect(row(81) == "1:1  50% of 6 MB, ETA 0:09  Loo…  Ports and Sockets  1386867488/1000700000001.mp3")
+        #expect(row(70) == "1:1  50% of 6 MB, ETA 0:09  Loo…  Ports and Sockets  …000700000001.mp3")
+        // Too narrow for the path: it goes, and what it held goes back.
+        #expect(row(56) == "1:1  50% of 6 MB, ETA 0:09  Loopback…  Ports and Sockets")
+        // Then the podcast goes; the status stays whole while the title has words.
+        #expect(row(46) == "1:1  50% of 6 MB, ETA 0:09  Ports and Sockets")
+        #expect(row(30).hasPrefix("1:1  50% of 6 …  Ports and"))
+        #expect(downloads.render(width: 30).split(separator: "\n").allSatisfy { TextLayout.width(String($0)) <= 30 })
+    }
 }
 
 @Suite("Colour, pager and formatting rules")

@@ -18,7 +18,13 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         let listed = await context.session.listedDownloads()
-        context.output(listed, empty: "no downloads", table: Render.downloads, json: JSONRender.downloads)
+        let folder = context.session.layout.root
+        context.output(
+            listed,
+            empty: "no downloads",
+            table: { Render.downloads($0, folder: folder) },
+            json: JSONRender.downloads
+        )
         return .proceed
     }
 }

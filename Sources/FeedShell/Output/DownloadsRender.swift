@@ -1,15 +1,23 @@
 import Downloads
+import Foundation
 import PlainText
 import TerminalKit
 
 extension Render {
-    /// `downloads`: ref, state and progress, podcast, title and file (its end kept
-    /// when cut).
-    static func downloads(_ listed: [ListedDownload]) -> Table {
-        Table(
+    /// `downloads`: ref, state and progress, podcast, title and file: the path
+    /// under the download `folder` (which `about` names), its end kept when cut.
+    /// On a narrow terminal the podcast's title shrinks first, then the file (to a
+    /// part that still names it), then the episode's title; then the file column
+    /// goes, then the podcast's, so that titles keep their words and progress its
+    /// rate and ETA, which give way last.
+    static func downloads(_ listed: [ListedDownload], folder: URL) -> Table {
+        let root = folder.standardizedFileURL.path + "/"
+        return Table(
             columns: [
-                .init("#", rightAligned: true), .init("Status", maxWidth: 36), .init("Podcast", maxWidth: 20),
-                .init("Title", maxWidth: 32), .init("File", keepsEnd: true),
+                .init("#", rightAligned: true), .init("Status", maxWidth: 44, fit: .init(order: 6, minWidth: 18)),
+                .init("Podcast", maxWidth: 20, fit: .init(order: 1, minWidth: 10, dropOrder: 5)),
+                .init("Title", maxWidth: 40, fit: .init(order: 3, minWidth: 16)),
+                .init("File", keepsEnd: true, fit: .init(order: 2, minWidth: 20, dropOrder: 4)),
             ],
             rows: listed.map { item in
                 var detail: String =
@@ -21,10 +29,17 @@ extension Render {
                 if item.view.holder == .background { detail = "background · " + detail }
                 return [
                     item.label.address, SafeText.line(detail), SafeText.line(item.label.podcast ?? ""),
-                    item.label.title, SafeText.line(item.view.request.file.final.path),
+                    item.label.title, SafeText.line(Self.under(root, item.view.request.file.final.path)),
                 ]
             }
         )
+    }
+}
+
+extension Render {
+    /// `path` under `root` (which ends in `/`), or `path` itself when it is not.
+    static func under(_ root: String, _ path: String) -> String {
+        path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
     }
 }
 
