@@ -96,32 +96,34 @@ enum Render {
         if let duration = episode.duration { facts.append(Formatting.duration(duration)) }
         facts.append("episode \(number) of \(podcast.episodes.count)")
         var lines = [SafeText.line(episode.title), facts.joined(separator: " · ")]
-        lines.append("id:     \(episode.id)")
-        lines.append("audio:  \(SafeText.line(episode.audioURL.absoluteString))")
+        // Each fact's value keeps to its column when it wraps (a long URL or path).
+        func field(_ label: String, _ value: String) {
+            lines.append(Self.field(label, value, width: width))
+        }
+        field("id", "\(episode.id)")
+        field("audio", SafeText.line(episode.audioURL.absoluteString))
         let file: String =
             switch status {
             case .downloaded?: SafeText.line(path)
             case .paused?, .downloading?, .queued?: SafeText.line(path) + " (not complete yet)"
             default: SafeText.line(path) + " (once downloaded)"
             }
-        lines.append("file:   \(file)")
+        field("file", file)
         let statusText = Self.statusText(status, marks)
-        if !statusText.isEmpty { lines.append("status: \(SafeText.line(statusText))") }
+        if !statusText.isEmpty { field("status", SafeText.line(statusText)) }
         if let marks {
-            lines.append("guid:   \(SafeText.line(marks.guid))")
+            field("guid", SafeText.line(marks.guid))
             if let season = marks.season, let number = marks.episode {
-                lines.append("number: season \(season), episode \(number)")
+                field("number", "season \(season), episode \(number)")
             }
-            if let chapters = marks.chaptersURL { lines.append("chapters: \(SafeText.line(chapters))") }
+            if let chapters = marks.chaptersURL { field("chapters", SafeText.line(chapters)) }
             for transcript in marks.transcripts {
-                lines.append(
-                    "transcript: \(SafeText.line(transcript.url.absoluteString)) (\(transcript.type ?? "?"))"
-                )
+                field("transcript", "\(SafeText.line(transcript.url.absoluteString)) (\(transcript.type ?? "?"))")
             }
             for funding in marks.funding {
-                lines.append(
-                    "funding: \(SafeText.line(funding.url.absoluteString))"
-                        + (funding.text.map { " \(SafeText.line($0))" } ?? "")
+                field(
+                    "funding",
+                    SafeText.line(funding.url.absoluteString) + (funding.text.map { " \(SafeText.line($0))" } ?? "")
                 )
             }
         }
@@ -131,6 +133,16 @@ enum Render {
         }
         let text = lines.joined(separator: "\n")
         return width.map { TextLayout.wrap(text, toWidth: $0) } ?? text
+    }
+
+    /// `label:  value`, the value starting in column 8 (or after a longer label)
+    /// and wrapped under itself, so a long URL or path keeps the alignment.
+    static func field(_ label: String, _ value: String, width: Int?) -> String {
+        let head = (label + ":").padding(toLength: max(label.count + 2, 8), withPad: " ", startingAt: 0)
+        guard let width, width - head.count >= 16 else { return head + value }
+        let indent = "\n" + String(repeating: " ", count: head.count)
+        return head
+            + TextLayout.wrap(value, toWidth: width - head.count).split(separator: "\n").joined(separator: indent)
     }
 
     /// A directory search's results: number, episode count, title · artist.
