@@ -62,12 +62,16 @@ extension Render {
     static func findHits(_ hits: [SearchHit], color: Bool, width: Int?) -> String {
         guard !hits.isEmpty else { return "nothing found" }
         var lines: [String] = []
+        // The numbers and the references line up, however many hits there are
+        // (`f9` above `f10`); the snippet sits under the reference.
+        let numberWidth = "f\(hits.count)".count
+        let places = hits.map { hit in hit.ref + (hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? "") }
+        let placeWidth = places.map(\.count).max() ?? 0
         for (index, hit) in hits.enumerated() {
-            let at = hit.at.map { " at " + Formatting.duration(.seconds($0)) } ?? ""
-            lines.append(
-                "f\(index + 1)  \(hit.ref)\(at)  \(SafeText.line(hit.podcast)): \(SafeText.line(hit.title))"
-            )
-            let snippet = "    " + snippet(hit, color: color)
+            let number = "f\(index + 1)".padding(toLength: numberWidth, withPad: " ", startingAt: 0)
+            let place = places[index].padding(toLength: placeWidth, withPad: " ", startingAt: 0)
+            lines.append("\(number)  \(place)  \(SafeText.line(hit.podcast)): \(SafeText.line(hit.title))")
+            let snippet = String(repeating: " ", count: numberWidth + 2) + snippet(hit, color: color)
             lines.append(width.map { TextLayout.wrap(snippet, toWidth: $0) } ?? snippet)
         }
         lines.append("('play fN' plays hit N, from where its words were said)")

@@ -43,13 +43,12 @@ extension Render {
     /// Each chapter's number, start and title, with its web page when it has one.
     static func chapters(_ chapters: [Chapter]) -> Table {
         Table(
-            columns: [.init("#", rightAligned: true), .init("Start", rightAligned: true), .init("Title")],
+            columns: [.init("#", rightAligned: true), .init("Start", rightAligned: true), .init("Title")]
+                + (chapters.contains { $0.url != nil } ? [.init("Link")] : []),
             rows: chapters.enumerated().map { index, chapter in
-                [
-                    String(index + 1),
-                    Formatting.duration(.seconds(chapter.start)),
-                    SafeText.line(chapter.title) + (chapter.url.map { "  " + SafeText.line($0.absoluteString) } ?? ""),
-                ]
+                [String(index + 1), Formatting.duration(.seconds(chapter.start)), SafeText.line(chapter.title)]
+                    + (chapters.contains { $0.url != nil }
+                        ? [chapter.url.map { SafeText.line($0.absoluteString) } ?? ""] : [])
             }
         )
     }
