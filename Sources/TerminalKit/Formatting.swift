@@ -3,6 +3,12 @@ import PlainText
 
 /// How durations, dates, byte counts, rates and percentages are shown.
 public enum Formatting {
+    /// `1 episode`, `3 episodes`: `noun` with an `s` unless there is one
+    /// (`plural` where English wants another word).
+    public static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// Durations beyond this read `?`: no episode lasts a week, so it is a bad value.
     public static let longestDuration: Duration = .seconds(7 * 86_400)
 

@@ -3,6 +3,7 @@ import Foundation
 import Library
 import PlainText
 import ShellKit
+import TerminalKit
 
 extension Command {
     static let importOPML = Command(
@@ -62,7 +63,7 @@ extension Command {
             if created { added.append(entry.title ?? feedURL.absoluteString) } else { skipped += 1 }
         }
         var lines: [SafeLine] = [
-            "imported \(added.count) of \(document.entries.count) feeds (\(skipped) already subscribed or repeated)"
+            "imported \(added.count) of \(Formatting.count(document.entries.count, "feed")) (\(skipped) already subscribed or repeated)"
         ]
         lines += problems.map { "skipped \($0)" }
         if !added.isEmpty { lines.append("'update' reads their feeds") }
@@ -115,7 +116,7 @@ extension Command {
             throw .unwritable(path, reason: describeFileError(error))
         }
         context.say(
-            "exported \(entries.count) subscriptions to \(path)",
+            "exported \(Formatting.count(entries.count, "subscription")) to \(path)",
             json: .object(["path": .string(path), "count": .int(entries.count)])
         )
         return .proceed

@@ -110,7 +110,7 @@ extension Command {
         }
         let loaded = try await session.loadSubscription(fresh)
         let verb = created ? "subscribed to" : "already subscribed to"
-        var lines: [SafeLine] = ["\(verb) \(fresh.title): \(loaded.episodes.count) episodes"]
+        var lines: [SafeLine] = ["\(verb) \(fresh.title): \(Formatting.count(loaded.episodes.count, "episode"))"]
         if case .failed(let reason) = result.status { lines.append("update failed: \(reason)") }
         context.output(
             SafeLine.lines(lines),

@@ -1,5 +1,6 @@
 import Library
 import PlainText
+import TerminalKit
 
 extension Render {
     /// What `update` says: a line for each podcast with news or a failure, the
@@ -19,7 +20,7 @@ extension Render {
                     lines.append("\(title): \(arrived) new \(arrived == 1 ? "episode" : "episodes")")
                 } else if result.added > 0 {
                     // A first read: its history is the podcast's, not news.
-                    lines.append("\(title): first read, \(count(result.added, "episode")) (none marked new)")
+                    lines.append("\(title): first read, \(Formatting.count(result.added, "episode")) (none marked new)")
                 }
             case .unchanged: counts.unchanged += 1
             case .interrupted: counts.interrupted += 1
@@ -31,7 +32,7 @@ extension Render {
                 lines.append("gone \(title): the feed answers 410 Gone")
             }
         }
-        var summary = "\(count(results.count, "feed")): \(counts.updated) read"
+        var summary = "\(Formatting.count(results.count, "feed")): \(counts.updated) read"
         summary +=
             " (\(counts.arrived) new \(counts.arrived == 1 ? "episode" : "episodes")), \(counts.unchanged) unchanged"
         if counts.failed > 0 { summary += ", \(counts.failed) failed" }
@@ -44,7 +45,7 @@ extension Render {
         lines += deletions
         let transcripts = report.transcripts
         if transcripts.fetched + transcripts.failed > 0 {
-            var line = "fetched \(count(transcripts.fetched, "transcript"))"
+            var line = "fetched \(Formatting.count(transcripts.fetched, "transcript"))"
             if transcripts.failed > 0 {
                 line += " (\(transcripts.failed) could not be read: 'transcript P:E' says why)"
             }
@@ -63,11 +64,6 @@ extension Render {
         }
         if outcomes.count > Command.listLimit { return ["auto-download: " + Command.summary(of: outcomes)] }
         return outcomes.map { "auto-download: \($0.message.description)" }
-    }
-
-    /// `1 episode`, `3 episodes`.
-    private static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }
 
