@@ -217,7 +217,7 @@ extension FeedUpdater {
             // Gone without a trace: no removal waits to be sent to a sync server,
             // where it would remove another device's subscription, and what
             // waited before (an earlier unsubscribe) still does.
-            try? await library.unsubscribe(id)
+            try? await library.unsubscribe(id, giveBackNumber: true)
             try? await library.restoreSubscriptionChange(pending, of: stored.feedURL)
         case .failed(.feed(let error)) where error.code == .unauthorized && credentials != nil:
             try? await library.setCredentials(previous, of: id)

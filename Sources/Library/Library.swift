@@ -308,11 +308,22 @@ public final class Library: Sendable {
     }
 
     /// Removes a subscription and its episodes.
-    public func unsubscribe(_ id: Int64) async throws(LibraryError) {
+    ///
+    /// With `giveBackNumber` (a subscribe withdrawn because its feed could not be
+    /// read), the number goes back too when it is the last one given, so that the
+    /// next subscription gets it: a failed `subscribe` uses no number up. A number
+    /// shown as a subscription is never given again (AUTOINCREMENT).
+    public func unsubscribe(_ id: Int64, giveBackNumber: Bool = false) async throws(LibraryError) {
         _ = try await write("write to") { db in
             guard let podcast = try StoredPodcast.fetchOne(db, key: id) else { return }
             try podcast.delete(db)
             try Self.recordSubscription(podcast.feedURL, subscribed: false, at: Date(), db)
+            if giveBackNumber {
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq = ?",
+                    arguments: [id - 1, StoredPodcast.databaseTableName, id]
+                )
+            }
         }
     }
 

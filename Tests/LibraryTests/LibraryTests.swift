@@ -208,6 +208,11 @@ struct FeedUpdaterTests {
         let pending = try await library.pendingSubscriptionChanges().sorted { $0.feedURL < $1.feedURL }
         #expect(pending.map(\.feedURL) == [good.podcast.feedURL, badURL.absoluteString].sorted())
         #expect(pending.first { $0.feedURL == badURL.absoluteString }?.subscribed == false)
+        // The withdrawn subscribe used no number up: the next one gets it, while
+        // the number shown (2, unsubscribed since) is never given again.
+        #expect(bad.podcast.id == 3)
+        let next = try await updater.subscribe(feedURL: server.url("/feeds/paged.xml"), title: "x")
+        #expect(next.podcast.id == 3)
         try await client.shutdown()
         await server.stop()
     }
