@@ -178,6 +178,12 @@ public struct Console: Sendable {
         sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
     }
 
+    /// Prints a paragraph for a person to standard error, wrapped at word
+    /// boundaries to the terminal's width (as it is, elsewhere).
+    func printParagraph(_ text: String) {
+        printError(width.map { TextLayout.wrap(text, toWidth: $0) } ?? text)
+    }
+
     /// Shows a spinner for a slow foreground command on a terminal, until the
     /// command writes something or ends.
     func startSpinner(_ label: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import ShellKit
+import TerminalKit
 
 extension Shell {
     /// How long a signalled script waits for the command it cancelled to finish.
@@ -47,7 +48,14 @@ extension Shell {
                 _ = await iterator.next()
                 limit.cancel()
             }
-            console.printError("feedsh: interrupted; pausing downloads")
+            // What happens to the downloads is said only when there are some:
+            // leaving pauses them (their .part files stay for `resume`).
+            let running = await downloads.all().filter { $0.state.isActive }.count
+            console.printError(
+                running == 0
+                    ? "feedsh: interrupted"
+                    : "feedsh: interrupted; pausing \(Formatting.count(running, "download"))"
+            )
         }
         return status
     }

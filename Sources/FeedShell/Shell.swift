@@ -171,7 +171,7 @@ public final class Shell: Sendable {
         if active > 0, session.configuration.detach {
             do throws(ShellError) {
                 let (count, pid) = try await session.detach()
-                console.printError(Self.detachedText(count, pid: pid))
+                console.printParagraph(Self.detachedText(count, pid: pid))
                 return status
             } catch {
                 report(error, command: "detach", at: nil)

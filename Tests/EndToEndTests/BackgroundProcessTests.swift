@@ -125,7 +125,10 @@ struct BackgroundProcessTests {
             while kill(pid, 0) == 0 { try await Task.sleep(for: .milliseconds(20)) }
             let waiting = try await waited
             #expect(waiting.status == 0, "\(waiting.standardError)")
-            #expect(waiting.standardOutput.contains("the background feedsh went away; 'resume 1' continues it here"))
+            #expect(
+                waiting.standardOutput.contains("the background feedsh went away; 'resume 1' continues it here"),
+                "\(waiting.standardOutput)\n\(waiting.standardError)"
+            )
             // Its socket stays behind, stale.
             #expect(FileManager.default.fileExists(atPath: scene.socket))
             let listed = try await scene.run("lookup; episodes")

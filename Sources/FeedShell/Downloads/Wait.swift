@@ -54,7 +54,10 @@ extension Command {
         await board.settle(requests)
         context.showProgress?(false)
         if Task.isCancelled {
-            context.console.printError("stopped waiting; the downloads go on")
+            // At the prompt the downloads go on; a script that was interrupted
+            // ends, and says what becomes of them as it does (one message, not two
+            // that disagree).
+            if context.ask != nil { context.console.printError("stopped waiting; the downloads go on") }
             return .proceed
         }
         // Completions and failures were reported as they happened (above the prompt,

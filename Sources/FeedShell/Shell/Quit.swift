@@ -30,7 +30,7 @@ extension Command {
             return .quit
         case .typed("b"), .typed("background"):
             let (count, pid) = try await context.session.detach()
-            context.console.printError(Shell.detachedText(count, pid: pid))
+            context.console.printParagraph(Shell.detachedText(count, pid: pid))
             return .quit
         case .typed("p"), .typed("pause"):
             // Paused here, and said: the next shell lists them (downloads) and
@@ -48,9 +48,9 @@ extension Command {
                     refs.append(ref)
                 }
             }
-            let count = ids.count == 1 ? "1 download" : "\(ids.count) downloads"
-            context.console.printError(
-                "paused \(count) (\(refs.joined(separator: ", "))): 'resume P:E' continues one in any feedsh"
+            context.console.printParagraph(
+                "paused \(Formatting.count(ids.count, "download")) (\(refs.joined(separator: ", "))): "
+                    + "'resume P:E' continues one in any feedsh"
             )
             return .quit
         default:
