@@ -105,6 +105,43 @@ struct AddressingTests {
             #expect((row["bytes"] as? Int ?? 0) > 0 && row["bytes"] as? Int == row["total"] as? Int)
         }
     }
+
+    /// A feed-only episode's id has 63 bits: every JSON id is text or below
+    /// 2^53, and an episode's id is its download's.
+    @Test func jsonIdsStayExact() async throws {
+        try await ShellHarness.run(json: true) { h in
+            let feed = h.server.baseURL.absoluteString + "/feeds/paged.xml"
+            #expect(await h.run("subscribe \(feed); get 1:1; wait") == .success)
+            h.output.clear()
+            #expect(await h.run("podcast 1; episodes --limit 1; downloads") == .success)
+            let lines = h.output.standardOutput.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let podcast = try #require(
+                lines.first { $0["command"] as? String == "podcast" }?["result"] as? [String: Any]
+            )
+            let episode = try #require(
+                (lines.first { $0["command"] as? String == "episodes" }?["result"] as? [[String: Any]])?.first
+            )
+            let download = try #require(
+                (lines.first { $0["command"] as? String == "downloads" }?["result"] as? [[String: Any]])?.first
+            )
+            let id = try #require(episode["id"] as? String)
+            #expect(Int64(id).map { abs($0) >= 1 << 53 } == true, "a feed key: \(id)")
+            #expect(download["id"] as? String == id)
+            #expect(podcast["id"] is String)
+            // Whatever is a number is exact as a double.
+            func numbers(_ value: Any) -> [Int] {
+                switch value {
+                case let object as [String: Any]: object.values.flatMap(numbers)
+                case let array as [Any]: array.flatMap(numbers)
+                case let number as Int: [number]
+                default: []
+                }
+            }
+            #expect(lines.flatMap(numbers).allSatisfy { abs($0) < 1 << 53 })
+        }
+    }
 }
 
 /// A subscription's episodes read from the library a page at a time.

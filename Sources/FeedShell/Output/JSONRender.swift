@@ -13,7 +13,9 @@ enum JSONRender {
         marks: EpisodeMarksLookup = [:]
     ) -> JSONValue {
         .object([
-            "id": .int(podcast.id),
+            // A feed-only podcast's key is 63 bits: as text, like every download
+            // id, it stays exact through jq and JavaScript.
+            "id": .string(String(podcast.id)),
             "title": .string(podcast.title),
             "artist": .string(podcast.artist),
             "genres": .array(podcast.genres.map { .string($0) }),
@@ -56,7 +58,8 @@ enum JSONRender {
     ) -> JSONValue {
         let base: JSONValue = .object([
             "number": .int(number),
-            "id": .int(episode.id),
+            // The same text as the id of its download (`downloads`, `get`).
+            "id": .string(String(episode.id)),
             "title": .string(episode.title),
             "date": .date(episode.releaseDate),
             "seconds": episode.duration.map { .int($0.components.seconds) } ?? .null,
