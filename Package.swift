@@ -67,6 +67,8 @@ let package = Package(
             dependencies: [
                 "PlainText",
                 "Processes",
+                // The player template's words, split as the shell splits a command line.
+                "ShellKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),

@@ -32,12 +32,12 @@ extension Player {
         ]
         guard
             let process = ForegroundProcess.start(
-                player.commandLine(source: path, options: options),
+                arguments: player.arguments(source: path, options: options),
                 input: null,
                 output: null
             )
         else {
-            throw .cannotStart(player, reason: "/bin/sh could not be started")
+            throw .cannotStart(player, reason: "it could not be started")
         }
         let exit = Task { await process.exit() }
         let watchdog = Task {

@@ -4,11 +4,17 @@ import NIOExtras
 import NIOPosix
 import PlainText
 import Processes
+import ShellKit
 import Synchronization
 
 /// The program `play` runs, from the `player` setting or `FEEDSH_PLAYER`: `mpv`
 /// (with options, controlled through its JSON IPC) or any other command, with `{}`
 /// where the file or URL goes (else at the end).
+///
+/// The template is split into words as a shell would (quotes, backslashes) but
+/// run without one: the file or URL is one word of the program's arguments,
+/// whatever it holds and however the template quotes `{}`, so no enclosure URL
+/// can run a command.
 public struct PlayerCommand: Sendable, Equatable, CustomStringConvertible {
     public let template: String
 
@@ -19,9 +25,15 @@ public struct PlayerCommand: Sendable, Equatable, CustomStringConvertible {
         self.template = template.trimmingCharacters(in: .whitespaces)
     }
 
+    /// The template's words; none when it does not parse as one command.
+    private var words: [String] {
+        guard let statements = try? Tokenizer.statements(template), statements.count == 1 else { return [] }
+        return statements[0]
+    }
+
     /// The program: the first word.
     public var program: String {
-        String(template.prefix { !$0.isWhitespace })
+        words.first ?? ""
     }
 
     /// mpv, which feedsh controls and observes through its JSON IPC: positions are
@@ -30,23 +42,18 @@ public struct PlayerCommand: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { template }
 
-    /// The `/bin/sh` command line that plays `source`: mpv with `options` before the
-    /// file, another player with the file where `{}` is. An mpv template with `{}`
-    /// gets its options and the file there too (the rest of the template may be
+    /// The arguments that play `source` (the program first): mpv with `options`
+    /// before the file, another player with the file where `{}` is (a word of its
+    /// own, or inside one: `--file={}`), else at the end. An mpv template with `{}`
+    /// gets its options just before that word (the rest of the template may be
     /// options meant to come after).
-    public func commandLine(source: String, options: [String] = []) -> String {
-        let quoted = ForegroundProcess.quote(source)
-        if isMPV {
-            let ours = options.map(ForegroundProcess.quote)
-            if template.contains("{}") {
-                let here = (ours + [quoted]).joined(separator: " ")
-                return "exec " + template.replacingOccurrences(of: "{}", with: here)
-            }
-            return (["exec", template] + ours + ["--", quoted]).joined(separator: " ")
+    public func arguments(source: String, options: [String] = []) -> [String] {
+        let words = words
+        let ours = isMPV ? options : []
+        guard let at = words.firstIndex(where: { $0.contains("{}") }) else {
+            return words + ours + (isMPV ? ["--", source] : [source])
         }
-        let line =
-            template.contains("{}") ? template.replacingOccurrences(of: "{}", with: quoted) : template + " " + quoted
-        return "exec " + line
+        return words[..<at] + ours + words[at...].map { $0.replacingOccurrences(of: "{}", with: source) }
     }
 }
 
@@ -220,12 +227,12 @@ public enum Player {
         // (where --json writes): it goes to standard error.
         guard
             let process = ForegroundProcess.start(
-                player.commandLine(source: request.source, options: options),
+                arguments: player.arguments(source: request.source, options: options),
                 input: request.terminal ? nil : null,
                 output: request.terminal ? nil : STDERR_FILENO
             )
         else {
-            throw .cannotStart(player, reason: "/bin/sh could not be started")
+            throw .cannotStart(player, reason: "it could not be started")
         }
         let exit = Task { await process.exit() }
         let control = MPVControl()

@@ -41,6 +41,14 @@ public struct ForegroundProcess: Sendable {
         try? spawn(["/bin/sh", "-c", command], input: input, output: output).get()
     }
 
+    /// Starts the program `arguments` name (found in `PATH` unless it has a
+    /// slash), without a shell, as ``start(_:input:output:)`` does. Nil when it is
+    /// not there or could not be started.
+    public static func start(arguments: [String], input: Int32? = nil, output: Int32? = nil) -> ForegroundProcess? {
+        guard let program = arguments.first, let path = find(program) else { return nil }
+        return try? spawn([path] + arguments.dropFirst(), input: input, output: output).get()
+    }
+
     /// Starts `arguments` (the program's path first) with the standard streams
     /// given (file descriptors of this process; nil keeps feedsh's own) and no other
     /// of feedsh's files, sockets or pipes; in a session of its own when

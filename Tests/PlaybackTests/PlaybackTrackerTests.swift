@@ -116,21 +116,33 @@ import Testing
         let player = PlayerCommand("mpv --no-video")
         #expect(player.isMPV)
         #expect(
-            player.commandLine(source: "/tmp/it's.mp3", options: ["--start=3"])
-                == "exec mpv --no-video '--start=3' -- '/tmp/it'\\''s.mp3'"
+            player.arguments(source: "/tmp/it's.mp3", options: ["--start=3"])
+                == ["mpv", "--no-video", "--start=3", "--", "/tmp/it's.mp3"]
         )
         #expect(PlayerCommand("/usr/local/bin/mpv").isMPV)
         // With {}, mpv gets the file there, its options just before.
         #expect(
-            PlayerCommand("mpv --no-video {} --loop=no").commandLine(source: "http://h/a.mp3", options: ["--start=3"])
-                == "exec mpv --no-video '--start=3' 'http://h/a.mp3' --loop=no"
+            PlayerCommand("mpv --no-video {} --loop=no").arguments(source: "http://h/a.mp3", options: ["--start=3"])
+                == ["mpv", "--no-video", "--start=3", "http://h/a.mp3", "--loop=no"]
         )
     }
 
     @Test func otherPlayersGetTheFileWhereTheBracesAre() {
         #expect(!PlayerCommand("mpg123 -q {}").isMPV)
-        #expect(PlayerCommand("mpg123 -q {} --x").commandLine(source: "a b.mp3") == "exec mpg123 -q 'a b.mp3' --x")
-        #expect(PlayerCommand("ffplay -nodisp").commandLine(source: "$(rm).mp3") == "exec ffplay -nodisp '$(rm).mp3'")
+        #expect(PlayerCommand("mpg123 -q {} --x").arguments(source: "a b.mp3") == ["mpg123", "-q", "a b.mp3", "--x"])
+        #expect(PlayerCommand("ffplay -nodisp").arguments(source: "$(rm).mp3") == ["ffplay", "-nodisp", "$(rm).mp3"])
+        #expect(PlayerCommand("vlc --file={}").arguments(source: "a.mp3") == ["vlc", "--file=a.mp3"])
+    }
+
+    /// However the template quotes `{}`, the file or URL is one argument, never
+    /// read by a shell: a crafted enclosure URL runs nothing.
+    @Test(arguments: [#"mpv "{}""#, "mpv '{}'", #"mpg123 "{}""#, "mpg123 {}"])
+    func noTemplateLetsAURLRunACommand(template: String) {
+        let url = #"http://evil.example/a.mp3?$(touch /tmp/pwned)`id`"';x"#
+        let arguments = PlayerCommand(template).arguments(source: url, options: ["--start=3"])
+        #expect(arguments.last == url || arguments.contains(url), "\(arguments)")
+        #expect(!arguments.contains { $0.contains("sh") && $0 != url })
+        #expect(arguments.first == PlayerCommand(template).program)
     }
 
     @Test func aMissingPlayerSaysHowToInstallMPVOrChooseAnother() async {
