@@ -103,10 +103,7 @@ public final class Library: Sendable {
         self.path = path
         try Self.refuseNewer(path)
         do {
-            try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent,
-                withIntermediateDirectories: true
-            )
+            try Self.makePrivate(path)
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
@@ -305,6 +302,26 @@ public final class Library: Sendable {
             try Self.recordSubscription(feedURL.absoluteString, subscribed: true, at: Date(), db)
             return (podcast, true)
         }
+    }
+
+    /// The library holds feed passwords and the Podcast Index secret: its file
+    /// (and SQLite's `-wal` and `-shm` beside it, which take the file's mode) is
+    /// made 0600 before SQLite creates it, a folder made for it is 0700, and an
+    /// older library of looser mode is narrowed.
+    private static func makePrivate(_ path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(
+                atPath: folder,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        for sidecar in [path + "-wal", path + "-shm"] { chmod(sidecar, 0o600) }
     }
 
     /// Removes a subscription and its episodes.

@@ -30,6 +30,24 @@ private func feed(_ items: [FeedItem], title: String = "Feed") -> Feed {
 
 @Suite("Library")
 struct LibraryTests {
+    /// It holds feed passwords and the Podcast Index secret: under the usual
+    /// umask 022 the file, its WAL and its new folder are the owner's alone, and an
+    /// older library left 0644 is narrowed when opened.
+    @Test func theLibraryIsItsOwnersAlone() async throws {
+        let path = temporaryLibraryPath()
+        let library = try Library(path: path)
+        try await library.set(.podcastIndexSecret, to: "s3cret")
+        func mode(_ path: String) -> Int? {
+            (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+        }
+        #expect(mode(path) == 0o600)
+        #expect(mode(path + "-wal") == 0o600)
+        #expect(mode((path as NSString).deletingLastPathComponent) == 0o700)
+        chmod(path, 0o644)
+        _ = try Library(path: path)
+        #expect(mode(path) == 0o600)
+    }
+
     @Test func migratesInWALModeWithForeignKeysAndIndexes() async throws {
         let path = temporaryLibraryPath()
         _ = try Library(path: path)

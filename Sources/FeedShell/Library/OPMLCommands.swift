@@ -108,10 +108,12 @@ extension Command {
             return .proceed
         }
         do {
-            try Data(text.utf8).write(
-                to: URL(fileURLWithPath: (path as NSString).expandingTildeInPath),
-                options: .atomic
-            )
+            let file = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            try Data(text.utf8).write(to: file, options: .atomic)
+            // With passwords in it, the file is its owner's alone.
+            if !credentials.isEmpty {
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            }
         } catch {
             throw .unwritable(path, reason: describeFileError(error))
         }
