@@ -91,6 +91,7 @@ public final class HTTPFetcher: Sendable {
         headers: [(name: String, value: String)] = [],
         limit: Int = 32 << 20
     ) async throws(FeedError) -> Body {
+        try Self.refuseUnfetchable(url)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: "application/json, text/javascript;q=0.9, */*;q=0.1")
@@ -144,6 +145,16 @@ public final class HTTPFetcher: Sendable {
 
     /// Maps an AsyncHTTPClient or NIO error to a ``FeedError`` a person can act on,
     /// through the one mapping the download engine uses too.
+    /// Only http and https with a host are fetched: a directory's result or a
+    /// feed that names `http+unix://` or `unix://` would have AsyncHTTPClient
+    /// speak HTTP to a local socket (Docker's, systemd's), and `file:` reads
+    /// local files.
+    static func refuseUnfetchable(_ url: URL) throws(FeedError) {
+        guard NetworkFailure.isFetchable(url) else {
+            throw .transport(url: url, detail: NetworkFailure(.unsupportedScheme(url.scheme ?? "none"), url: url).description)
+        }
+    }
+
     static func describe(_ error: any Error, url: URL, timeout: Duration) -> FeedError {
         let failure = NetworkFailure(error, url: url)
         if let problem = failure.connectionProblem {

@@ -55,6 +55,26 @@ struct BrokenFeedTests {
     }
 
     /// Retried like any dropped connection, and still an error in the end.
+    /// A directory's result or a feed that names a local socket (`http+unix://`,
+    /// `unix://`) or a file is refused before any connection: AsyncHTTPClient
+    /// would speak HTTP to Docker's or systemd's socket.
+    @Test(arguments: [
+        "http+unix://%2Fvar%2Frun%2Fdocker.sock/containers/json", "unix:///run/systemd/private", "file:///etc/passwd",
+        "https+unix://%2Ftmp%2Fs.sock/feed.xml",
+    ])
+    func localSocketsAndFilesAreNeverFetched(address: String) async throws {
+        let url = try #require(URL(string: address))
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
+        let fetcher = HTTPFetcher()
+        var failures: [FeedError] = []
+        do { _ = try await client.fetch(url) } catch { failures.append(error) }
+        do { _ = try await fetcher.get(url) } catch { failures.append(error) }
+        try await client.shutdown()
+        try await fetcher.shutdown()
+        #expect(failures.count == 2)
+        #expect(failures.allSatisfy { $0.description.contains("only http and https are fetched") }, "\(failures)")
+    }
+
     @Test func aTruncatedFeedIsRetriedThenFails() async throws {
         let error = try #require(try await Self.failure("/fault/drop=1500/feeds/1386867488.xml", tries: 3))
         #expect(error.code == .truncated)

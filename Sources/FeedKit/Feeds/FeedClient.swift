@@ -132,6 +132,7 @@ public final class FeedClient: Sendable {
         auth: Authentication? = nil,
         sink: FeedItemSink? = nil
     ) async throws(FeedError) -> Response {
+        try HTTPFetcher.refuseUnfetchable(url)
         var attempt = 1
         while true {
             do {
