@@ -33,7 +33,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String, variable: String) throws(ProxyError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let schemeEnd = trimmed.range(of: "://") else {
-            throw ProxyError(variable, text, problem: "has no scheme: write http://\(trimmed)")
+            throw ProxyError(variable, text, problem: "has no scheme: write http://\(ProxyError.redacted(trimmed))")
         }
         let scheme = trimmed[..<schemeEnd.lowerBound].lowercased()
         let kind: Kind
@@ -49,6 +49,18 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         }
         // The authority: [user[:password]@]host[:port], up to any path.
         let authority = WrittenAuthority(in: Substring(trimmed))
+        // An '@' past it means user information with a character it must escape
+        // ('/', '#', '?', '@', a space): refused as that, not misread as a host
+        // and a port taken from the password.
+        if let at = trimmed[schemeEnd.upperBound...].lastIndex(of: "@"),
+            authority.map({ $0.userinfo == nil || $0.text.endIndex <= at }) ?? true
+        {
+            throw ProxyError(
+                variable,
+                text,
+                problem: "has a '/', '#', '?', '@' or space in its user name or password: write it %-escaped"
+            )
+        }
         var user: String?
         var password: String?
         if let userinfo = authority?.userinfo {
@@ -96,10 +108,17 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
         description = "\(variable) '\(ProxyError.redacted(text))' \(problem)"
     }
 
-    /// The text with any password replaced: `http://user:***@host`.
+    /// The text with any password replaced: `http://user:***@host`. The text
+    /// may be what the parser refuses (no scheme, an unescaped `/`, `#`, `?`,
+    /// `@` or space in the password), so the password is found by what surely
+    /// holds: the user information runs from after `://` (or the start) to the
+    /// last `@`, and the password from its first `:`.
     static func redacted(_ text: String) -> String {
-        guard let password = WrittenAuthority(in: Substring(text))?.password else { return text }
-        return String(text[..<password.startIndex]) + ":***" + String(text[password.endIndex...])
+        let start = text.range(of: "://")?.upperBound ?? text.startIndex
+        guard let at = text[start...].lastIndex(of: "@"), let colon = text[start..<at].firstIndex(of: ":") else {
+            return text
+        }
+        return String(text[...colon]) + "***" + String(text[at...])
     }
 }
 

@@ -94,6 +94,12 @@ struct ProxyEnvironmentTests {
             "all_proxy", "socks5://u:p@tor:9050",
             "all_proxy 'socks5://u:***@tor:9050' is a SOCKS proxy with a password, which feedsh cannot send"
         ),
+        // Refused for what is wrong with them, the password never shown: no
+        // scheme, an unescaped '/', '#', '?' or space in it.
+        (
+            "http_proxy", "bob:s3cret@proxy.example:3128",
+            "http_proxy 'bob:***@proxy.example:3128' has no scheme: write http://bob:***@proxy.example:3128"
+        ),
     ])
     func badProxiesNameTheVariable(variable: String, value: String, message: String) {
         #expect(throws: ProxyError.self) { try proxies([variable: value]) }
@@ -101,6 +107,22 @@ struct ProxyEnvironmentTests {
             _ = try proxies([variable: value])
         } catch {
             #expect("\(error)" == message)
+        }
+    }
+
+    @Test(arguments: [
+        "http://bob:Zq/xv@proxy.example:3128", "http://bob:Zq#xv@proxy.example", "http://bob:Zq?xv@proxy.example",
+        "http://bob:Zq xv@proxy.example", "http://bob:Z@qxv@proxy.example:3128x", "bob:Zq/xv@proxy.example",
+    ])
+    func aRefusedProxyNeverShowsItsPassword(value: String) {
+        do {
+            let found = try proxies(["http_proxy": value])
+            // Read as something else (no error): nothing is shown to leak.
+            #expect(found.http != nil)
+        } catch {
+            let said = "\(error)"
+            #expect(!said.contains("Zq") && !said.contains("xv"), "\(said)")
+            #expect(said.contains("bob:***@"), "\(said)")
         }
     }
 }
