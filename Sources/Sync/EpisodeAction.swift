@@ -117,7 +117,9 @@ public struct ActionPage: Sendable, Equatable {
         guard let episode = element.episode, !episode.isEmpty else { return .failure(.missing("episode")) }
         guard let name = element.action else { return .failure(.missing("action")) }
         guard let kind = EpisodeAction.Kind(rawValue: name.lowercased()) else { return .failure(.unknownKind(name)) }
-        guard let timestamp = element.timestamp.flatMap({ ActionTime.parse($0.value) }) else {
+        guard let timestamp = element.timestamp.flatMap({ ActionTime.parse($0.value) }),
+            ActionTime.isBelievable(timestamp)
+        else {
             return .failure(.badTimestamp)
         }
         var action = EpisodeAction(kind, podcast: podcast, episode: episode, at: timestamp)
@@ -254,6 +256,16 @@ public enum ActionTime {
         // A zone is `Z` or `±hh:mm` (`±hhmm`) after the time; none means UTC.
         if !(text.hasSuffix("Z") || text.hasSuffix("z") || hasOffset(text)) { text += "Z" }
         return ISO8601.parse(text)
+    }
+
+    /// How far ahead of this machine's clock another device's may run.
+    public static let clockSkew: TimeInterval = 24 * 60 * 60
+
+    /// Whether an action could have been made at `date`: not after tomorrow by
+    /// this clock. One stamped `10000-01-01` would win every merge for good, and
+    /// the library could not even read its date back.
+    public static func isBelievable(_ date: Date, now: Date = Date()) -> Bool {
+        date.timeIntervalSince1970 >= 0 && date <= now.addingTimeInterval(clockSkew)
     }
 
     /// Whether `text` ends in `+hh:mm`, `-hh:mm`, `+hhmm` or `-hhmm` after a time

@@ -22,6 +22,20 @@ struct EpisodeActionTests {
         #expect(ActionTime.format(date) == "2026-11-24T09:00:00")
     }
 
+    /// An action stamped past tomorrow is skipped: `10000-01-01` would win every
+    /// merge for good, and the library could not read its date back.
+    @Test func actionsFromTheFutureAreSkipped() throws {
+        let soon = ActionTime.format(Date().addingTimeInterval(3600))
+        let nextWeek = ActionTime.format(Date().addingTimeInterval(7 * 86400))
+        let read = try page(
+            [soon, nextWeek, "10000-01-01T00:00:00", "9999-12-31T23:59:59"].map {
+                #"{"podcast": "http://f/rss", "episode": "http://f/1.mp3", "action": "new", "timestamp": "\#($0)"}"#
+            }.joined(separator: ",")
+        )
+        #expect(read.actions.count == 1)
+        #expect(read.skipped.map(\.reason) == [.badTimestamp, .badTimestamp, .badTimestamp])
+    }
+
     @Test func aPlayActionReadsWithItsNumbers() throws {
         let read = try page(
             #"{"podcast": "http://f/rss", "episode": "http://f/1.mp3", "guid": "g1", "device": "phone", "action": "play", "timestamp": "2026-11-24T09:00:00", "started": 15, "position": 120, "total": 500}"#

@@ -162,16 +162,18 @@ struct SyncFaultTests {
         let library = try await Self.library()
         let feed = "http://feeds.example/a.xml"
         let enclosure = "http://m.example/1.mp3"
-        let later = "2099-01-01T00:00:0"
+        // Newer than anything here (another device's clock an hour ahead), one
+        // second apart; without a zone, and then with one.
+        let later = (1...4).map { ActionTime.format(Date().addingTimeInterval(3600 + Double($0))) }
         server.addSyncActions(
             Data(
                 """
-                [{"podcast": "\(feed)", "episode": "\(enclosure)", "action": "flattr", "timestamp": "\(later)1"},
-                 {"podcast": "\(feed)", "episode": "\(enclosure)", "action": "play", "timestamp": "\(later)2",
+                [{"podcast": "\(feed)", "episode": "\(enclosure)", "action": "flattr", "timestamp": "\(later[0])"},
+                 {"podcast": "\(feed)", "episode": "\(enclosure)", "action": "play", "timestamp": "\(later[1])",
                   "started": 0, "position": -1, "total": -1},
                  {"podcast": "\(feed)", "episode": "http://m.example/nowhere.mp3", "action": "play",
-                  "timestamp": "\(later)3Z", "started": 0, "position": 10, "total": 100},
-                 {"podcast": "\(feed)", "episode": "\(enclosure)", "action": "new", "timestamp": "\(later)4Z"}]
+                  "timestamp": "\(later[2])Z", "started": 0, "position": 10, "total": 100},
+                 {"podcast": "\(feed)", "episode": "\(enclosure)", "action": "new", "timestamp": "\(later[3])Z"}]
                 """.utf8
             ),
             user: "alice"

@@ -31,15 +31,25 @@ public enum FeedDates {
         read(text).date
     }
 
-    /// ``parse(_:)``, saying which zone name it did not know.
+    /// ``parse(_:)``, saying which zone name it did not know. A date past the
+    /// year 9999 (`Mon, 01 Jan 10000`) is no date: nothing can store it and read
+    /// it back.
     public static func read(_ text: String) -> Reading {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return Reading() }
-        if trimmed.prefix(4).allSatisfy(\.isNumber), trimmed.count == 4 || trimmed.dropFirst(4).first == "-" {
-            return Reading(date: w3c(trimmed) ?? ISO8601.parse(trimmed))
-        }
-        return rfc822(trimmed)
+        var reading =
+            if trimmed.prefix(4).allSatisfy(\.isNumber), trimmed.count == 4 || trimmed.dropFirst(4).first == "-" {
+                Reading(date: w3c(trimmed) ?? ISO8601.parse(trimmed))
+            } else {
+                rfc822(trimmed)
+            }
+        if let date = reading.date, !(Self.earliest...Self.latest).contains(date) { reading.date = nil }
+        return reading
     }
+
+    /// The dates a feed's may be: years 1 to 9999, what SQLite's date text holds.
+    static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
+    static let latest = Date(timeIntervalSince1970: 253_402_300_799)
 
     /// W3C-DTF (the ISO 8601 profile feeds use): `YYYY[-MM[-DD[(T| )hh:mm[:ss[.f]][zone]]]]`,
     /// the zone `Z`, `±hh:mm` or `±hhmm`, UTC when absent.
