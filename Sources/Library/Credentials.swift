@@ -1,6 +1,7 @@
 import FeedKit
 import Foundation
 import GRDB
+import HTTPSupport
 
 /// A private feed's user name and password, kept in their own table so that no
 /// query of podcasts (listings, `export`, `--json`) carries them by accident.
@@ -16,6 +17,22 @@ struct FeedCredentialRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension Library {
+    /// Gives subscription `podcastID` the feed address `newURL` (a permanent
+    /// redirect, `itunes:new-feed-url`, a sync server's `update_urls`), unless
+    /// another subscription has it already. Its credentials were given for its
+    /// origin: when the new address is on another one they are forgotten, so
+    /// that no move (or a server that claims one) takes the password there. True
+    /// when they were.
+    @discardableResult
+    static func move(_ podcastID: Int64, to newURL: String, _ db: Database) throws -> Bool {
+        guard try StoredPodcast.filter(StoredPodcast.Columns.feedURL == newURL).fetchCount(db) == 0,
+            let old = try String.fetchOne(db, sql: "SELECT feedURL FROM podcast WHERE id = ?", arguments: [podcastID])
+        else { return false }
+        try db.execute(sql: "UPDATE podcast SET feedURL = ? WHERE id = ?", arguments: [newURL, podcastID])
+        guard URL(string: old)?.origin != URL(string: newURL)?.origin else { return false }
+        return try FeedCredentialRecord.deleteOne(db, key: podcastID)
+    }
+
     /// Keeps `credentials` for subscription `podcastID`, or forgets them (nil).
     public func setCredentials(_ credentials: FeedCredentials?, of podcastID: Int64) async throws(LibraryError) {
         _ = try await write("write to") { db in

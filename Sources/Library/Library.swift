@@ -496,11 +496,6 @@ public final class Library: Sendable {
             podcast.summary = feed.description ?? podcast.summary
             podcast.artworkURL = feed.artworkURL?.absoluteString ?? podcast.artworkURL
             podcast.podcastGUID = feed.podcastGUID ?? podcast.podcastGUID
-            if let movedTo,
-                try StoredPodcast.filter(StoredPodcast.Columns.feedURL == movedTo.absoluteString).fetchCount(db) == 0
-            {
-                podcast.feedURL = movedTo.absoluteString
-            }
             podcast.etag = validators.etag
             podcast.lastModified = validators.lastModified
             podcast.updated = now
@@ -508,6 +503,7 @@ public final class Library: Sendable {
             podcast.lastError = nil
             podcast.gone = false
             try podcast.update(db)
+            if let movedTo { try Self.move(podcastID, to: movedTo.absoluteString, db) }
             return arrived
         }
     }
@@ -577,14 +573,7 @@ public final class Library: Sendable {
             )
             // A feed that moved is kept at its new address whatever that answered
             // (a 304 there still says the move was permanent).
-            if let movedTo,
-                try StoredPodcast.filter(StoredPodcast.Columns.feedURL == movedTo.absoluteString).fetchCount(db) == 0
-            {
-                try db.execute(
-                    sql: "UPDATE podcast SET feedURL = ? WHERE id = ?",
-                    arguments: [movedTo.absoluteString, podcastID]
-                )
-            }
+            if let movedTo { try Self.move(podcastID, to: movedTo.absoluteString, db) }
         }
     }
 

@@ -338,8 +338,9 @@ extension Library {
     /// unless another subscription has it already.
     public func rewriteFeedURL(_ oldURL: String, to newURL: String) async throws(LibraryError) {
         _ = try await write("write to") { db in
-            guard try StoredPodcast.filter(StoredPodcast.Columns.feedURL == newURL).fetchCount(db) == 0 else { return }
-            try db.execute(sql: "UPDATE podcast SET feedURL = ? WHERE feedURL = ?", arguments: [newURL, oldURL])
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedURL = ?", arguments: [oldURL])
+            else { return }
+            try Self.move(id, to: newURL, db)
         }
     }
 }

@@ -378,4 +378,42 @@ struct LibraryCredentialTests {
         try await library.unsubscribe(id)
         #expect(try await library.allCredentials().isEmpty)
     }
+
+    /// A private feed's password was given for its origin: a move there (a 301
+    /// on the same host) keeps it; a move to another origin (a redirect,
+    /// `itunes:new-feed-url`, a sync server's `update_urls`) forgets it, so the
+    /// next update never sends it there.
+    @Test func credentialsNeverFollowAMoveToAnotherOrigin() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        let secret = FeedCredentials(user: "alice", password: "s3cret")
+        func subscribed(_ address: String) async throws -> Int64 {
+            let id = try #require(try await library.subscribe(feedURL: URL(string: address)!, title: "x").podcast.id)
+            try await library.setCredentials(secret, of: id)
+            return id
+        }
+        let stays = try await subscribed("https://members.example/rss")
+        try await library.storeUnchanged(stays, movedTo: URL(string: "https://members.example/v2/rss")!)
+        #expect(try await library.credentials(of: stays) == secret)
+        try await library.storeUnchanged(stays, movedTo: URL(string: "https://attacker.example/rss")!)
+        #expect(try await library.podcast(stays)?.feedURL == "https://attacker.example/rss")
+        #expect(try await library.credentials(of: stays) == nil)
+        // http to https on the same host is another origin too.
+        let scheme = try await subscribed("http://plain.example/rss")
+        try await library.rewriteFeedURL("http://plain.example/rss", to: "https://plain.example/rss")
+        #expect(try await library.credentials(of: scheme) == nil)
+        let synced = try await subscribed("https://premium.example/rss")
+        try await library.rewriteFeedURL("https://premium.example/rss", to: "https://elsewhere.example/rss")
+        #expect(try await library.podcast(synced)?.feedURL == "https://elsewhere.example/rss")
+        #expect(try await library.credentials(of: synced) == nil)
+        let stored = try await subscribed("https://feeds.example/a")
+        var feed = Feed()
+        feed.title = "A"
+        try await library.store(
+            feed,
+            for: stored,
+            validators: (nil, nil),
+            movedTo: URL(string: "https://other.example/a")!
+        )
+        #expect(try await library.credentials(of: stored) == nil)
+    }
 }
