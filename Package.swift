@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "Sync",
             dependencies: [
-                "FeedKit", "HTTPSupport", "Library",
+                "FeedKit", "HTTPSupport", "Library", "PlainText",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -151,7 +151,10 @@ public final class HTTPFetcher: Sendable {
     /// local files.
     static func refuseUnfetchable(_ url: URL) throws(FeedError) {
         guard NetworkFailure.isFetchable(url) else {
-            throw .transport(url: url, detail: NetworkFailure(.unsupportedScheme(url.scheme ?? "none"), url: url).description)
+            throw .transport(
+                url: url,
+                detail: NetworkFailure(.unsupportedScheme(url.scheme ?? "none"), url: url).description
+            )
         }
     }
 

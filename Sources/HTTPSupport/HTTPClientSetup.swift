@@ -56,6 +56,8 @@ public enum HTTPClientSetup {
 /// proxy); the feed client follows redirects itself and picks again for each hop.
 public final class HTTPClientPool: Sendable {
     public let proxies: ProxyEnvironment
+    /// Whether its clients follow redirects themselves.
+    public let followsRedirects: Bool
     /// A client with the pool's options, through a proxy or direct (nil).
     private let make: @Sendable (ProxyServer?) -> HTTPClient
     /// By proxy (nil is the direct client, made at once), and whether
@@ -74,6 +76,7 @@ public final class HTTPClientPool: Sendable {
         proxies: ProxyEnvironment = .direct
     ) {
         self.proxies = proxies
+        followsRedirects = followRedirects
         make = { proxy in
             HTTPClientSetup.makeClient(
                 connectTimeout: connectTimeout,

@@ -63,6 +63,8 @@ public struct SyncClient: Sendable {
         userAgent: String,
         timeout: Duration = .seconds(60)
     ) {
+        // It follows moves itself (``send(_:_:body:hops:)``), a POST's as a POST.
+        precondition(!clients.followsRedirects, "SyncClient needs an HTTPClientPool that does not follow redirects")
         self.account = account
         self.password = password
         self.clients = clients
@@ -182,7 +184,15 @@ public struct SyncClient: Sendable {
 
     /// One request; a 401 is the password refused, any other status outside 2xx
     /// an error with the URL, and a failure to connect one that names the host.
-    private func send(_ method: HTTPMethod, _ url: URL, body: Data? = nil) async throws(SyncError) -> Data {
+    ///
+    /// Moves are followed here, not by the HTTP client (whose pool must not
+    /// follow them): a 307 or 308 on the same origin is sent again as it was,
+    /// body and method kept; any other move is an error. A POST answered 301
+    /// would otherwise come back as a GET, whose answer was taken as the
+    /// acknowledgement: the outbox emptied while the server stored nothing.
+    private func send(_ method: HTTPMethod, _ url: URL, body: Data? = nil, hops: Int = 0) async throws(SyncError)
+        -> Data
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         request.headers.add(name: "User-Agent", value: userAgent)
@@ -200,6 +210,15 @@ public struct SyncClient: Sendable {
             let data = Data(buffer: try await response.body.collect(upTo: 64 << 20))
             switch response.status.code {
             case 200..<300: return data
+            case 300..<400:
+                let location = response.headers.first(name: "Location")
+                if [307, 308].contains(response.status.code), hops < 5,
+                    let target = location.flatMap({ URL(string: $0, relativeTo: url)?.absoluteURL }),
+                    target.origin == url.origin
+                {
+                    return try await send(method, target, body: body, hops: hops + 1)
+                }
+                throw SyncError.moved(Int(response.status.code), url: url, to: location)
             case 401, 403: throw SyncError.refused(user: account.user)
             default: throw SyncError.status(Int(response.status.code), url: url)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPSupport
 import Library
+import PlainText
 
 /// Why a sync failed, with what a person needs to mend it. A struct over a private
 /// enum, as `FeedError` is, so that it can grow; `code` is stable for `--json`.
@@ -9,6 +10,10 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case badReply(url: URL, path: String, problem: String)
         case refused(user: String)
         case status(Int, URL)
+        /// A move (3xx) that is not followed: an upload answered 301, 302 or 303
+        /// (a client would send it again as a GET, and take that answer as the
+        /// acknowledgement), or a move to another origin.
+        case moved(Int, URL, to: String?)
         case badDeviceName(String)
         case network(NetworkFailure)
         case library(LibraryError)
@@ -27,6 +32,10 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func refused(user: String) -> SyncError { SyncError(kind: .refused(user: user)) }
     /// Any other status that is not success.
     public static func status(_ code: Int, url: URL) -> SyncError { SyncError(kind: .status(code, url)) }
+
+    public static func moved(_ code: Int, url: URL, to location: String?) -> SyncError {
+        SyncError(kind: .moved(code, url, to: location))
+    }
     /// A device name the API cannot take.
     public static func badDeviceName(_ name: String) -> SyncError { SyncError(kind: .badDeviceName(name)) }
     /// The server could not be reached, or TLS with it failed: the failure names
@@ -46,6 +55,7 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badReply: "sync-bad-reply"
         case .refused: "sync-refused"
         case .status: "sync-status"
+        case .moved: "sync-moved"
         case .badDeviceName: "sync-device-name"
         case .network: "sync-network"
         case .library(let error): error.code.description
@@ -66,6 +76,9 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badReply(let url, let path, let problem): "\(url.absoluteString) answered \(problem) at \(path)"
         case .refused(let user): "the server refused user \(user)'s password"
         case .status(let code, let url): "\(url.absoluteString) answered HTTP \(code)"
+        case .moved(let code, let url, let location):
+            "\(url.absoluteString) answered HTTP \(code), a move to \(location.map(SafeText.line) ?? "nowhere"), "
+                + "which is not followed: nothing sent there was taken as stored"
         case .badDeviceName(let name):
             "'\(name)' cannot be a device name: use letters, digits, '.', '-' and '_' (at most 64)"
         case .network(let failure): "cannot sync: \(failure)"

@@ -54,7 +54,7 @@ struct OpodsyncTests {
         return Synchronizer(client: client, library: library)
     }
 
-    static let clients = HTTPClientPool(connectTimeout: .seconds(5), readTimeout: .seconds(20))
+    static let clients = HTTPClientPool(connectTimeout: .seconds(5), readTimeout: .seconds(20), followRedirects: false)
 
     /// Records what the sync asked of the shell.
     final class Keeper: Sendable {

@@ -12,7 +12,7 @@ import Testing
 /// and leaves the outbox as it was.
 @Suite("Sync against a bad server")
 struct SyncFaultTests {
-    static let clients = HTTPClientPool(connectTimeout: .seconds(5), readTimeout: .seconds(10))
+    static let clients = HTTPClientPool(connectTimeout: .seconds(5), readTimeout: .seconds(10), followRedirects: false)
 
     static func library() async throws -> Library {
         let path = FileManager.default.temporaryDirectory
@@ -45,6 +45,9 @@ struct SyncFaultTests {
     @Test(arguments: [
         ("status=500", "sync-status", "answered HTTP 500"),
         ("html", "sync-bad-reply", "answered not a JSON object at $"),
+        // A 302 is not followed: an upload would come back as a GET whose answer
+        // was taken as the acknowledgement, emptying the outbox.
+        ("redirect=1", "sync-moved", "answered HTTP 302, a move to"),
     ])
     func aBadAnswerFailsTheSyncAndKeepsTheOutbox(fault: String, code: String, says: String) async throws {
         let server = try await FixtureServer.start()
@@ -58,6 +61,7 @@ struct SyncFaultTests {
         #expect(error?.description.contains(says) == true, "\(error.map(String.init(describing:)) ?? "")")
         #expect(error?.description.contains(base.absoluteString) == true)
         #expect(try await library.outboxSize() == (1, 1))
+        #expect(server.syncState(user: "alice").actions == 0)
     }
 
     @Test func anUnreachableServerIsNamed() async throws {

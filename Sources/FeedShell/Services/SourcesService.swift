@@ -16,10 +16,22 @@ public final class SourcesService: Sendable {
     let images: ImageCache
     /// Where chapters are kept once read: `{cache-dir}/chapters/`.
     let chapters: ChaptersCache
+    /// The sync client's pool, whose clients follow no redirect (the sync client
+    /// follows a move itself, an upload's as an upload), made on first use.
+    private let syncPool: Mutex<HTTPClientPool?> = Mutex(nil)
+    private let makeSyncPool: @Sendable () -> HTTPClientPool
     /// The `met search` in progress, which a new one cancels, and how many began.
     private let metSearch = Mutex<(current: (id: Int, cancel: @Sendable () -> Void)?, count: Int)>((nil, 0))
 
     init(configuration: ShellConfiguration, clients: HTTPClientPool) {
+        makeSyncPool = {
+            HTTPClientPool(
+                connectTimeout: configuration.http.connectTimeout,
+                readTimeout: configuration.http.readTimeout,
+                followRedirects: false,
+                proxies: configuration.proxies
+            )
+        }
         http = HTTPFetcher(clients: clients, settings: configuration.http, ownsClients: true)
         itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
         posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
@@ -54,8 +66,19 @@ public final class SourcesService: Sendable {
         return task.isCancelled ? nil : value
     }
 
+    /// The pool the sync client sends through.
+    var syncClients: HTTPClientPool {
+        syncPool.withLock { pool in
+            if let pool { return pool }
+            let made = makeSyncPool()
+            pool = made
+            return made
+        }
+    }
+
     func shutdown() async {
         try? await http.shutdown()
         try? await feeds.shutdown()
+        try? await syncPool.withLock { $0 }?.shutdown()
     }
 }

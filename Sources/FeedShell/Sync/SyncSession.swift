@@ -26,7 +26,7 @@ extension Session {
         SyncClient(
             account: login.account,
             password: login.password,
-            clients: sources.http.clients,
+            clients: sources.syncClients,
             userAgent: configuration.http.userAgent,
             timeout: configuration.http.requestTimeout
         )
