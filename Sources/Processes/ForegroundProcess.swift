@@ -88,9 +88,30 @@ public struct ForegroundProcess: Sendable {
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        var environment: [UnsafeMutablePointer<CChar>?] = inheritedEnvironment().map { strdup($0) } + [nil]
+        defer { for pointer in environment { free(pointer) } }
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &environment)
         guard result == 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)) }
         return .success(ForegroundProcess(pid: pid))
+    }
+
+    /// The variables that hold secrets feedsh was given: no program it starts
+    /// (the player, the background feedsh, the pager) gets them.
+    public static let secretVariables: Set<String> = [
+        "FEEDSH_FEED_PASSWORD", "FEEDSH_SYNC_PASSWORD", "FEEDSH_PODCASTINDEX_SECRET", "FEEDSH_SERVE_PASSWORD",
+    ]
+
+    /// This process's environment, as `NAME=value` entries, less ``secretVariables``.
+    static func inheritedEnvironment() -> [String] {
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            let name = text.prefix { $0 != "=" }
+            if !secretVariables.contains(String(name)) { entries.append(text) }
+            cursor += 1
+        }
+        return entries
     }
 
     /// Waits for the process to end. Blocks the calling thread: call it off Swift's

@@ -40,4 +40,21 @@ struct TrustProcessTests {
             }
         }
     }
+
+    /// The player gets none of the secrets feedsh was given in its environment.
+    @Test func thePlayerInheritsNoSecret() async throws {
+        try await withServerAndFolder { server, root in
+            let seen = root.appendingPathComponent("player-environment")
+            var environment = syncEnvironment(root, password: "sync-s3cret")
+            environment["FEEDSH_FEED_PASSWORD"] = "feed-s3cret"
+            environment["FEEDSH_PODCASTINDEX_SECRET"] = "index-s3cret"
+            environment["FEEDSH_PLAYER"] = "sh -c 'env > \(seen.path)' {}"
+            let feed = server.baseURL.appendingPathComponent("feeds/listening.xml").absoluteString
+            let result = try await runFeedsh(["-c", "subscribe \(feed); play 1:4"], environment: environment)
+            #expect(result.status == 0, "\(result.standardError)")
+            let text = try String(contentsOf: seen, encoding: .utf8)
+            #expect(text.contains("PATH="))
+            #expect(!text.contains("s3cret"), "\(text)")
+        }
+    }
 }
