@@ -96,6 +96,7 @@ public final class HTTPFetcher: Sendable {
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: "application/json, text/javascript;q=0.9, */*;q=0.1")
         for header in headers { request.headers.add(name: header.name, value: header.value) }
+        let start = ContinuousClock.now
         do {
             let response = try await clients.client(for: url).execute(
                 request,
@@ -105,10 +106,12 @@ public final class HTTPFetcher: Sendable {
                 throw FeedError.httpStatus(Int(response.status.code), url: url)
             }
             let contentType = response.headers.first(name: "Content-Type")
-            let buffer = try await response.body.collect(upTo: limit)
+            let buffer = try await response.body.collect(upTo: limit, within: settings.requestTimeout, since: start)
             return Body(url: url, contentType: contentType, data: Data(buffer: buffer))
         } catch let error as FeedError {
             throw error
+        } catch let late as BodyDeadlineExceeded {
+            throw .timedOut(url: url, after: late.after)
         } catch is NIOTooManyBytesError {
             throw .bodyTooLarge(url: url, limit: limit)
         } catch {

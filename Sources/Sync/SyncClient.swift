@@ -205,9 +205,10 @@ public struct SyncClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: body))
         }
+        let start = ContinuousClock.now
         do {
             let response = try await clients.client(for: url).execute(request, timeout: TimeAmount(timeout))
-            let data = Data(buffer: try await response.body.collect(upTo: 64 << 20))
+            let data = Data(buffer: try await response.body.collect(upTo: 64 << 20, within: timeout, since: start))
             switch response.status.code {
             case 200..<300: return data
             case 300..<400:
@@ -226,6 +227,12 @@ public struct SyncClient: Sendable {
             throw error
         } catch is NIOTooManyBytesError {
             throw .badReply(url: url, path: "$", problem: "more than 64 MB")
+        } catch let late as BodyDeadlineExceeded {
+            throw .badReply(
+                url: url,
+                path: "$",
+                problem: "too slowly (not whole within \(late.after.components.seconds) s)"
+            )
         } catch {
             throw .network(clients.failure(error, url: url))
         }

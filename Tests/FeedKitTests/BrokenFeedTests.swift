@@ -75,6 +75,33 @@ struct BrokenFeedTests {
         #expect(failures.allSatisfy { $0.description.contains("only http and https are fetched") }, "\(failures)")
     }
 
+    /// A server that sends its body a little at a time (never stalling long
+    /// enough for the read timeout) holds no request past its whole deadline:
+    /// an API request, a transcript or chapters, and a feed.
+    @Test func aBodySentSlowlyEndsAtTheRequestsDeadline() async throws {
+        let server = try await FixtureServer.start()
+        let settings = HTTPSettings(requestTimeout: .seconds(1))
+        let fetcher = HTTPFetcher(settings: settings)
+        let client = FeedClient(settings: settings, retry: RetryPolicy(attempts: 1))
+        let started = ContinuousClock.now
+        var failures: [FeedError] = []
+        // 40 kB a second, in chunks of 4 kB: never a stall, but seconds to send.
+        do { _ = try await fetcher.get(server.url("/fault/rate=40000/media/1386867488/1000700000001.mp3")) } catch {
+            failures.append(error)
+        }
+        do { _ = try await client.fetch(server.url("/fault/rate=40000/feeds/generate?n=2000&words=0")) } catch {
+            failures.append(error)
+        }
+        let took = ContinuousClock.now - started
+        try await fetcher.shutdown()
+        try await client.shutdown()
+        await server.stop()
+        #expect(failures.map(\.code) == [.timedOut, .timedOut], "\(failures)")
+        // Each within its second and a margin for a loaded machine, not the
+        // minutes the bodies take at that rate.
+        #expect(took < .seconds(12), "\(took)")
+    }
+
     @Test func aTruncatedFeedIsRetriedThenFails() async throws {
         let error = try #require(try await Self.failure("/fault/drop=1500/feeds/1386867488.xml", tries: 3))
         #expect(error.code == .truncated)

@@ -178,8 +178,15 @@ public final class FeedClient: Sendable {
         // The parser stopped reading (a malformed document, or a refusal): what it
         // says is the error, not the bytes it did not take.
         var parserStopped = false
+        // The whole body within the request's time (AsyncHTTPClient's deadline
+        // ends with the head): a server sending a byte at a time holds no update.
+        let start = ContinuousClock.now
         do {
             for try await chunk in response.body {
+                if ContinuousClock.now - start > settings.requestTimeout {
+                    failure = .timedOut(url: url, after: settings.requestTimeout)
+                    break
+                }
                 total += chunk.readableBytes
                 if total > sizeLimit {
                     failure =
