@@ -8,12 +8,23 @@ import GRDB
 /// A word with spaces (the shell's `"open source"`) is a phrase; a trailing `*`
 /// makes a prefix (`pod*`); `OR`, `AND` and `NOT` between words are operators, and
 /// anywhere else words.
+///
+/// A query is bounded: at most ``maxWords`` words and ``maxPrefixes`` prefixes,
+/// each of at least ``minPrefixLength`` letters. Each prefix merges the lists of
+/// every word it starts (`w*` is thousands of words in a library of transcripts):
+/// 200 of them took 50 s and 350 MB.
 public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
     /// The FTS5 expression.
     public let expression: String
 
+    public static let maxWords = 32
+    public static let maxPrefixes = 4
+    public static let minPrefixLength = 2
+
     public init(_ words: [String]) throws(SearchQueryError) {
+        guard words.count <= Self.maxWords else { throw .tooManyWords(words.count, max: Self.maxWords) }
         var parts: [String] = []
+        var prefixes = 0
         var lastWasTerm = false
         for (index, word) in words.enumerated() {
             let isLast = index == words.count - 1
@@ -31,6 +42,13 @@ public struct SearchQuery: Sendable, Equatable, CustomStringConvertible {
                 throw prefix ? .prefixWithoutLetters(word) : .emptyWord
             }
             guard !text.contains("*") else { throw .starInside(word) }
+            if prefix {
+                prefixes += 1
+                guard prefixes <= Self.maxPrefixes else { throw .tooManyPrefixes(max: Self.maxPrefixes) }
+                guard text.count >= Self.minPrefixLength else {
+                    throw .prefixTooShort(word, min: Self.minPrefixLength)
+                }
+            }
             parts.append("\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
             lastWasTerm = true
         }
@@ -50,6 +68,12 @@ public enum SearchQueryError: Error, Sendable, Equatable {
     /// A word of nothing but spaces.
     case emptyWord
     case noWords
+    /// More words than a query may have.
+    case tooManyWords(Int, max: Int)
+    /// More prefixes (`word*`) than a query may have.
+    case tooManyPrefixes(max: Int)
+    /// A prefix too short to be worth its cost (`w*`).
+    case prefixTooShort(String, min: Int)
 }
 
 /// One place where `find`'s words occur: an episode's title or show notes, or a

@@ -54,6 +54,9 @@ enum FindText {
         case .starInside(let word): "'\(word)': '*' marks a prefix only at a word's end"
         case .emptyWord: "an empty word cannot be found"
         case .noWords: "no words to find"
+        case .tooManyWords(let count, let max): "\(count) words are too many: a search takes at most \(max)"
+        case .tooManyPrefixes(let max): "a search takes at most \(max) prefixes (words ending in '*')"
+        case .prefixTooShort(let word, let min): "'\(word)': a prefix needs at least \(min) letters before '*'"
         }
     }
 }
