@@ -99,6 +99,7 @@ public struct ActionPage: Sendable, Equatable {
         guard let timestamp = wire.timestamp?.integer else {
             throw .badReply(url: url, path: "$.timestamp", problem: "missing or not a number")
         }
+        try ActionTime.checkCursor(timestamp, url: url)
         var page = ActionPage(actions: [], skipped: [], timestamp: timestamp)
         page.actions.reserveCapacity(list.count)
         for (index, element) in list.enumerated() {
@@ -256,6 +257,15 @@ public enum ActionTime {
         // A zone is `Z` or `±hh:mm` (`±hhmm`) after the time; none means UTC.
         if !(text.hasSuffix("Z") || text.hasSuffix("z") || hasOffset(text)) { text += "Z" }
         return ISO8601.parse(text)
+    }
+
+    /// A server's timestamp, taken as where the next sync goes on from, must be a
+    /// believable time: one reply stamped 8.9e18 would fix the cursor there for
+    /// good, and no later change would ever be asked for.
+    public static func checkCursor(_ timestamp: Int64, url: URL) throws(SyncError) {
+        guard timestamp >= 0, isBelievable(Date(timeIntervalSince1970: TimeInterval(timestamp))) else {
+            throw .badReply(url: url, path: "$.timestamp", problem: "a time past tomorrow (\(timestamp))")
+        }
     }
 
     /// How far ahead of this machine's clock another device's may run.

@@ -256,6 +256,7 @@ public struct SyncClient: Sendable {
         guard let value = ActionPage.integer(object["timestamp"]) else {
             throw .badReply(url: url, path: "$.timestamp", problem: "missing or not a number")
         }
+        try ActionTime.checkCursor(value, url: url)
         return value
     }
 

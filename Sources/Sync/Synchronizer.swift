@@ -22,6 +22,10 @@ public struct SyncReport: Sendable, Equatable {
     public var unmatched = 0
     /// Pulled actions that could not be read, with their JSON path and why.
     public var skipped: [SkippedAction] = []
+    /// The server had more full pages than one sync reads
+    /// (``Synchronizer/maxPages``): the next sync goes on from where this one
+    /// stopped.
+    public var actionsLeft = false
     /// What failed without stopping the sync (a feed another device subscribed to
     /// that cannot be read), in words.
     public var problems: [String] = []
@@ -59,7 +63,11 @@ public struct Synchronizer: Sendable {
     public let client: SyncClient
     public let library: Library
 
-    public init(client: SyncClient, library: Library) {
+    /// How many pages of actions one sync reads at most.
+    let pageBound: Int
+
+    public init(client: SyncClient, library: Library, maxPages: Int = Synchronizer.maxPages) {
+        pageBound = maxPages
         self.client = client
         self.library = library
     }
@@ -163,6 +171,10 @@ public struct Synchronizer: Sendable {
         }
     }
 
+    /// The most pages of actions one sync reads (a thousand actions each); what
+    /// is left waits for the next sync, which goes on from where this one stopped.
+    public static let maxPages = 50
+
     /// Reads the server's actions since the last merge, a page at a time until a
     /// short page, and merges them all in one transaction with the new cursor.
     private func pullActions(_ cursor: SyncCursor, advancing: Bool, at now: Date, _ report: inout SyncReport)
@@ -170,8 +182,10 @@ public struct Synchronizer: Sendable {
     {
         var since = cursor.actionsSince
         var actions: [EpisodeAction] = []
+        var pages = 0
         while true {
             let page = try await client.actions(since: since)
+            pages += 1
             actions += page.actions
             report.skipped += page.skipped
             let advanced = page.timestamp > since
@@ -179,6 +193,12 @@ public struct Synchronizer: Sendable {
             // A full page may have more behind it; one whose timestamp did not move
             // would only be answered again.
             if page.actions.count + page.skipped.count < SyncClient.pageSize || !advanced { break }
+            // A server whose full pages never end (or keep moving their timestamp)
+            // holds one sync, and its memory, no longer than this.
+            if pages == pageBound {
+                report.actionsLeft = true
+                break
+            }
         }
         for action in actions { report.pulled[action.kind, default: 0] += 1 }
         var next = cursor

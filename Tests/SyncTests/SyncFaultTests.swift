@@ -28,7 +28,9 @@ struct SyncFaultTests {
         return library
     }
 
-    static func sync(_ library: Library, server: URL, timeout: Duration = .seconds(60)) -> Synchronizer {
+    static func sync(_ library: Library, server: URL, timeout: Duration = .seconds(60), maxPages: Int = 50)
+        -> Synchronizer
+    {
         let account = SyncAccount(server: server, user: "alice", device: "laptop", flavor: .gpodder)
         let client = SyncClient(
             account: account,
@@ -37,7 +39,7 @@ struct SyncFaultTests {
             userAgent: "feedsh-tests",
             timeout: timeout
         )
-        return Synchronizer(client: client, library: library)
+        return Synchronizer(client: client, library: library, maxPages: maxPages)
     }
 
     static let keeper = SubscriptionKeeper(subscribe: { _ in nil }, unsubscribe: { _ in nil })
@@ -155,6 +157,32 @@ struct SyncFaultTests {
         #expect(server.syncState(user: "alice").subscriptions == urls)
         let again = try await Self.sync(library, server: server.baseURL).sync(keeper: Self.keeper)
         #expect(again.subscriptionsAdded == 0 && again.rewritten == 0 && again.subscribed.isEmpty)
+    }
+
+    /// A server with more full pages than one sync reads holds it no longer:
+    /// the sync merges what it read, says more is left, and the next one goes on
+    /// from there. A page stamped past tomorrow is refused as a cursor.
+    @Test func aSyncReadsAtMostItsPagesAndRefusesACursorFromTheFuture() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let feed = "http://feeds.example/a.xml"
+        let actions = (0..<2500).map {
+            let at = ActionTime.format(Date(timeIntervalSince1970: 1_700_000_000 + Double($0)))
+            return
+                #"{"podcast": "\#(feed)", "episode": "http://m.example/\#($0).mp3", "action": "download", "timestamp": "\#(at)"}"#
+        }
+        server.addSyncActions(Data("[\(actions.joined(separator: ","))]".utf8), user: "alice")
+        let first = try await Self.sync(library, server: server.baseURL, maxPages: 2).sync(keeper: Self.keeper)
+        #expect(first.actionsLeft)
+        #expect(first.pulled[.download] == 2000)
+        let second = try await Self.sync(library, server: server.baseURL, maxPages: 2).sync(keeper: Self.keeper)
+        #expect(!second.actionsLeft)
+        #expect((second.pulled[.download] ?? 0) >= 500)
+        let url = server.baseURL.appendingPathComponent("api/2/episodes/alice.json")
+        #expect(throws: SyncError.self) {
+            try ActionPage.decode(Data(#"{"actions": [], "timestamp": 8900000000000000000}"#.utf8), url: url)
+        }
     }
 
     /// What another device sent that makes no sense here (an unknown kind, -1,

@@ -24,6 +24,10 @@ extension Render {
             lines.append("skipped the action at \(skipped.path): \(skipped.reason.description)")
         }
         for problem in report.problems { lines.append("\(problem)") }
+        if report.actionsLeft {
+            let most = Synchronizer.maxPages * SyncClient.pageSize
+            lines.append("the server has more than \(most) actions to send: the next sync goes on from here")
+        }
         return SafeLine.lines(lines)
     }
 
@@ -68,6 +72,7 @@ extension JSONRender {
                 report.skipped.map { .object(["path": .string($0.path), "reason": .string($0.reason.description)]) }
             ),
             "errors": .array(report.problems.map { .string($0) }),
+            "actionsLeft": .bool(report.actionsLeft),
         ])
     }
 
