@@ -78,7 +78,9 @@ struct CompletionScriptTests {
     }
 }
 
-/// Runs a program to its end and returns its standard output.
+/// Runs a program to its end and returns its standard output. It waits without
+/// holding a thread of Swift's pool: blocked, two of them (on two cores) stall
+/// every fixture server in this process, and the tests beside it time out.
 private func runProgram(_ path: String, _ arguments: [String]) async throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -87,9 +89,9 @@ private func runProgram(_ path: String, _ arguments: [String]) async throws -> S
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    async let text = readAll(output.fileHandleForReading)
+    if !(await waitForExit(process, timeout: .seconds(60))) { process.terminate() }
+    return await text
 }
 
 @Suite("Manual page")

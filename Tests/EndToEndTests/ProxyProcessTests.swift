@@ -10,6 +10,7 @@ struct ProxyProcessTests {
     func everythingGoesThroughTheProxy(engine: String) async throws {
         let proxy = try Tinyproxy()
         defer { proxy.stop() }
+        try await proxy.ready()
         try await withServerAndFolder { server, root in
             let base = server.baseURL.absoluteString
             let target = "127.0.0.1:\(server.baseURL.port ?? 0)"
@@ -54,6 +55,7 @@ struct ProxyProcessTests {
     @Test func aProxyWithAPassword() async throws {
         let proxy = try Tinyproxy(basicAuth: ("alice", "s3cr3t_pw"))
         defer { proxy.stop() }
+        try await proxy.ready()
         try await withServerAndFolder { server, root in
             let base = server.baseURL.absoluteString
             let refused = try await runFeedsh(

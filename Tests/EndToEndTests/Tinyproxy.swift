@@ -46,13 +46,19 @@ final class Tinyproxy {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
+    }
+
+    /// Waits until it accepts connections (10 s at most), sleeping without
+    /// holding a thread of Swift's pool (blocked, they stall the fixture servers
+    /// of the tests beside this one).
+    func ready() async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
         while !Self.accepts(port: port) {
-            guard Date() < deadline, process.isRunning else {
+            guard ContinuousClock.now < deadline, process.isRunning else {
                 stop()
                 throw TinyproxyError("tinyproxy did not start on port \(port)")
             }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -66,16 +72,18 @@ final class Tinyproxy {
         }
     }
 
-    /// Stops it: SIGTERM, then SIGKILL after 5 s. (Foundation's `waitUntilExit`
-    /// spins on a thread without a run loop here, so this polls.)
+    /// Stops it: SIGTERM, then SIGKILL after 5 s, and removes its folder, on a
+    /// thread of its own (Foundation's `waitUntilExit` spins on a thread without a
+    /// run loop here, so it polls; on Swift's pool that would stall the others).
     func stop() {
-        if process.isRunning {
-            process.terminate()
+        let (process, folder) = (self.process, self.folder)
+        process.terminate()
+        Thread.detachNewThread {
             let deadline = Date().addingTimeInterval(5)
             while process.isRunning, Date() < deadline { usleep(10_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: folder)
         }
-        try? FileManager.default.removeItem(at: folder)
     }
 
     deinit { stop() }
