@@ -94,15 +94,17 @@ public enum FeedParser {
     }
 
     /// Parses what `stream` delivers, on a thread of its own (the parser blocks
-    /// while it waits for bytes), and tells the stream when it is done. A dispatch
-    /// thread, not NIO's pool for blocking work: that has one thread a core, and
-    /// eight feeds read at once would wait for each other's networks.
+    /// while it waits for bytes), and tells the stream when it is done. Not NIO's
+    /// pool for blocking work (one thread a core: eight feeds read at once would
+    /// wait for each other's networks), and not Dispatch's global queue either:
+    /// on Linux Swift's executor runs on its workers, and parsers blocked there
+    /// starve every task until Dispatch adds threads.
     /// With a `sink`, items go to it in batches as they are parsed (a feed of
     /// thousands is never held whole) and the feed comes back without them.
     static func parse(_ channel: ByteChannel, url: URL, sink: FeedItemSink? = nil) async -> Result<Feed, FeedParseError>
     {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 let result: Result<Feed, FeedParseError>
                 do throws(FeedParseError) {
                     result = .success(try parse(XMLParser(stream: ChannelStream(channel)), url: url, sink: sink))
