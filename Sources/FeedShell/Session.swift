@@ -131,7 +131,7 @@ public actor Session {
     ) -> DownloadRequest {
         let subscription = subscription ?? self.subscription
         let episode = podcast.episodes[number - 1]
-        let libraryID = subscription?.marks[episode.id]?.libraryID
+        let libraryID = subscription?.marks.marks(at: number - 1, id: episode.id)?.libraryID
         return register(
             DownloadLabel(
                 number: prefix + String(number),
