@@ -88,9 +88,13 @@ func runFeedsh(
     )
 }
 
+/// Everything `handle` gives until its end, read on a thread of its own: on
+/// Dispatch's global queue the blocked reads (two for each feedsh running) take
+/// the workers that Swift's executor runs on here, and the fixture servers of
+/// every test stall until Dispatch adds more (about 30 s on two cores).
 func readAll(_ handle: FileHandle) async -> String {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             let data = handle.readDataToEndOfFile()
             continuation.resume(returning: String(decoding: data, as: UTF8.self))
         }

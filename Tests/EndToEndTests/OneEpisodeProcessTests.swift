@@ -45,8 +45,12 @@ struct OneEpisodeProcessTests {
         try await Scene.with { scene in
             let sync = syncEnvironment(scene.root)
             let environment = ["FEEDSH_SYNC_PASSWORD": sync["FEEDSH_SYNC_PASSWORD"] ?? ""]
+            // Played from the file: the fixture makes the tone once (streamed four
+            // times, its generation held the test process's threads). The
+            // chapters are read once here, and every play reads them from the cache
+            // (a play waits 5 s at most for a server, and a loaded one can miss it).
             let setUp = try await scene.run(
-                "subscribe \(scene.feed); sync login \(scene.base) alice",
+                "subscribe \(scene.feed); get 1:1; wait; chapters 1:1; sync login \(scene.base) alice",
                 environment: environment
             )
             #expect(setUp.status == 0, "\(setUp.standardError)")

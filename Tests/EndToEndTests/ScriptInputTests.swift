@@ -113,10 +113,11 @@ final class ScriptInputEndToEndTests {
     }
 }
 
-/// Waits for the first bytes on `handle` (or its end).
+/// Waits for the first bytes on `handle` (or its end), on a thread of its own
+/// (see ``readAll(_:)``).
 func readSome(_ handle: FileHandle) async -> Data {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             continuation.resume(returning: handle.availableData)
         }
     }

@@ -224,7 +224,7 @@ struct ScriptModeTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         let line = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var bytes = Data()
                 while let byte = try? stdout.fileHandleForReading.read(upToCount: 1), !byte.isEmpty,
                     byte != Data("\n".utf8)

@@ -83,23 +83,26 @@ struct BrokenFeedTests {
         let settings = HTTPSettings(requestTimeout: .seconds(1))
         let fetcher = HTTPFetcher(settings: settings)
         let client = FeedClient(settings: settings, retry: RetryPolicy(attempts: 1))
-        let started = ContinuousClock.now
         var failures: [FeedError] = []
-        // 40 kB a second, in chunks of 4 kB: never a stall, but seconds to send.
-        do { _ = try await fetcher.get(server.url("/fault/rate=40000/media/1386867488/1000700000001.mp3")) } catch {
+        var took: [Duration] = []
+        // 10 kB a second, in chunks of 4 kB: never a stall, yet 72 s for the feed
+        // and 11 minutes for the media at that rate.
+        var started = ContinuousClock.now
+        do { _ = try await fetcher.get(server.url("/fault/rate=10000/media/1386867488/1000700000001.mp3")) } catch {
             failures.append(error)
         }
-        do { _ = try await client.fetch(server.url("/fault/rate=40000/feeds/generate?n=2000&words=0")) } catch {
+        took.append(ContinuousClock.now - started)
+        started = ContinuousClock.now
+        do { _ = try await client.fetch(server.url("/fault/rate=10000/feeds/generate?n=2000&words=0")) } catch {
             failures.append(error)
         }
-        let took = ContinuousClock.now - started
+        took.append(ContinuousClock.now - started)
         try await fetcher.shutdown()
         try await client.shutdown()
         await server.stop()
         #expect(failures.map(\.code) == [.timedOut, .timedOut], "\(failures)")
-        // Each within its second and a margin for a loaded machine, not the
-        // minutes the bodies take at that rate.
-        #expect(took < .seconds(12), "\(took)")
+        // Each within its second and a wide margin for a loaded machine.
+        #expect(took.allSatisfy { $0 < .seconds(20) }, "\(took)")
     }
 
     @Test func aTruncatedFeedIsRetriedThenFails() async throws {
