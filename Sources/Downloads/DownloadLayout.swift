@@ -96,12 +96,19 @@ public struct DownloadLayout: Sendable, Equatable {
 
     /// What is on disk, from `lstat`: a symbolic link at either name counts as
     /// nothing there (it is never followed, nor taken for a finished download).
+    ///
+    /// `lstat` on the path as it is: `FilePath`'s normalizing of every path made
+    /// `cancel all` of 5,000 downloads spend seconds (in a debug build) here.
     public func status(of file: File) -> Status {
-        let entry = { (url: URL) in try? FilePath(url.path).stat(followTargetSymlink: false) }
-        if let info = entry(file.final), info.type == .regular {
+        let entry = { (url: URL) -> (regular: Bool, size: Int64)? in
+            var info = stat()
+            guard lstat(url.path, &info) == 0 else { return nil }
+            return ((info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size))
+        }
+        if let info = entry(file.final), info.regular {
             return .downloaded(bytes: info.size)
         }
-        if let info = entry(file.part), info.type == .regular {
+        if let info = entry(file.part), info.regular {
             let size = info.size
             let sidecar = Sidecar.load(from: file.sidecar)
             let confirmed = sidecar.map { min($0.confirmedBytes, size) } ?? size
