@@ -50,6 +50,19 @@ struct BackgroundProcessTests {
             return pid
         }
 
+        /// The background feedsh's pid once its log names it (it writes the line
+        /// as it starts, which a loaded machine may do a moment after the shell
+        /// that started it has returned), waiting up to 10 s.
+        func startedBackgroundPID() async throws -> Int32 {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                if let pid = backgroundPID() { return pid }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            Issue.record("no background feedsh in its log within 10 s")
+            throw CancellationError()
+        }
+
         /// Waits (at most `timeout`) until the background feedsh has exited.
         func waitForBackgroundToExit(timeout: Duration = .seconds(60)) async throws {
             let deadline = ContinuousClock.now + timeout
@@ -76,7 +89,7 @@ struct BackgroundProcessTests {
             let detached = try await scene.run("lookup; get 1,2", ["--detach"])
             #expect(detached.status == 0, "\(detached.standardError)")
             #expect(detached.standardError.contains("2 downloads continue in the background (feedsh pid "))
-            let pid = try #require(scene.backgroundPID())
+            let pid = try await scene.startedBackgroundPID()
             // The shell has exited; its downloads go on, shown by a new shell.
             let listed = try await scene.run("lookup; downloads; episodes")
             #expect(listed.status == 0, "\(listed.standardError)")
@@ -106,7 +119,7 @@ struct BackgroundProcessTests {
         try await Scene.with(rate: 1_500_000) { scene in
             let detached = try await scene.run("lookup; get 1", ["--detach"])
             #expect(detached.status == 0, "\(detached.standardError)")
-            let pid = try #require(scene.backgroundPID())
+            let pid = try await scene.startedBackgroundPID()
             // Killed once the background has confirmed bytes of its own (each
             // second), so that the .part it leaves shows a percentage: the bytes on
             // disk, or the count the detaching shell confirmed as it let go, raced
@@ -118,12 +131,15 @@ struct BackgroundProcessTests {
                 guard ContinuousClock.now < deadline else { throw CancellationError() }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            // A shell waiting for it is not left waiting when it dies.
-            async let waited = scene.run("lookup; wait")
-            try await Task.sleep(for: .milliseconds(500))
+            // A shell waiting for it is not left waiting when it dies: killed once
+            // that shell is past `lookup` (on a loaded machine that took longer than
+            // any fixed pause, and its `wait` found the background gone already).
+            let waiter = try LiveFeedsh(["-c", "lookup; wait"], environment: scene.environment)
+            try await waiter.waitForText("episodes loaded")
+            try await Task.sleep(for: .milliseconds(300))
             kill(pid, SIGKILL)
             while kill(pid, 0) == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            let waiting = try await waited
+            let waiting = try await waiter.finish()
             #expect(waiting.status == 0, "\(waiting.standardError)")
             #expect(
                 waiting.standardOutput.contains("the background feedsh went away; 'resume 1' continues it here"),
@@ -142,7 +158,7 @@ struct BackgroundProcessTests {
             // A new background feedsh replaces the stale socket.
             let again = try await scene.run("lookup; get 2", ["--detach"])
             #expect(again.status == 0, "\(again.standardError)")
-            let second = try #require(scene.backgroundPID())
+            let second = try await scene.startedBackgroundPID()
             #expect(second != pid)
             // The killed one's .part is resumed here, exactly.
             try await scene.waitForBackgroundToExit()
@@ -158,7 +174,7 @@ struct BackgroundProcessTests {
         try await Scene.with(rate: 1_500_000) { scene in
             let detached = try await scene.run("lookup; get 1", ["--detach"])
             #expect(detached.status == 0, "\(detached.standardError)")
-            let pid = try #require(scene.backgroundPID())
+            let pid = try await scene.startedBackgroundPID()
             try await Task.sleep(for: .milliseconds(300))
             kill(pid, SIGTERM)
             try await scene.waitForBackgroundToExit(timeout: .seconds(20))

@@ -586,6 +586,19 @@ final class LiveFeedsh: Sendable {
         throw CancellationError()
     }
 
+    /// Waits until its standard output holds `text`, up to `timeout`.
+    func waitForText(_ text: String, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !self.text.contains(text) {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                Issue.record("no '\(text)' within \(timeout); output so far:\n\(self.text)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Waits for the process to exit (killing it after `timeout`) and returns what
     /// it printed.
     func finish(timeout: Duration = .seconds(30)) async throws -> FeedshResult {
