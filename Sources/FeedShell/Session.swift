@@ -178,8 +178,6 @@ public actor Session {
             podcast: resolved.podcast.title,
             episode: resolved.episodeRef
         )
-        let authorization = LoadedSubscription(podcast: resolved.podcast, marks: [:], credentials: credentials)
-            .authorization(for: episode.audioURL)
         let request = register(
             label,
             for: DownloadRequest(
@@ -191,7 +189,7 @@ public actor Session {
                     extension: episode.fileExtension
                 ),
                 declaredLength: episode.declaredLength,
-                authorization: authorization
+                authorization: resolved.podcast.authorization(credentials, for: episode.audioURL)
             )
         )
         return DownloadTarget(label: label, request: request)
@@ -201,18 +199,10 @@ public actor Session {
     /// given (those gone since are left out).
     func targets(of refs: [EpisodeRef]) async throws(ShellError) -> [DownloadTarget] {
         guard !refs.isEmpty, let library = try libraryIfMade() else { return [] }
-        let resolved = try await libraryCall { () async throws(LibraryError) in try await library.resolve(refs) }
-        var credentials: [Int64: FeedCredentials?] = [:]
-        var targets: [DownloadTarget] = []
-        for episode in resolved {
-            if credentials[episode.podcastNumber] == nil {
-                credentials[episode.podcastNumber] = .some(try? await library.credentials(of: episode.podcastNumber))
-            }
-            if let target = target(of: episode, credentials: credentials[episode.podcastNumber] ?? nil) {
-                targets.append(target)
-            }
+        let (resolved, credentials) = try await libraryCall { () async throws(LibraryError) in
+            (try await library.resolve(refs), try await library.allCredentials())
         }
-        return targets
+        return resolved.compactMap { target(of: $0, credentials: credentials[$0.podcastNumber]) }
     }
 
     /// Where an episode's file goes.

@@ -58,7 +58,15 @@ struct LoadedSubscription: Sendable {
     /// The `Authorization` header for a download of `url`: only on the feed's own
     /// origin.
     func authorization(for url: URL) -> String? {
-        guard let credentials, let feed = URL(string: podcast.feedURL), feed.origin == url.origin else { return nil }
+        podcast.authorization(credentials, for: url)
+    }
+}
+
+extension StoredPodcast {
+    /// The `Authorization` header of `credentials` for a download of `url`: only
+    /// on this feed's own origin.
+    func authorization(_ credentials: FeedCredentials?, for url: URL) -> String? {
+        guard let credentials, let feed = URL(string: feedURL), feed.origin == url.origin else { return nil }
         return credentials.authorization
     }
 }
