@@ -29,7 +29,7 @@ public final class DownloadsService: Sendable {
 
     /// How download `id` is named: its label when one was kept, else its id.
     func label(for id: String) -> DownloadLabel {
-        labels.withLock { $0[id] } ?? DownloadLabel(number: id, title: "")
+        knownLabel(for: id) ?? DownloadLabel(number: id, title: "")
     }
 
     /// The label kept for download `id`, if any.
