@@ -53,9 +53,68 @@ struct WorldFeedTests {
         ("2004-07-08 23:56:58", "2004-07-08T23:56:58Z"), ("2004-07-08 23:56:58Z", "2004-07-08T23:56:58Z"),
         ("2004-07-08 23:56:58 -0500", "2004-07-09T04:56:58Z"), ("Thu, 01 Jan 2004", "2004-01-01T00:00:00Z"),
         ("Thu, 08 Jul 2004 23:56:58 MEST", "2004-07-08T21:56:58Z"), ("8 Jul 2004 23:56 GMT+2", "2004-07-08T21:56:00Z"),
+        // RFC 850, fractional seconds, a 12-hour clock, ISO 8601's basic format,
+        // a month without its zero, slashes.
+        ("Sunday, 06-Nov-94 08:49:37 GMT", "1994-11-06T08:49:37Z"),
+        ("Mon, 01 Jan 2024 10:00:00.000 GMT", "2024-01-01T10:00:00Z"),
+        ("Mon, 01 Jan 2024 10:00 PM EST", "2024-01-02T03:00:00Z"),
+        ("Mon, 01 Jan 2024 12:30 a.m. GMT", "2024-01-01T00:30:00Z"),
+        ("20040105T101010Z", "2004-01-05T10:10:10Z"), ("20040105T1010+0100", "2004-01-05T09:10:00Z"),
+        ("20040105", "2004-01-05T00:00:00Z"), ("2024-1-5", "2024-01-05T00:00:00Z"),
+        ("2024/01/05 10:00:00", "2024-01-05T10:00:00Z"),
     ])
     func oneDate(text: String, expected: String) {
         #expect(FeedDates.parse(text) == Self.date(expected))
+    }
+
+    @Test(arguments: ["Mon, 01 Jan 2024 13:00 PM GMT", "20040105T10", "2004010", "20040105X1010"])
+    func notQuiteADate(text: String) {
+        #expect(FeedDates.parse(text) == nil)
+    }
+
+    /// RSS 2.0 whose root declares a default namespace (UserLand's, as some
+    /// generators still write it): its elements are RSS's own.
+    @Test func rssInADefaultNamespace() throws {
+        let feed = try FeedParser.parse(
+            Data(
+                """
+                <rss xmlns="http://backend.userland.com/rss2" version="2.0"><channel><title>Namespaced</title>
+                <item><title>One</title><guid>g1</guid><pubDate>Thu, 08 Jul 2004 23:56:58 GMT</pubDate>
+                <enclosure url="https://media.invalid/1.mp3" type="audio/mpeg" length="10"/></item>
+                </channel></rss>
+                """.utf8
+            ),
+            url: Self.base
+        )
+        #expect(feed.title == "Namespaced")
+        #expect(feed.items.map(\.title) == ["One"])
+        #expect(feed.items.first?.guid == "g1")
+        #expect(feed.items.first?.published == Self.date("2004-07-08T23:56:58Z"))
+    }
+
+    /// Atom 0.3 (its own namespace, `issued`, `tagline`): text constructs in
+    /// `mode="base64"` are decoded, `mode="escaped"` read as HTML.
+    @Test func atomZeroThreeModes() throws {
+        let notes = Data("<p>Notes &amp; more</p>".utf8).base64EncodedString()
+        let feed = try FeedParser.parse(
+            Data(
+                """
+                <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title mode="escaped" type="text/html">&lt;b&gt;Old&lt;/b&gt; Atom</title>
+                <tagline>From 2004</tagline>
+                <entry><title mode="base64">\(Data("Encoded & titled".utf8).base64EncodedString())</title>
+                <id>urn:old:1</id><issued>2004-07-08T23:56:58Z</issued><modified>2004-07-09T00:00:00Z</modified>
+                <content type="text/html" mode="base64">\(notes)</content>
+                <link rel="enclosure" href="https://media.invalid/old.mp3" type="audio/mpeg"/></entry>
+                </feed>
+                """.utf8
+            ),
+            url: Self.base
+        )
+        #expect(feed.title == "Old Atom")
+        #expect(feed.description == "From 2004")
+        #expect(feed.items.map(\.title) == ["Encoded & titled"])
+        #expect(feed.items.first?.description == "Notes & more")
+        #expect(feed.items.first?.published == Self.date("2004-07-08T23:56:58Z"))
     }
 
     @Test func aKnownZoneIsNoWarning() {

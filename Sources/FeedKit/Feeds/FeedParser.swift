@@ -177,6 +177,8 @@ enum FeedNamespace {
             return podcast
         }
         if lower.contains("search.yahoo.com/mrss") { return media }
+        // Atom 0.3, the draft still served by old blogs and podcast hosts.
+        if lower == "http://purl.org/atom/ns#" { return atom }
         return uri
     }
 }
@@ -227,6 +229,9 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     private(set) var finishedRoot = false
     private(set) var rootName: String?
     private var isAtom = false
+    /// The default namespace an `<rss>` root declared (UserLand's and Harvard's
+    /// RSS 2.0 namespaces are seen): its elements are RSS's own.
+    private var rssNamespace: String?
     private var stack: [Element] = []
     private var feed = Feed()
     private var item: PendingItem?
@@ -281,7 +286,10 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
         if stack.isEmpty {
             rootName = qualifiedName
             switch name {
-            case "rss", "RDF": sawRoot = true
+            case "rss":
+                sawRoot = true
+                if !namespace.isEmpty { rssNamespace = namespace }
+            case "RDF": sawRoot = true
             case "feed":
                 sawRoot = true
                 isAtom = true
@@ -367,7 +375,8 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
 
     /// An element of RSS itself (no namespace, or RSS 1.0's).
     private func isPlain(_ element: Element) -> Bool {
-        element.namespace.isEmpty || element.namespace.hasPrefix("http://purl.org/rss/1.0")
+        element.namespace.isEmpty || element.namespace == rssNamespace
+            || element.namespace.hasPrefix("http://purl.org/rss/1.0")
     }
 
     /// Elements whose content is in their attributes act when they start, so that
@@ -423,9 +432,7 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
 
     private func ended(_ element: Element) {
         var text = trimmed(element.text)
-        if isAtom, element.attributes["type"] == "html" || element.attributes["type"] == "xhtml" {
-            text = FeedText.plain(text)
-        }
+        if isAtom { text = atomText(text, element.attributes) }
         let inItem = item != nil
         let depth = stack.count  // the element itself is already popped
         // A child of the item itself, or of the channel or feed itself: not of an
@@ -464,13 +471,20 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
             item?.summary = text
         case (let ns, "content") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && inItem:
             item?.contentEncoded = text
-        case (let ns, "subtitle") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && !inItem:
+        case (let ns, "subtitle") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && !inItem,
+            (let ns, "tagline") where isAtom && (ns.isEmpty || ns == FeedNamespace.atom) && !inItem:
             feed.description = feed.description ?? FeedText.plain(text)
         case (_, "pubDate") where ofItem, (_, "date") where ofItem:
             item?.published = date(text)
-        case (let ns, "published") where ofItem && (ns.isEmpty || ns == FeedNamespace.atom):
-            item?.published = date(text)
-        case (let ns, "updated") where ofItem && (ns.isEmpty || ns == FeedNamespace.atom):
+        case (let ns, "published") where ofItem && (ns.isEmpty || ns == FeedNamespace.atom),
+            (let ns, "issued") where ofItem && isAtom && (ns.isEmpty || ns == FeedNamespace.atom),
+            (let ns, "created") where ofItem && isAtom && (ns.isEmpty || ns == FeedNamespace.atom):
+            // `issued` and `created` are Atom 0.3's.
+            if item?.published == nil || element.name == "published" || element.name == "issued" {
+                item?.published = date(text)
+            }
+        case (let ns, "updated") where ofItem && (ns.isEmpty || ns == FeedNamespace.atom),
+            (let ns, "modified") where ofItem && isAtom && (ns.isEmpty || ns == FeedNamespace.atom):
             item?.updated = date(text)
         case (FeedNamespace.itunes, "duration") where inItem:
             item?.duration = FeedDurations.parse(text)
@@ -513,6 +527,22 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
         default:
             break
         }
+    }
+
+    /// The text of an Atom text construct: markup (`type` `html`, `xhtml`, or a
+    /// MIME type such as Atom 0.3's `text/html`) made plain; Atom 0.3's
+    /// `mode="base64"` decoded first and `mode="escaped"` read as HTML.
+    private func atomText(_ text: String, _ attributes: [String: String]) -> String {
+        var text = text
+        let mode = attributes["mode"]?.lowercased()
+        if mode == "base64" {
+            let compact = text.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters) else { return "" }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        let type = attributes["type"]?.lowercased() ?? ""
+        if type.contains("html") || mode == "escaped" { return FeedText.plain(text) }
+        return text
     }
 
     /// A date, with a warning on the feed when its zone was not known (and so

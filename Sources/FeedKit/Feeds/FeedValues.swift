@@ -37,9 +37,14 @@ public enum FeedDates {
     public static func read(_ text: String) -> Reading {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return Reading() }
+        let leadingDigits = trimmed.prefix { $0.isASCII && $0.isNumber }.count
         var reading =
-            if trimmed.prefix(4).allSatisfy(\.isNumber), trimmed.count == 4 || trimmed.dropFirst(4).first == "-" {
-                Reading(date: w3c(trimmed) ?? ISO8601.parse(trimmed))
+            if leadingDigits == 4, let separator = trimmed.dropFirst(4).first, separator == "-" || separator == "/" {
+                Reading(date: w3c(trimmed.replacingOccurrences(of: "/", with: "-")) ?? ISO8601.parse(trimmed))
+            } else if leadingDigits == 4, trimmed.count == 4 {
+                Reading(date: w3c(trimmed))
+            } else if leadingDigits == 8, let extended = extended(basic: trimmed) {
+                Reading(date: w3c(extended))
             } else {
                 rfc822(trimmed)
             }
@@ -68,6 +73,13 @@ public enum FeedDates {
             rest = rest.dropFirst()
             return true
         }
+        /// A month or a day: two digits, or one where a writer left out the zero.
+        func shortNumber() -> Int? {
+            let digits = rest.prefix(2).prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty else { return nil }
+            rest = rest.dropFirst(digits.count)
+            return Int(digits)
+        }
         guard let year = number(4) else { return nil }
         var month = 1
         var day = 1
@@ -77,10 +89,10 @@ public enum FeedDates {
         var offset = 0
         var fraction = 0.0
         if take("-") {
-            guard let value = number(2) else { return nil }
+            guard let value = shortNumber() else { return nil }
             month = value
             if take("-") {
-                guard let value = number(2) else { return nil }
+                guard let value = shortNumber() else { return nil }
                 day = value
                 if take("T") || take("t") || take(" ") {
                     guard let h = number(2), take(":"), let m = number(2) else { return nil }
@@ -111,8 +123,41 @@ public enum FeedDates {
             .addingTimeInterval(fraction)
     }
 
+    /// ISO 8601's basic format (`20040105T101010Z`, `20040105`) in the extended
+    /// one W3C-DTF reads; nil when `text` is not that.
+    private static func extended(basic text: String) -> String? {
+        let characters = Array(text)
+        func digits(_ range: Range<Int>) -> String? {
+            guard range.upperBound <= characters.count,
+                characters[range].allSatisfy({ $0.isASCII && $0.isNumber })
+            else { return nil }
+            return String(characters[range])
+        }
+        guard let year = digits(0..<4), let month = digits(4..<6), let day = digits(6..<8) else { return nil }
+        var out = "\(year)-\(month)-\(day)"
+        guard characters.count > 8 else { return out }
+        guard characters[8] == "T" || characters[8] == "t", let hour = digits(9..<11), let minute = digits(11..<13)
+        else { return nil }
+        out += "T\(hour):\(minute)"
+        var index = 13
+        if let second = digits(13..<15) {
+            out += ":\(second)"
+            index = 15
+        }
+        let zone = String(characters[index...])
+        if zone.isEmpty || zone == "Z" || zone == "z" { return out + zone }
+        guard let sign = zone.first, sign == "+" || sign == "-", zone.count == 5,
+            zone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        return out + zone
+    }
+
     private static func rfc822(_ text: String) -> Reading {
-        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
+        // RFC 850's `06-Nov-94` is three tokens.
+        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).flatMap { token in
+            token.contains("-") && token.first?.isNumber == true && token.contains(where: \.isLetter)
+                ? token.split(separator: "-").map(String.init) : [String(token)]
+        }
         var day: Int?
         var month: Int?
         var year: Int?
@@ -121,9 +166,15 @@ public enum FeedDates {
         var unknownZone: String?
         for token in tokens {
             if time == nil, token.contains(":"), token.first?.isNumber == true {
-                let parts = token.split(separator: ":").map { Int($0) }
+                // Seconds may carry a fraction (`10:00:00.000`), dropped.
+                let parts = token.split(separator: ":").enumerated().map { index, part in
+                    Int(index == 2 ? part.prefix { $0 != "." } : part)
+                }
                 guard parts.count >= 2, parts.allSatisfy({ $0 != nil }) else { return Reading() }
                 time = (parts[0]!, parts[1]!, parts.count > 2 ? parts[2]! : 0)
+            } else if let clock = time, let meridiem = meridiem(token) {
+                guard (1...12).contains(clock.0) else { return Reading() }
+                time = (clock.0 % 12 + (meridiem == "PM" ? 12 : 0), clock.1, clock.2)
             } else if let number = Int(token), !token.hasPrefix("+"), !token.hasPrefix("-") {
                 if day == nil, month == nil || token.count <= 2, number >= 1, number <= 31, year == nil,
                     token.count <= 2
@@ -151,6 +202,12 @@ public enum FeedDates {
         }
         let date = date(year: year, month: month, day: day, time: clock, offset: offset ?? 0)
         return Reading(date: date, unknownZone: date != nil && offset == nil ? unknownZone : nil)
+    }
+
+    /// `AM` or `PM` (also `a.m.`, `pm`), in capitals; nil for other tokens.
+    private static func meridiem(_ token: String) -> String? {
+        let letters = token.uppercased().filter { $0 != "." }
+        return letters == "AM" || letters == "PM" ? letters : nil
     }
 
     /// `+0100`, `-05:30`, `GMT+2`, `UTC-01:01`, `GMT+0100`: minutes east of UTC.
