@@ -299,52 +299,62 @@ struct JSONTranscript: Decodable {
 /// An HTML transcript. The Podcast Index's shape (`<cite>Speaker:</cite>
 /// <time>0:00</time><p>text</p>`) gives speakers and times; any other HTML
 /// gives a cue for each paragraph. Scripts, styles and comments are dropped.
+///
+/// Read over UTF-8 bytes, each byte looked at a bounded number of times: a
+/// search through Foundation's `range(of:)` on what is left copies it, and a
+/// megabyte of `<!---->` took seconds.
 enum HTMLTranscript {
     static func cues(_ html: String) -> [TranscriptCue] {
+        let bytes = Array(html.utf8)
         var cues: [TranscriptCue] = []
         var speaker: String?
         var time: Double?
-        var text = ""
-        var capture: (tag: String, text: String)?
+        var text: [UInt8] = []
+        var capture: (tag: String, text: [UInt8])?
         func flush() {
-            let line = FeedText.line(text)
-            text = ""
+            let line = FeedText.line(String(decoding: text, as: UTF8.self))
+            text.removeAll(keepingCapacity: true)
             guard !line.isEmpty else { return }
             cues.append(TranscriptCue(start: time, speaker: speaker, text: line))
             time = nil
         }
-        var rest = html[...]
-        while let open = rest.firstIndex(of: "<") {
-            let before = rest[..<open]
-            if capture != nil { capture?.text += before } else { text += before }
-            if rest[open...].hasPrefix("<!--") {
-                rest = rest[open...].range(of: "-->").map { rest[$0.upperBound...] } ?? ""
+        func keep(_ range: Range<Int>) {
+            if capture != nil { capture?.text += bytes[range] } else { text += bytes[range] }
+        }
+        var index = 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            keep(index..<open)
+            if Self.starts(bytes, at: open, with: Self.commentOpen) {
+                index =
+                    Self.find(Self.commentClose, in: bytes, from: open + 4).map { $0 + Self.commentClose.count }
+                    ?? bytes.count
                 continue
             }
-            guard let close = rest[open...].firstIndex(of: ">") else {
-                rest = rest[open...]
+            guard let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else {
+                index = open
                 break
             }
-            let tag = rest[rest.index(after: open)..<close]
-            rest = rest[rest.index(after: close)...]
-            let closing = tag.hasPrefix("/")
-            let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
+            let tag = bytes[(open + 1)..<close]
+            index = close + 1
+            let closing = tag.first == UInt8(ascii: "/")
+            let name = String(
+                decoding: tag.drop { $0 == UInt8(ascii: "/") }.prefix { Self.isNameByte($0) },
+                as: UTF8.self
+            ).lowercased()
             switch name {
             case "script" where !closing, "style" where !closing:
-                rest =
-                    rest.range(of: "</" + name, options: .caseInsensitive).map { range in
-                        rest[range.upperBound...].firstIndex(of: ">").map { rest[rest.index(after: $0)...] } ?? ""
-                    } ?? ""
+                // To the end of the closing tag, or of the document.
+                let end = Self.find(Array("</\(name)".utf8), in: bytes, from: index, caseInsensitive: true)
+                index = end.flatMap { bytes[$0...].firstIndex(of: UInt8(ascii: ">")) }.map { $0 + 1 } ?? bytes.count
             case "cite", "time":
                 if !closing {
                     flush()
-                    capture = (name, "")
+                    capture = (name, [])
                 } else if let captured = capture, captured.tag == name {
                     capture = nil
-                    let value = FeedText.line(captured.text)
+                    let value = FeedText.line(String(decoding: captured.text, as: UTF8.self))
                     if name == "time" {
-                        time =
-                            ClockTime.seconds(value, fields: 1...3)
+                        time = ClockTime.seconds(value, fields: 1...3)
                     } else {
                         speaker = value.hasSuffix(":") ? String(value.dropLast()) : value
                         if speaker?.isEmpty == true { speaker = nil }
@@ -355,8 +365,38 @@ enum HTMLTranscript {
             default: break
             }
         }
-        if capture != nil { capture?.text += rest } else { text += rest }
+        keep(index..<bytes.count)
         flush()
         return cues
+    }
+
+    private static let commentOpen = Array("<!--".utf8)
+    private static let commentClose = Array("-->".utf8)
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func starts(_ bytes: [UInt8], at index: Int, with prefix: [UInt8]) -> Bool {
+        bytes.count - index >= prefix.count && bytes[index..<(index + prefix.count)].elementsEqual(prefix)
+    }
+
+    /// Where `needle` (ASCII) first starts in `bytes` at or after `from`: a scan
+    /// for its first byte, then a compare, so linear for the short needles here.
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int, caseInsensitive: Bool = false) -> Int? {
+        guard let first = needle.first, from <= bytes.count else { return nil }
+        let fold: (UInt8) -> UInt8 = caseInsensitive ? { $0 | 0x20 } : { $0 }
+        let lead = fold(first)
+        var index = from
+        while index + needle.count <= bytes.count {
+            if fold(bytes[index]) == lead,
+                zip(bytes[index..<(index + needle.count)], needle).allSatisfy({ fold($0) == fold($1) })
+            {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 }

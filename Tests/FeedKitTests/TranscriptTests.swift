@@ -114,6 +114,18 @@ struct TranscriptTests {
         )
     }
 
+    /// Two megabytes each of empty comments and of empty styles, and an unclosed
+    /// comment, read in linear time (about a second here in a debug build). The
+    /// bound is loose for a busy machine; the old code took over 30 s.
+    @Test func emptyCommentsAndStylesAreReadInLinearTime() throws {
+        let started = ContinuousClock.now
+        let comments = String(repeating: "<!---->", count: 300_000) + "<p>a</p><!-- never closed <p>lost</p>"
+        #expect(try parse(comments, .html).cues.map(\.text) == ["a"])
+        let styles = String(repeating: "<STYLE></Style >", count: 130_000) + "<p>end</p>"
+        #expect(try parse(styles, .html).cues.map(\.text) == ["end"])
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
+
     @Test func plainTextIsParagraphs() throws {
         let document = try parse("First line\nsame paragraph.\n\n\nSecond\u{07}.\r\n", .plain)
         #expect(
