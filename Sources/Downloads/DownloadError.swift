@@ -141,13 +141,13 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch kind {
         case .httpStatus(let status, let url):
-            "HTTP \(status)\(HTTPStatusPhrase.suffix(status)) from \(url.absoluteString)"
+            "HTTP \(status)\(HTTPStatusPhrase.suffix(status)) from \(url.redacted)"
         case .notMedia(let contentType, let url):
-            "\(url.absoluteString) sent \(contentType), not media"
+            "\(url.redacted) sent \(contentType), not media"
         case .wrongType(let contentType, let expected, let url):
-            "\(url.absoluteString) sent \(contentType), not \(expected == "image/" ? "an image" : expected)"
+            "\(url.redacted) sent \(contentType), not \(expected == "image/" ? "an image" : expected)"
         case .encoded(let encoding, let url):
-            "\(url.host ?? url.absoluteString) compressed the file (Content-Encoding: \(encoding)) although it was asked not to"
+            "\(url.host ?? url.redacted) compressed the file (Content-Encoding: \(encoding)) although it was asked not to"
         case .network(let failure):
             failure.description
         case .disk(let operation, let path, let code):
@@ -157,12 +157,12 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .lengthMismatch(let expected, let received):
             "received \(received) bytes where \(expected) were promised"
         case .tooLarge(let limit, let url):
-            "\(url.absoluteString) is larger than \(Self.size(limit)), the most a download may be "
+            "\(url.redacted) is larger than \(Self.size(limit)), the most a download may be "
                 + "(--max-filesize or 'set max-size'); nothing was kept"
         case .emptyBody(let url):
-            "\(url.absoluteString) sent an empty file"
+            "\(url.redacted) sent an empty file"
         case .truncated(let received, let declared, let url):
-            "\(url.absoluteString) ended after \(received) of the \(declared) bytes its feed declares, "
+            "\(url.redacted) ended after \(received) of the \(declared) bytes its feed declares, "
                 + "and the server cannot resume; kept as a partial file"
         case .locked(_, let pid):
             "being downloaded by feedsh (\(pid.map { "pid \($0)" } ?? "another process"))"

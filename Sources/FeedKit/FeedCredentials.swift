@@ -86,14 +86,3 @@ public struct FeedCredentialsError: Error, Sendable, Equatable, CustomStringConv
     public let description: String
     init(_ description: String) { self.description = description }
 }
-
-extension URL {
-    /// The URL as feedsh shows it: without any password in it (`https://user@host/`).
-    public var redacted: String {
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false),
-            components.percentEncodedPassword != nil
-        else { return absoluteString }
-        components.percentEncodedPassword = nil
-        return components.url?.absoluteString ?? absoluteString
-    }
-}

@@ -16,6 +16,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case decoding(URL?, keyPath: String, detail: String)
         case bodyTooLarge(URL, limit: Int)
         case decompressedTooLarge(URL, limit: Int)
+        case encoded(URL, encoding: String)
         case truncated(URL, received: Int, expected: Int?)
         case connectionFailed(host: String, port: Int, reason: String, proxy: Bool)
         case timedOut(URL, after: Duration)
@@ -38,6 +39,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let decoding = Code("decoding")
         public static let bodyTooLarge = Code("body-too-large")
         public static let decompressedTooLarge = Code("decompressed-too-large")
+        public static let encoded = Code("encoded-body")
         public static let truncated = Code("truncated-body")
         public static let connectionFailed = Code("connection-failed")
         public static let timedOut = Code("timed-out")
@@ -72,6 +74,9 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func decompressedTooLarge(url: URL, limit: Int) -> FeedError {
         .init(.decompressedTooLarge(url, limit: limit))
     }
+    /// The body came compressed (`Content-Encoding`) although it was asked for
+    /// as it is: read as it was sent, it would be garbage.
+    public static func encoded(url: URL, encoding: String) -> FeedError { .init(.encoded(url, encoding: encoding)) }
     /// The body broke off after `received` bytes, of `expected` when the server
     /// said how many.
     public static func truncated(url: URL, received: Int, expected: Int?) -> FeedError {
@@ -116,6 +121,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoding: .decoding
         case .bodyTooLarge: .bodyTooLarge
         case .decompressedTooLarge: .decompressedTooLarge
+        case .encoded: .encoded
         case .truncated: .truncated
         case .connectionFailed: .connectionFailed
         case .timedOut: .timedOut
@@ -132,7 +138,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: URL? {
         switch kind {
         case .httpStatus(_, let url), .notJSON(let url, _, _), .invalidJSON(let url, _, _),
-            .bodyTooLarge(let url, _), .decompressedTooLarge(let url, _), .truncated(let url, _, _),
+            .bodyTooLarge(let url, _), .decompressedTooLarge(let url, _), .encoded(let url, _),
+            .truncated(let url, _, _),
             .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _), .invalidTranscript(let url, _),
             .unauthorized(let url, _):
             url
@@ -156,34 +163,37 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .httpStatus(let status, let url):
-            "HTTP \(status)\(HTTPStatusText.phrase(status)) from \(url.absoluteString)"
+            "HTTP \(status)\(HTTPStatusText.phrase(status)) from \(url.redacted)"
         case .notJSON(let url, let contentType, let count):
-            "expected JSON from \(url.absoluteString), got \(contentType ?? "no content type"), \(ByteCountText.format(count))"
+            "expected JSON from \(url.redacted), got \(contentType ?? "no content type"), \(ByteCountText.format(count))"
         case .invalidJSON(let url, let detail, let count):
-            "invalid JSON from \(url.absoluteString) (\(ByteCountText.format(count))): \(detail)"
+            "invalid JSON from \(url.redacted) (\(ByteCountText.format(count))): \(detail)"
         case .decoding(let url, let keyPath, let detail):
-            "unexpected JSON at \(keyPath)\(url.map { " from \($0.absoluteString)" } ?? ""): \(detail)"
+            "unexpected JSON at \(keyPath)\(url.map { " from \($0.redacted)" } ?? ""): \(detail)"
         case .bodyTooLarge(let url, let limit):
-            "response from \(url.absoluteString) is larger than \(Self.limit(limit))"
+            "response from \(url.redacted) is larger than \(Self.limit(limit))"
         case .decompressedTooLarge(let url, let limit):
-            "response from \(url.absoluteString) decompresses past \(Self.limit(limit))"
+            "response from \(url.redacted) decompresses past \(Self.limit(limit))"
+        case .encoded(let url, let encoding):
+            "\(url.redacted) sent its body compressed (Content-Encoding: \(SafeText.line(encoding).prefix(40))) "
+                + "although it was asked for it as it is"
         case .truncated(let url, let received, let expected):
-            "the body from \(url.absoluteString) ended after \(ByteCountText.format(received))"
+            "the body from \(url.redacted) ended after \(ByteCountText.format(received))"
                 + (expected.map { " of \(ByteCountText.format($0))" } ?? " (the connection broke off)")
         case .connectionFailed(let host, let port, let reason, let proxy):
             "cannot connect to \(proxy ? "the proxy " : "")\(host):\(port): \(reason)"
         case .timedOut(let url, let after):
-            "no answer from \(url.absoluteString) within \(Self.seconds(after))"
+            "no answer from \(url.redacted) within \(Self.seconds(after))"
         case .transport(let url, let detail):
-            "request to \(url.absoluteString) failed: \(detail)"
+            "request to \(url.redacted) failed: \(detail)"
         case .notFound(let what):
             what
         case .invalidURL(let text):
-            "not a valid URL: \(text)"
+            "not a valid URL: \(URL.redacted(text))"
         case .invalidFeed(let url, let detail):
-            "\(url.absoluteString) is not a feed feedsh can read: \(detail)"
+            "\(url.redacted) is not a feed feedsh can read: \(detail)"
         case .invalidTranscript(let url, let detail):
-            "the transcript at \(url.absoluteString) is malformed: \(detail)"
+            "the transcript at \(url.redacted) is malformed: \(detail)"
         case .unauthorized(_, let detail):
             detail
         }

@@ -95,6 +95,9 @@ public final class HTTPFetcher: Sendable {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: settings.userAgent)
         request.headers.add(name: "Accept", value: "application/json, text/javascript;q=0.9, */*;q=0.1")
+        // These clients pass bodies through as sent (the download engine shares
+        // them), so a body is asked for, and taken only, as it is.
+        request.headers.add(name: "Accept-Encoding", value: "identity")
         for header in headers { request.headers.add(name: header.name, value: header.value) }
         let start = ContinuousClock.now
         do {
@@ -104,6 +107,11 @@ public final class HTTPFetcher: Sendable {
             )
             guard (200..<300).contains(response.status.code) else {
                 throw FeedError.httpStatus(Int(response.status.code), url: url)
+            }
+            if let encoding = response.headers.first(name: "Content-Encoding"),
+                !["", "identity"].contains(encoding.lowercased().trimmingCharacters(in: .whitespaces))
+            {
+                throw FeedError.encoded(url: url, encoding: encoding)
             }
             let contentType = response.headers.first(name: "Content-Type")
             let buffer = try await response.body.collect(upTo: limit, within: settings.requestTimeout, since: start)

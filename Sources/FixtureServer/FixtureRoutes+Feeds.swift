@@ -241,8 +241,8 @@ extension FixtureRoutes {
         return response
     }
 
-    /// `/feeds/private.xml`: a members' feed. Episode 1's audio is on this origin
-    /// and wants the same credentials; episode 2's is on another origin
+    /// `/feeds/private.xml`: a members' feed. Episode 1's audio, chapters and
+    /// transcript are on this origin and want the same credentials; episode 2's is on another origin
     /// (`localhost`); episode 3's redirects from this origin to `localhost`.
     static func privateFeed(host: String?) -> Data {
         let base = "http://\(host ?? "127.0.0.1")"
@@ -258,7 +258,9 @@ extension FixtureRoutes {
                 url: url,
                 date: Date(timeIntervalSince1970: 1_793_000_000 - Double(index) * 86_400),
                 seconds: 600,
-                description: "For members only."
+                description: "For members only.",
+                chapters: index == 0 ? "\(base)/private/chapters/tone-1.json" : nil,
+                transcripts: index == 0 ? [("\(base)/private/transcripts/tone-1.vtt", "text/vtt")] : []
             )
         }.joined()
         return channel("Members Only", author: "feedsh fixtures", items: items)
@@ -436,8 +438,9 @@ extension FixtureRoutes {
     /// `/transcripts/{name}`: the listening feed's transcripts (see
     /// ``listeningTranscripts``). The long tone's WebVTT has two speakers and says
     /// "aardvark" at 1:15 (75 s), a word nothing else in the fixtures says;
-    /// `huge.txt?mb=N` is N MiB of text (default 50).
-    static func transcript(_ name: Substring, megabytes: Int?) -> Response {
+    /// `huge.txt?mb=N` is N MiB of text (default 50). The `gzip` fault sends it
+    /// gzip-encoded, whatever was asked.
+    static func transcript(_ name: Substring, megabytes: Int?, gzip: Bool = false) -> Response {
         let (type, text): (String, String)
         switch name {
         case "tone-1.txt":
@@ -484,6 +487,13 @@ extension FixtureRoutes {
             return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: buffer))
         default:
             return .json(status: .notFound, ["errorMessage": "no fixture transcript \(name)"])
+        }
+        if gzip {
+            return Response(
+                status: .ok,
+                headers: [.contentType: type, .contentEncoding: "gzip"],
+                body: .init(byteBuffer: ByteBuffer(bytes: Gzip.stored(Array(text.utf8))))
+            )
         }
         return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
     }

@@ -76,7 +76,8 @@ final class FixtureRoutes: Sendable {
         router.get("/transcripts/:name") { request, context in
             Self.transcript(
                 Substring(context.parameters.get("name") ?? ""),
-                megabytes: request.uri.queryParameters.get("mb").flatMap { Int($0) }
+                megabytes: request.uri.queryParameters.get("mb").flatMap { Int($0) },
+                gzip: context.fault.gzip
             )
         }
         router.get("/api/1.0/search/byterm") { request, context in
@@ -92,6 +93,14 @@ final class FixtureRoutes: Sendable {
                 size: nil,
                 fault: context.fault
             )
+        }
+        // Its chapters and transcripts: the public ones, behind the same auth.
+        router.get("/private/chapters/:name") { request, context in
+            Self.privateRefusal(request) ?? Self.chapters(Substring(context.parameters.get("name") ?? ""))
+        }
+        router.get("/private/transcripts/:name") { request, context in
+            Self.privateRefusal(request)
+                ?? Self.transcript(Substring(context.parameters.get("name") ?? ""), megabytes: nil)
         }
         // A redirect from the private feed's origin to another (localhost), which
         // must not carry the credentials.
@@ -171,6 +180,7 @@ final class FixtureRoutes: Sendable {
                     ifRange: request.headers[.ifRange],
                     userAgent: request.headers[.userAgent],
                     accept: request.headers[.accept],
+                    acceptEncoding: request.headers[.acceptEncoding],
                     authorization: request.headers[.authorization],
                     authority: request.head.authority
                 )

@@ -180,9 +180,10 @@ public struct RecordedRequest: Sendable, Equatable {
     public let range: String?
     /// The `If-Range` header, if any.
     public let ifRange: String?
-    /// The `User-Agent` and `Accept` headers, if any.
+    /// The `User-Agent`, `Accept` and `Accept-Encoding` headers, if any.
     public var userAgent: String? = nil
     public var accept: String? = nil
+    public var acceptEncoding: String? = nil
     /// The `Authorization` header and the host the request was sent to
     /// (`127.0.0.1:PORT` or `localhost:PORT`), to see where credentials went.
     public var authorization: String? = nil

@@ -108,18 +108,7 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
         description = "\(variable) '\(ProxyError.redacted(text))' \(problem)"
     }
 
-    /// The text with any password replaced: `http://user:***@host`. The text
-    /// may be what the parser refuses (no scheme, an unescaped `/`, `#`, `?`,
-    /// `@` or space in the password), so the password is found by what surely
-    /// holds: the user information runs from after `://` (or the start) to the
-    /// last `@`, and the password from its first `:`.
-    static func redacted(_ text: String) -> String {
-        let start = text.range(of: "://")?.upperBound ?? text.startIndex
-        guard let at = text[start...].lastIndex(of: "@"), let colon = text[start..<at].firstIndex(of: ":") else {
-            return text
-        }
-        return String(text[...colon]) + "***" + String(text[at...])
-    }
+    static func redacted(_ text: String) -> String { RedactedURLText.redacted(text) }
 }
 
 /// Which proxy a request goes through, by curl's rules for the environment:

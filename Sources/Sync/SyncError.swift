@@ -73,11 +73,11 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch kind {
-        case .badReply(let url, let path, let problem): "\(url.absoluteString) answered \(problem) at \(path)"
+        case .badReply(let url, let path, let problem): "\(url.redacted) answered \(problem) at \(path)"
         case .refused(let user): "the server refused user \(user)'s password"
-        case .status(let code, let url): "\(url.absoluteString) answered HTTP \(code)"
+        case .status(let code, let url): "\(url.redacted) answered HTTP \(code)"
         case .moved(let code, let url, let location):
-            "\(url.absoluteString) answered HTTP \(code), a move to \(location.map(SafeText.line) ?? "nowhere"), "
+            "\(url.redacted) answered HTTP \(code), a move to \(location.map(SafeText.line) ?? "nowhere"), "
                 + "which is not followed: nothing sent there was taken as stored"
         case .badDeviceName(let name):
             "'\(name)' cannot be a device name: use letters, digits, '.', '-' and '_' (at most 64)"

@@ -105,6 +105,23 @@ struct BrokenFeedTests {
         #expect(took.allSatisfy { $0 < .seconds(20) }, "\(took)")
     }
 
+    /// A transcript sent gzip-encoded though asked for as it is: named as that,
+    /// not as a malformed SRT ("line 1: a cue without a time").
+    @Test func aCompressedTranscriptIsNamedAsCompressed() async throws {
+        let server = try await FixtureServer.start()
+        let fetcher = HTTPFetcher()
+        let url = server.url("/fault/gzip/transcripts/tone-1.vtt")
+        let error = await #expect(throws: FeedError.self) { try await fetcher.get(url) }
+        #expect(server.requests.last?.acceptEncoding == "identity")
+        try await fetcher.shutdown()
+        await server.stop()
+        #expect(error?.code == .encoded)
+        #expect(
+            error?.description
+                == "\(url.absoluteString) sent its body compressed (Content-Encoding: gzip) although it was asked for it as it is"
+        )
+    }
+
     @Test func aTruncatedFeedIsRetriedThenFails() async throws {
         let error = try #require(try await Self.failure("/fault/drop=1500/feeds/1386867488.xml", tries: 3))
         #expect(error.code == .truncated)

@@ -33,6 +33,22 @@ struct FeedCredentialsTests {
         }
     }
 
+    /// Messages never echo a password: of a URL that parses, of text that does
+    /// not (a space or `/` in the password), or of a URL a server sent.
+    @Test func messagesHideThePassword() {
+        #expect(URL.redacted("https://bob:s3cret@feeds.example/rss") == "https://bob@feeds.example/rss")
+        #expect(URL.redacted("https://bob:s3 cr/et@feeds example/rss") == "https://bob:***@feeds example/rss")
+        #expect(URL.redacted("feeds.example/rss") == "feeds.example/rss")
+        #expect(!FeedError.invalidURL("https://bob:s3 cret@x y/").description.contains("s3"))
+        let moved = URL(string: "https://bob:s3cret@feeds.example/rss")!
+        for error in [
+            FeedError.httpStatus(500, url: moved), .timedOut(url: moved, after: .seconds(30)),
+            .invalidFeed(url: moved, detail: "x"), .transport(url: moved, detail: "x"),
+        ] {
+            #expect(!error.description.contains("s3cret"), "\(error.code)")
+        }
+    }
+
     @Test func originsDifferByHostSchemeOrPort() {
         let feed = URL(string: "https://Feeds.example/rss")!
         #expect(feed.origin == URL(string: "https://feeds.example:443/media/1.mp3")!.origin)

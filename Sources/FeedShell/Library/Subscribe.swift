@@ -35,7 +35,7 @@ extension Command {
         if let reference = arguments[subscribed], PodcastReference.id(from: reference) == nil {
             guard let url = URL(string: reference), url.scheme == "http" || url.scheme == "https", url.host != nil
             else {
-                let shown = URL(string: reference)?.redacted ?? reference
+                let shown = URL.redacted(reference)
                 throw .usage(
                     "'\(shown)' is not a podcast ID, an Apple Podcasts URL or a feed URL",
                     synopsis: arguments.synopsis

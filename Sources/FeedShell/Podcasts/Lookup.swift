@@ -41,7 +41,7 @@ extension Command {
 
     /// Why `reference` is not something `lookup` reads, and what to do instead.
     static func notAPodcast(_ reference: String) -> SafeLine {
-        let shown = URL(string: reference)?.redacted ?? reference
+        let shown = URL.redacted(reference)
         if let url = URL(string: reference), url.scheme == "http" || url.scheme == "https" {
             return """
                 '\(shown)' looks like a feed URL: 'subscribe \(shown)' reads it; lookup reads Apple's \

@@ -43,7 +43,10 @@ extension Command {
         case "login":
             let text = try arguments.required(server)
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw .usage("'\(text)' is not an http(s) URL of a sync server", synopsis: arguments.synopsis)
+                throw .usage(
+                    "'\(URL.redacted(text))' is not an http(s) URL of a sync server",
+                    synopsis: arguments.synopsis
+                )
             }
             guard url.user == nil, url.password == nil else {
                 throw .usage(
