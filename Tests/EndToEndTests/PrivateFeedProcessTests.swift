@@ -87,6 +87,18 @@ struct PrivateFeedProcessTests {
             #expect(!result.standardOutput.contains("wants a user name"), "\(result.standardOutput)")
             let fetched = server.requests.filter { $0.path == "/feeds/private.xml" }
             #expect(fetched.count >= 2 && fetched.allSatisfy { $0.authorization == Self.basic }, "\(fetched)")
+            // Its own transcript and chapters (same origin) go with them too, by
+            // P:E and from the loaded podcast.
+            let extras = try await runFeedsh(
+                ["-c", "transcript 1:1; chapters 1:1; podcast 1; chapters 1"],
+                environment: environment
+            )
+            #expect(extras.standardOutput.contains("Ada: Welcome to the tone"), "\(extras.standardError)")
+            #expect(extras.standardOutput.contains("Opening"), "\(extras.standardError)")
+            let own = server.requests.filter {
+                $0.path.hasPrefix("/private/transcripts/") || $0.path.hasPrefix("/private/chapters/")
+            }
+            #expect(own.count >= 2 && own.allSatisfy { $0.authorization == Self.basic }, "\(own)")
             // A broken %-escape in the URL's password is named; nothing is stored.
             let broken = try await runFeedsh(
                 ["-c", "subscribe http://bob:s3%zz@127.0.0.1:\(server.baseURL.port ?? 0)/feeds/private.xml; podcasts"],
@@ -95,6 +107,14 @@ struct PrivateFeedProcessTests {
             #expect(broken.status == 1)
             #expect(broken.standardError.contains("has a broken %-escape"), "\(broken.standardError)")
             #expect(!broken.standardError.contains("s3%zz"), "\(broken.standardError)")
+            // Text that is no URL at all is echoed without its password.
+            let malformed = try await runFeedsh(
+                ["-c", "subscribe 'https://bob:s3 cr/et@feeds example/rss'"],
+                environment: environment
+            )
+            #expect(malformed.status == 1)
+            #expect(malformed.standardError.contains("https://bob:***@feeds example/rss"), "\(malformed.standardError)")
+            #expect(!malformed.standardError.contains("s3 cr"), "\(malformed.standardError)")
         }
     }
 }

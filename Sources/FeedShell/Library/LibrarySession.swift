@@ -62,6 +62,19 @@ struct LoadedSubscription: Sendable {
     }
 }
 
+extension Session {
+    /// The `Authorization` header for a fetch of `url` (a transcript, chapters)
+    /// for library episode `episodeID`: its private feed's credentials, on the
+    /// feed's own origin only; nil for a public feed or another origin.
+    func authorization(for url: URL, ofEpisode episodeID: Int64) async -> String? {
+        guard let library = try? libraryIfMade(), let episode = try? await library.episode(episodeID),
+            let credentials = try? await library.credentials(of: episode.podcastID),
+            let podcast = try? await library.podcast(episode.podcastID)
+        else { return nil }
+        return podcast.authorization(credentials, for: url)
+    }
+}
+
 extension StoredPodcast {
     /// The `Authorization` header of `credentials` for a download of `url`: only
     /// on this feed's own origin.

@@ -25,7 +25,10 @@ extension Command {
         let chapters: [Chapter]
         if let address = marks?.chaptersURL, let url = URL(string: address) {
             let cache = context.session.sources.chapters
-            chapters = try await feed { () async throws(FeedError) in try await cache.chapters(at: url) }
+            let authorization = selection.subscription?.authorization(for: url)
+            chapters = try await feed { () async throws(FeedError) in
+                try await cache.chapters(at: url, authorization: authorization)
+            }
         } else {
             let file = context.session.file(of: episode, in: selection.podcast).final.path
             guard FileManager.default.fileExists(atPath: file) else {

@@ -15,13 +15,14 @@ struct ChaptersCache: Sendable {
     }
 
     /// The chapters at `url`: from the cache when a readable copy is there, else
-    /// fetched (and kept when they decode).
-    func chapters(at url: URL) async throws(FeedError) -> [Chapter] {
+    /// fetched (and kept when they decode), with `authorization` when the
+    /// episode's feed is private and the chapters are on its origin.
+    func chapters(at url: URL, authorization: String? = nil) async throws(FeedError) -> [Chapter] {
         let file = file(for: url)
         if let data = try? Data(contentsOf: file), let list = try? ChapterList.decode(data, from: url) {
             return list.chapters
         }
-        let body = try await http.getJSON(url)
+        let body = try await http.getJSON(url, headers: authorization.map { [("Authorization", $0)] } ?? [])
         let list = try ChapterList.decode(body.data, from: url)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? body.data.write(to: file, options: .atomic)

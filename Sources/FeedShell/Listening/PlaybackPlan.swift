@@ -55,9 +55,11 @@ extension Session {
     /// How often the position is written while playing.
     static let positionSaveInterval = Duration.seconds(5)
 
-    private static func read(_ cache: ChaptersCache, _ url: URL) async -> Result<[Chapter], FeedError> {
+    private static func read(_ cache: ChaptersCache, _ url: URL, _ authorization: String?) async -> Result<
+        [Chapter], FeedError
+    > {
         do throws(FeedError) {
-            return .success(try await cache.chapters(at: url))
+            return .success(try await cache.chapters(at: url, authorization: authorization))
         } catch {
             return .failure(error)
         }
@@ -105,12 +107,14 @@ extension Session {
         var chapters: [PlayRequest.Chapter] = []
         if let address = stored?.chaptersURL, let url = URL(string: address) {
             let cache = sources.chapters
+            let authorization: String? =
+                if let id = stored?.id { await self.authorization(for: url, ofEpisode: id) } else { nil }
             let read: Result<[Chapter], FeedError>?
             if case .chapter = start {
-                read = await Self.read(cache, url)
+                read = await Self.read(cache, url, authorization)
             } else {
                 read = await withTaskGroup(of: Result<[Chapter], FeedError>?.self) { group in
-                    group.addTask { await Self.read(cache, url) }
+                    group.addTask { await Self.read(cache, url, authorization) }
                     group.addTask {
                         try? await Task.sleep(for: Self.chaptersWait)
                         return nil

@@ -91,8 +91,9 @@ extension Session {
             )
         }
         let http = sources.http
+        let headers = await authorization(for: chosen.url, ofEpisode: episodeID).map { [("Authorization", $0)] } ?? []
         let document = try await feed { () async throws(FeedError) in
-            let body = try await http.get(chosen.url, limit: TranscriptDocument.byteLimit)
+            let body = try await http.get(chosen.url, headers: headers, limit: TranscriptDocument.byteLimit)
             return try TranscriptDocument.parse(body.data, format: format, from: chosen.url)
         }
         return try await libraryCall { () async throws(LibraryError) in
