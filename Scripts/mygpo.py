@@ -5,6 +5,7 @@ tests (run from the venv `make test-deps` makes: .build-venv/bin/python).
     mygpo.py read ROOT USER PASSWORD            the server's episode actions, as JSON
     mygpo.py upload ROOT USER PASSWORD JSON     uploads actions given as a JSON list
     mygpo.py subscriptions ROOT USER PASSWORD DEVICE   the device's subscriptions
+    mygpo.py subscribe ROOT USER PASSWORD DEVICE URL...  subscribes the device to URLs
     mygpo.py upload-file ROOT USER PASSWORD FILE   uploads a JSON list, 1,000 a request,
                                                 and reads every action back (bench)
 """
@@ -33,6 +34,8 @@ def main(argv):
         # opodsync's simple API answers objects, gpodder.net's plain URLs.
         feeds = client.get_subscriptions(argv[5])
         print(json.dumps(sorted(f["feed"] if isinstance(f, dict) else f for f in feeds)))
+    elif command == "subscribe":
+        client.update_subscriptions(argv[5], argv[6:], [])
     else:
         sys.exit(f"unknown command {command}")
 

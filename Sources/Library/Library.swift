@@ -255,6 +255,8 @@ public final class Library: Sendable {
         // Sync: when each episode's play state changed, the outbox of actions and
         // subscription changes, and where syncs left off.
         migrator.registerMigration("v7") { db in try createSyncTables(db) }
+        // Subscriptions other devices made, remembered until followed.
+        migrator.registerMigration("v8") { db in try createSyncFollows(db) }
         return migrator
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPSupport
 import Library
 
 /// What one sync did, for `sync`'s lines and `sync --json`.
@@ -22,6 +23,10 @@ public struct SyncReport: Sendable, Equatable {
     public var unmatched = 0
     /// Pulled actions that could not be read, with their JSON path and why.
     public var skipped: [SkippedAction] = []
+    /// Subscriptions other devices made that wait to be followed here: past the
+    /// most one sync follows (``Synchronizer/maxFollows``), or failed and waiting
+    /// for their next try.
+    public var followsWaiting = 0
     /// The server had more full pages than one sync reads
     /// (``Synchronizer/maxPages``): the next sync goes on from where this one
     /// stopped.
@@ -65,12 +70,24 @@ public struct Synchronizer: Sendable {
 
     /// How many pages of actions one sync reads at most.
     let pageBound: Int
+    /// How many subscriptions of other devices one sync follows at most.
+    let followBound: Int
 
-    public init(client: SyncClient, library: Library, maxPages: Int = Synchronizer.maxPages) {
+    public init(
+        client: SyncClient,
+        library: Library,
+        maxPages: Int = Synchronizer.maxPages,
+        maxFollows: Int = Synchronizer.maxFollows
+    ) {
         pageBound = maxPages
+        followBound = maxFollows
         self.client = client
         self.library = library
     }
+
+    /// The most subscriptions of other devices one sync follows (each reads its
+    /// feed); the rest are remembered and followed by the next syncs.
+    public static let maxFollows = 50
 
     public func sync(keeper: SubscriptionKeeper, now: @Sendable () -> Date = Date.init) async throws(SyncError)
         -> SyncReport
@@ -81,10 +98,11 @@ public struct Synchronizer: Sendable {
             try await stored { () async throws(LibraryError) in try await library.syncCursor(account.key) }
             ?? SyncCursor(account: account.key)
         try await pushSubscriptions(firstSync: cursor.lastSync == nil, &report)
-        let followed = try await pullSubscriptions(&cursor, keeper: keeper, &report)
+        let start = now()
+        let repullFrom = try await pullSubscriptions(&cursor, keeper: keeper, at: start, &report)
         try await stored { () async throws(LibraryError) in try await library.saveSyncCursor(cursor) }
         try await pushActions(&report)
-        try await pullActions(cursor, advancing: followed, at: now(), &report)
+        try await pullActions(cursor, from: repullFrom, at: start, &report)
         return report
     }
 
@@ -112,44 +130,95 @@ public struct Synchronizer: Sendable {
     }
 
     /// Subscribes to what other devices subscribed to and unsubscribes from what
-    /// they removed; the changes this makes here are not sent back. False when a
-    /// feed could not be followed for now (its subscription and its episodes'
-    /// actions are then asked for again next time); a URL that can never be one
-    /// is said once and passed over.
-    private func pullSubscriptions(_ cursor: inout SyncCursor, keeper: SubscriptionKeeper, _ report: inout SyncReport)
-        async throws(SyncError) -> Bool
-    {
-        var followed = true
+    /// they removed; the changes this makes here are not sent back.
+    ///
+    /// The server's changes are read once: the feeds to follow are remembered in
+    /// the library (``Library/PendingFollow``) and followed up to ``followBound`` a
+    /// sync, those that fail tried again later (an hour, doubling, at most a
+    /// day), so neither a flood of subscriptions nor one unreadable feed holds
+    /// every sync. An address no user would type is said once and never followed.
+    /// Returns the actions cursor to pull from again when a feed followed late had
+    /// actions pulled while it waited (they named no subscription then).
+    private func pullSubscriptions(
+        _ cursor: inout SyncCursor,
+        keeper: SubscriptionKeeper,
+        at now: Date,
+        _ report: inout SyncReport
+    ) async throws(SyncError) -> Int64? {
         let delta = try await client.subscriptions(since: cursor.subscriptionsSince)
         let local = Set(
             try await stored { () async throws(LibraryError) in try await library.subscriptions() }.map(\.feedURL)
         )
-        var applied: [String] = []
+        var remember: [String] = []
         for feed in delta.add where !local.contains(feed) && !delta.remove.contains(feed) {
-            guard let url = URL(string: feed), url.scheme == "http" || url.scheme == "https" else {
-                report.problems.append("cannot subscribe to \(feed): not an http(s) URL")
-                continue
-            }
-            if let problem = await keeper.subscribe(url) {
-                report.problems.append("cannot subscribe to \(feed): \(problem)")
-                followed = false
+            if let refusal = FollowAddress.refusal(feed) {
+                report.problems.append("not following \(URL.redacted(feed)): \(refusal)")
             } else {
-                report.subscribed.append(feed)
-                applied.append(feed)
+                remember.append(feed)
             }
         }
-        for feed in delta.remove where local.contains(feed) && !delta.add.contains(feed) {
+        let since = cursor.actionsSince
+        try await stored { () async throws(LibraryError) in
+            try await library.rememberFollows(remember, actionsSince: since)
+        }
+        var applied: [String] = []
+        var unsubscribed = true
+        let removed = delta.remove.filter { !delta.add.contains($0) }
+        for feed in removed where local.contains(feed) {
             if let problem = await keeper.unsubscribe(feed) {
-                report.problems.append("cannot unsubscribe from \(feed): \(problem)")
-                followed = false
+                report.problems.append("cannot unsubscribe from \(URL.redacted(feed)): \(problem)")
+                unsubscribed = false
             } else {
-                report.unsubscribed.append(feed)
+                report.unsubscribed.append(URL.redacted(feed))
                 applied.append(feed)
             }
         }
+        try await stored { () async throws(LibraryError) in try await library.forgetFollows(removed) }
+        // Everything the server said is kept here now, but an unsubscribe that
+        // failed is asked for again.
+        if unsubscribed { cursor.subscriptionsSince = delta.timestamp }
+
+        let (due, remembered) = try await stored { () async throws(LibraryError) in
+            try await library.followsDue(at: now, limit: followBound)
+        }
+        var followed: [String] = []
+        var repullFrom: Int64?
+        for follow in due {
+            guard let url = URL(string: follow.feedURL) else { continue }
+            if let problem = await keeper.subscribe(url) {
+                let tries = follow.attempts + 1
+                report.problems.append(
+                    "cannot subscribe to \(URL.redacted(follow.feedURL)): \(problem)"
+                        + (tries > 1 ? " (\(tries) tries; the next in \(Self.wait(after: tries)))" : "")
+                )
+                try await stored { () async throws(LibraryError) in
+                    try await library.recordFollowFailure(follow.feedURL, problem: problem, at: now)
+                }
+            } else {
+                report.subscribed.append(URL.redacted(follow.feedURL))
+                followed.append(follow.feedURL)
+                if follow.actionsSince < cursor.actionsSince {
+                    repullFrom = min(repullFrom ?? follow.actionsSince, follow.actionsSince)
+                }
+            }
+        }
+        try await stored { () async throws(LibraryError) in try await library.forgetFollows(followed) }
+        applied += followed
         try await stored { () async throws(LibraryError) in try await library.discardSubscriptionChanges(applied) }
-        if followed { cursor.subscriptionsSince = delta.timestamp }
-        return followed
+        report.followsWaiting = remembered - followed.count
+        return repullFrom
+    }
+
+    /// `1 h`, `2 h`, … `1 day`: the wait after `tries` failed tries.
+    private static func wait(after tries: Int) -> String {
+        let follow = PendingFollow(
+            feedURL: "",
+            actionsSince: 0,
+            attempts: tries,
+            lastTried: Date(timeIntervalSince1970: 0)
+        )
+        let hours = Int(follow.due.timeIntervalSince1970 / 3600)
+        return hours >= 24 ? "1 day" : "\(hours) h"
     }
 
     /// Sends the outbox a page a request, oldest first; each page leaves the outbox
@@ -177,10 +246,10 @@ public struct Synchronizer: Sendable {
 
     /// Reads the server's actions since the last merge, a page at a time until a
     /// short page, and merges them all in one transaction with the new cursor.
-    private func pullActions(_ cursor: SyncCursor, advancing: Bool, at now: Date, _ report: inout SyncReport)
+    private func pullActions(_ cursor: SyncCursor, from repullFrom: Int64?, at now: Date, _ report: inout SyncReport)
         async throws(SyncError)
     {
-        var since = cursor.actionsSince
+        var since = min(repullFrom ?? cursor.actionsSince, cursor.actionsSince)
         var actions: [EpisodeAction] = []
         var pages = 0
         while true {
@@ -202,7 +271,7 @@ public struct Synchronizer: Sendable {
         }
         for action in actions { report.pulled[action.kind, default: 0] += 1 }
         var next = cursor
-        if advancing { next.actionsSince = since }
+        next.actionsSince = max(since, cursor.actionsSince)
         next.lastSync = now
         let outcome = try await stored { () async throws(LibraryError) in
             try await library.mergePlayStates(cursor: next) { [actions] states in Self.merge(actions, into: states) }

@@ -101,6 +101,50 @@ struct SyncProcessTests {
         return result.standardOutput
     }
 
+    /// Another device (gPodder's own client) subscribed with `user:password@` in
+    /// the URL, and to a link-local address: feedsh follows the first with its
+    /// credentials kept apart from the feed URL and shown without the password,
+    /// and never asks the second.
+    @Test func aPrivateFeedFromAnotherDeviceKeepsItsPasswordApart() async throws {
+        try await withSyncServer { sync, server, root, environment in
+            let port = server.baseURL.port ?? 0
+            let url = "http://alice:p%40ss%3Aword@127.0.0.1:\(port)/feeds/private.xml"
+            let bare = "http://127.0.0.1:\(port)/feeds/private.xml"
+            _ = try await Self.mygpo([
+                "subscribe", sync.url.absoluteString, sync.user, sync.password, "desktop", url,
+                "http://169.254.169.254/latest/feed.xml",
+            ])
+            // opodsync answers changes of the second of `since` again.
+            try await Task.sleep(for: .milliseconds(1100))
+            let result = try await runFeedsh(
+                [
+                    "--json", "-c",
+                    "sync login \(sync.url.absoluteString) \(sync.user) --device laptop; sync; podcasts; update",
+                ],
+                environment: environment
+            )
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(
+                result.standardOutput.contains(#""subscribed":["http://alice@127.0.0.1:\#(port)/feeds/private.xml"]"#),
+                "\(result.standardOutput)"
+            )
+            #expect(
+                result.standardOutput.contains(
+                    "not following http://169.254.169.254/latest/feed.xml: a link-local address"
+                ),
+                "\(result.standardOutput)"
+            )
+            #expect(!result.standardOutput.contains("p%40ss") && !result.standardError.contains("p%40ss"))
+            #expect(result.standardOutput.contains(#""feedURL":"\#(bare)""#), "\(result.standardOutput)")
+            let fetched = server.requests.filter { $0.path == "/feeds/private.xml" }
+            #expect(fetched.count >= 2, "\(fetched)")
+            #expect(fetched.allSatisfy { $0.authorization?.hasPrefix("Basic ") == true }, "\(fetched)")
+            #expect(!server.requests.contains { $0.authority?.hasPrefix("169.254") == true })
+            let library = try Data(contentsOf: root.appendingPathComponent("library.sqlite"))
+            #expect(library.range(of: Data("alice:p".utf8)) == nil)
+        }
+    }
+
     @Test func gpoddersOwnClientReadsWhatFeedshSendsAndBack() async throws {
         try await withSyncServer { sync, server, root, environment in
             let feed = server.baseURL.appendingPathComponent("feeds/1386867488.xml").absoluteString

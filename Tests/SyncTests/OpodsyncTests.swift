@@ -20,6 +20,12 @@ struct OpodsyncTests {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("feedsh-sync-\(name)-\(UUID().uuidString)/library.sqlite").path
         let library = try Library(path: path)
+        return (library, try await fill(library))
+    }
+
+    /// Subscribes `library` to feed A with its two episodes; their IDs.
+    @discardableResult
+    static func fill(_ library: Library) async throws -> [Int64] {
         let (podcast, _) = try await library.subscribe(feedURL: URL(string: feedA)!, title: "A")
         var feed = Feed()
         feed.title = "A"
@@ -33,8 +39,7 @@ struct OpodsyncTests {
             return item
         }
         try await library.store(feed, for: podcast.id!, validators: (nil, nil))
-        let ids = try await library.episodes(of: podcast.id!).compactMap(\.id).sorted()
-        return (library, ids)
+        return try await library.episodes(of: podcast.id!).compactMap(\.id).sorted()
     }
 
     static func synchronizer(
@@ -169,17 +174,20 @@ struct OpodsyncTests {
         #expect(sent.subscriptionsAdded == 1 && sent.subscriptionsRemoved == 1)
         let keeper = Keeper()
         let got = try await phoneSync.sync(keeper: keeper.keeper)
-        #expect(keeper.asked.withLock { $0 } == ["subscribe \(Self.feedB)", "unsubscribe \(Self.feedA)"])
+        #expect(keeper.asked.withLock { $0 } == ["unsubscribe \(Self.feedA)", "subscribe \(Self.feedB)"])
         #expect(got.subscribed == [Self.feedB] && got.unsubscribed == [Self.feedA])
         // What the phone did to follow is not sent back.
         #expect(try await phone.outboxSize().subscriptions == 0)
         _ = b
     }
 
-    @Test func aFeedThatCannotBeFollowedIsAskedForAgain() async throws {
+    /// A feed that cannot be followed is remembered: the next sync does not ask
+    /// for it (or for the history of actions) again at once, a later one does,
+    /// and once it is followed the actions pulled while it waited are merged.
+    @Test func aFeedThatCannotBeFollowedIsTriedAgainLater() async throws {
         let server = try await Opodsync.start()
         defer { server.stop() }
-        let (laptop, _) = try await Self.library("laptop")
+        let (laptop, laptopIDs) = try await Self.library("laptop")
         let phone = try Library(
             path: FileManager.default.temporaryDirectory
                 .appendingPathComponent("feedsh-sync-empty-\(UUID().uuidString)/library.sqlite").path
@@ -188,13 +196,83 @@ struct OpodsyncTests {
         let phoneSync = Self.synchronizer(phone, server, device: "phone")
         try await laptopSync.client.login()
         try await phoneSync.client.login()
+        try await laptop.mark([laptopIDs[0]], .played, at: Date().addingTimeInterval(-60))
         _ = try await laptopSync.sync(keeper: Keeper().keeper)
         let offline = SubscriptionKeeper(subscribe: { _ in "the feed is offline" }, unsubscribe: { _ in nil })
         let failed = try await phoneSync.sync(keeper: offline)
         #expect(failed.problems == ["cannot subscribe to \(Self.feedA): the feed is offline"])
-        let keeper = Keeper()
-        _ = try await phoneSync.sync(keeper: keeper.keeper)
-        #expect(keeper.asked.withLock { $0 } == ["subscribe \(Self.feedA)"])
+        #expect(failed.followsWaiting == 1 && failed.unmatched == 1)
+        let soon = Keeper()
+        let again = try await phoneSync.sync(keeper: soon.keeper)
+        #expect(soon.asked.withLock { $0 }.isEmpty)
+        #expect(again.followsWaiting == 1 && again.problems.isEmpty && again.pulled.isEmpty, "\(again)")
+        #expect(try await phone.failedFollows().map(\.problem) == ["the feed is offline"])
+
+        let later = Date().addingTimeInterval(2 * 3600)
+        let asked = Mutex<[String]>([])
+        let online = SubscriptionKeeper(
+            subscribe: { url in
+                asked.withLock { $0.append(url.absoluteString) }
+                try? await Self.fill(phone)
+                return nil
+            },
+            unsubscribe: { _ in nil }
+        )
+        let followed = try await phoneSync.sync(keeper: online, now: { later })
+        #expect(asked.withLock { $0 } == [Self.feedA])
+        #expect(followed.subscribed == [Self.feedA] && followed.followsWaiting == 0)
+        #expect(followed.episodesChanged == 1, "\(followed)")
+        let podcast = try #require(try await phone.podcast(feedURL: URL(string: Self.feedA)!))
+        #expect(try await phone.episodes(of: podcast.id!).filter(\.played).map(\.guid) == ["a-1"])
+        #expect(try await phone.failedFollows().isEmpty)
+    }
+
+    /// A flood of subscriptions from another device is followed at most
+    /// `maxFollows` a sync; addresses no user types (link-local, other schemes)
+    /// are said once and never followed; a `user:password@` address is named
+    /// without its password.
+    @Test func followingIsBoundedAndRefusesAddressesNoUserTypes() async throws {
+        let server = try await Opodsync.start()
+        defer { server.stop() }
+        let (laptop, _) = try await Self.library("laptop")
+        let phone = try Library(
+            path: FileManager.default.temporaryDirectory
+                .appendingPathComponent("feedsh-sync-flood-\(UUID().uuidString)/library.sqlite").path
+        )
+        let laptopSync = Self.synchronizer(laptop, server, device: "laptop")
+        let account = SyncAccount(server: server.url, user: server.user, device: "phone", flavor: .gpodder)
+        let phoneSync = Synchronizer(
+            client: SyncClient(account: account, password: server.password, clients: Self.clients, userAgent: "t"),
+            library: phone,
+            maxFollows: 10
+        )
+        try await laptopSync.client.login()
+        try await phoneSync.client.login()
+        let flood = (1...25).map { "http://feeds.example/flood/\($0).xml" }
+        let hostile = [
+            "http://169.254.169.254/latest/meta-data/", "http://2852039166/feed.xml", "http://[fe80::1]/feed.xml",
+        ]
+        let secret = "http://bob:hunter2@feeds.example/private.xml"
+        _ = try await laptopSync.client.uploadSubscriptions(add: flood + hostile + [secret], remove: [])
+        // opodsync answers changes made in the second of `since` again: a sync in
+        // the same second as the upload would be told of them twice.
+        try await Task.sleep(for: .milliseconds(1100))
+        var followed: [String] = []
+        var reports: [SyncReport] = []
+        for _ in 0..<4 {
+            let keeper = Keeper()
+            reports.append(try await phoneSync.sync(keeper: keeper.keeper))
+            followed += keeper.asked.withLock { $0 }
+        }
+        #expect(reports.map(\.subscribed.count) == [10, 10, 6, 0], "\(reports.map(\.subscribed))")
+        #expect(reports.map(\.followsWaiting) == [16, 6, 0, 0])
+        #expect(Set(followed) == Set((flood + [secret]).map { "subscribe \($0)" }))
+        let refused = reports[0].problems
+        #expect(refused.count == 3, "\(refused)")
+        #expect(refused.allSatisfy { $0.hasPrefix("not following ") && $0.contains("link-local") }, "\(refused)")
+        #expect(reports.dropFirst().allSatisfy { $0.problems.isEmpty })
+        let shown = reports.flatMap(\.subscribed)
+        #expect(shown.contains("http://bob@feeds.example/private.xml") && !shown.contains(secret), "\(shown)")
     }
 
     @Test func aRefusedPasswordSaysWhose() async throws {

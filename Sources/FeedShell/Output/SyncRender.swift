@@ -24,6 +24,12 @@ extension Render {
             lines.append("skipped the action at \(skipped.path): \(skipped.reason.description)")
         }
         for problem in report.problems { lines.append("\(problem)") }
+        if report.followsWaiting > 0 {
+            let one = report.followsWaiting == 1
+            lines.append(
+                "\(report.followsWaiting) \(one ? "subscription" : "subscriptions") of other devices \(one ? "waits" : "wait") to be followed (at most \(Synchronizer.maxFollows) a sync)"
+            )
+        }
         if report.actionsLeft {
             let most = Synchronizer.maxPages * SyncClient.pageSize
             lines.append("the server has more than \(most) actions to send: the next sync goes on from here")
@@ -64,7 +70,7 @@ extension JSONRender {
                 "added": .int(report.subscriptionsAdded), "removed": .int(report.subscriptionsRemoved),
                 "subscribed": .array(report.subscribed.map { .string($0) }),
                 "unsubscribed": .array(report.unsubscribed.map { .string($0) }),
-                "rewritten": .int(report.rewritten),
+                "rewritten": .int(report.rewritten), "waiting": .int(report.followsWaiting),
             ]),
             "episodesChanged": .int(report.episodesChanged),
             "unmatched": .int(report.unmatched),

@@ -137,8 +137,20 @@ extension Session {
         let updater = FeedUpdater(library: library, client: sources.feeds)
         return SubscriptionKeeper(
             subscribe: { url in
+                // A `user:password@` URL another device subscribed with: its
+                // credentials are kept apart from the feed URL, as `subscribe` keeps them.
+                let feed: (url: URL, credentials: FeedCredentials?)
+                do throws(FeedCredentialsError) {
+                    feed = try FeedCredentials.split(url)
+                } catch {
+                    return error.description
+                }
                 do throws(LibraryError) {
-                    let result = try await updater.subscribe(feedURL: url, title: url.absoluteString).result
+                    let result = try await updater.subscribe(
+                        feedURL: feed.url,
+                        title: feed.url.absoluteString,
+                        credentials: feed.credentials
+                    ).result
                     if case .failed(let reason) = result.status { return reason.description }
                     return nil
                 } catch {
