@@ -19,6 +19,8 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case library(LibraryError)
         case notLoggedIn
         case unreadableLogin(path: String, problem: String)
+        case busy(path: String, after: Duration)
+        case lock(path: String, problem: String)
     }
 
     private let kind: Kind
@@ -50,6 +52,15 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         SyncError(kind: .unreadableLogin(path: path, problem: problem))
     }
 
+    /// Another process's sync of the library held its lock (`path`) all of `after`.
+    public static func busy(path: String, after: Duration) -> SyncError {
+        SyncError(kind: .busy(path: path, after: after))
+    }
+    /// The sync lock file cannot be opened.
+    public static func lock(path: String, problem: String) -> SyncError {
+        SyncError(kind: .lock(path: path, problem: problem))
+    }
+
     public var code: String {
         switch kind {
         case .badReply: "sync-bad-reply"
@@ -61,6 +72,8 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .library(let error): error.code.description
         case .notLoggedIn: "sync-not-logged-in"
         case .unreadableLogin: "sync-login-file"
+        case .busy: "sync-busy"
+        case .lock: "sync-lock"
         }
     }
 
@@ -85,6 +98,10 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .library(let error): error.description
         case .notLoggedIn: "no sync account: 'sync login URL USER' sets one up"
         case .unreadableLogin(let path, let problem): "the sync login in \(path) is unusable (\(problem))"
+        case .busy(let path, let after):
+            "another feedsh has been syncing this library for \(after.components.seconds) s (it holds \(path)); "
+                + "try again when it is done"
+        case .lock(let path, let problem): "cannot take the sync lock \(path): \(problem)"
         }
     }
 }

@@ -72,15 +72,19 @@ public struct Synchronizer: Sendable {
     let pageBound: Int
     /// How many subscriptions of other devices one sync follows at most.
     let followBound: Int
+    /// How long to wait for another process's sync of the library.
+    let lockWait: Duration
 
     public init(
         client: SyncClient,
         library: Library,
         maxPages: Int = Synchronizer.maxPages,
-        maxFollows: Int = Synchronizer.maxFollows
+        maxFollows: Int = Synchronizer.maxFollows,
+        lockWait: Duration = Synchronizer.lockWait
     ) {
         pageBound = maxPages
         followBound = maxFollows
+        self.lockWait = lockWait
         self.client = client
         self.library = library
     }
@@ -89,9 +93,15 @@ public struct Synchronizer: Sendable {
     /// feed); the rest are remembered and followed by the next syncs.
     public static let maxFollows = 50
 
+    /// How long a sync waits for another process's sync of the library.
+    public static let lockWait: Duration = .seconds(120)
+
     public func sync(keeper: SubscriptionKeeper, now: @Sendable () -> Date = Date.init) async throws(SyncError)
         -> SyncReport
     {
+        // Held to the end: another process's sync of this library waits for it.
+        let lock = try await SyncLock.acquire(SyncLock.path(forLibrary: library.path), within: lockWait)
+        defer { withExtendedLifetime(lock) {} }
         var report = SyncReport()
         let account = client.account
         var cursor =

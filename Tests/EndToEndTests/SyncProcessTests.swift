@@ -247,6 +247,32 @@ struct SyncProcessTests {
         }
     }
 
+    /// Two feedsh processes syncing one library at once: the second waits for
+    /// the first (the library's sync lock), then finds the outbox empty, so the
+    /// server gets each action once. Each request is held 300 ms, so the two
+    /// overlap on any build; before the lock, both sent all of them.
+    @Test func twoProcessesSyncingOneLibrarySendEachActionOnce() async throws {
+        try await withServerAndFolder { server, root in
+            let environment = syncEnvironment(root)
+            let count = 1_500
+            let feed = server.baseURL.absoluteString + "/feeds/generate?n=\(count)&words=3"
+            let slow = server.baseURL.appendingPathComponent("fault/delay=300").absoluteString
+            let prepared = try await runFeedsh(
+                ["-c", "subscribe \(feed); mark played 1:1-\(count); sync login \(slow) alice"],
+                environment: environment,
+                timeout: .seconds(300)
+            )
+            #expect(prepared.status == 0, "\(prepared.standardError)")
+            async let first = runFeedsh(["--json", "-c", "sync"], environment: environment, timeout: .seconds(120))
+            async let second = runFeedsh(["--json", "-c", "sync"], environment: environment, timeout: .seconds(120))
+            let results = try await [first, second]
+            #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.standardError))")
+            let sent = results.map { $0.standardOutput.contains(#""play":\#(count)"#) }
+            #expect(sent.filter { $0 }.count == 1, "\(results.map(\.standardOutput))")
+            #expect(server.syncState(user: "alice").actions == count)
+        }
+    }
+
     /// opodsync, the fixture server and a folder for the length of `body`, with
     /// the environment of a feedsh whose library is in that folder.
     func withSyncServer(

@@ -44,6 +44,33 @@ struct SyncFaultTests {
 
     static let keeper = SubscriptionKeeper(subscribe: { _ in nil }, unsubscribe: { _ in nil })
 
+    /// While another sync of the library holds its lock, a sync waits for it,
+    /// and past its wait fails saying so, before any request; once the lock is
+    /// let go, the sync runs.
+    @Test func aSyncWaitsForAnotherOfTheSameLibrary() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let account = SyncAccount(server: server.baseURL, user: "alice", device: "laptop", flavor: .gpodder)
+        let client = SyncClient(
+            account: account,
+            password: FixtureServer.syncPassword,
+            clients: Self.clients,
+            userAgent: "t"
+        )
+        let synchronizer = Synchronizer(client: client, library: library, lockWait: .milliseconds(300))
+        var held: SyncLock? = try await SyncLock.acquire(SyncLock.path(forLibrary: library.path), within: .zero)
+        let error = await #expect(throws: SyncError.self) { try await synchronizer.sync(keeper: Self.keeper) }
+        #expect(error?.code == "sync-busy")
+        #expect(error?.description.hasPrefix("another feedsh has been syncing this library") == true)
+        #expect(server.requests.isEmpty)
+        #expect(try await library.outboxSize().actions == 1)
+        _ = held
+        held = nil
+        let report = try await synchronizer.sync(keeper: Self.keeper)
+        #expect(report.pushed[.play] == 1)
+    }
+
     @Test(arguments: [
         ("status=500", "sync-status", "answered HTTP 500"),
         ("html", "sync-bad-reply", "answered not a JSON object at $"),
