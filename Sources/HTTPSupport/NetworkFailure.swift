@@ -89,6 +89,8 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
         case .proxyRefused:
             "the proxy \(host):\(port) would not open a tunnel to the server: "
                 + "it refused the user name and password, or does not allow that host or port"
+        case .connectionDropped where throughProxy:
+            "the connection to \(what) dropped (it closed it, or answered with something that is not HTTP)"
         case .connectionDropped: "the connection to \(what) dropped"
         case .stalled: "\(host):\(port) stopped sending"
         case .tls(let detail): "TLS error with \(host):\(port): \(detail)"
@@ -119,11 +121,14 @@ public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The failure `reason` of a request to `url` sent through `proxy`: one of
-    /// reaching the proxy, or one the proxy answered itself, names the proxy.
+    /// reaching the proxy, one the proxy answered itself, or a connection that
+    /// dropped (the connection is the proxy's: it closed it, or answered with
+    /// something that is not HTTP) names the proxy.
     public init(_ reason: Reason, url: URL, proxy: ProxyServer?) {
         switch (reason, proxy) {
         case (.connectionRefused, let proxy?), (.unknownHost, let proxy?), (.unreachable, let proxy?),
-            (.connectTimeout, let proxy?), (.proxyAuthenticationRequired, let proxy?), (.proxyRefused, let proxy?):
+            (.connectTimeout, let proxy?), (.proxyAuthenticationRequired, let proxy?), (.proxyRefused, let proxy?),
+            (.connectionDropped, let proxy?):
             self.init(reason, host: proxy.host, port: proxy.port, throughProxy: true)
         default:
             self.init(reason, url: url)

@@ -87,6 +87,32 @@ struct ProxyProcessTests {
         }
     }
 
+    /// A proxy that answers 407, garbage or nothing at all: the failure names
+    /// the proxy, for a feed, an API request and a download, over http and
+    /// through an https tunnel.
+    @Test(arguments: HostileProxy.Answer.allCases)
+    func aMisbehavingProxyIsNamed(answer: HostileProxy.Answer) async throws {
+        let proxy = try HostileProxy(answer)
+        defer { proxy.close() }
+        try await withServerAndFolder { server, root in
+            let base = server.baseURL.absoluteString
+            for command in ["subscribe \(base)/feeds/listening.xml", "post 1", "image \(base)/images/photo.png"] {
+                let result = try await runFeedsh(
+                    ["-c", command],
+                    environment: [
+                        "http_proxy": proxy.url, "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+                        "FEEDSH_POSTS_URL": base, "FEEDSH_CACHE_DIR": root.appendingPathComponent("cache").path,
+                    ]
+                )
+                #expect(result.status == 1, "\(command): \(result.standardOutput)")
+                #expect(
+                    result.standardError.contains("proxy 127.0.0.1:\(proxy.port)"),
+                    "\(answer) \(command): \(result.standardError)"
+                )
+            }
+        }
+    }
+
     /// A proxy that is not there, and proxy settings feedsh cannot use: one line
     /// each, naming the proxy or the variable, and nothing stored.
     @Test func badProxiesAreNamed() async throws {
