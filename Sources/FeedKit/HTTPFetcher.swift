@@ -123,7 +123,7 @@ public final class HTTPFetcher: Sendable {
         } catch is NIOTooManyBytesError {
             throw .bodyTooLarge(url: url, limit: limit)
         } catch {
-            throw Self.describe(clients.failure(error, url: url), url: url, timeout: settings.requestTimeout)
+            throw Self.describe(clients.failure(error, url: url), url: url, timeout: Self.waited(since: start))
         }
     }
 
@@ -167,6 +167,13 @@ public final class HTTPFetcher: Sendable {
                 detail: NetworkFailure(.unsupportedScheme(url.scheme ?? "none"), url: url).description
             )
         }
+    }
+
+    /// How long a request has waited since `start`, in whole seconds (at least
+    /// one): what "no answer within N s" says, whichever timeout ended it.
+    static func waited(since start: ContinuousClock.Instant) -> Duration {
+        let elapsed = ContinuousClock.now - start
+        return .seconds(max(1, (elapsed / .seconds(1)).rounded()))
     }
 
     static func describe(_ error: any Error, url: URL, timeout: Duration) -> FeedError {

@@ -16,6 +16,9 @@ public struct UpdateResult: Sendable, Equatable {
         /// The update was cancelled (Ctrl-C) before this feed was read: nothing was
         /// recorded against it.
         case interrupted
+        /// The whole update's deadline (``FeedUpdater/deadline(forFeeds:)``)
+        /// passed before this feed was read: nothing was recorded against it.
+        case unfinished
     }
 
     public var podcastID: Int64
@@ -29,54 +32,123 @@ public struct UpdateResult: Sendable, Equatable {
 /// Refreshes many subscriptions at once: `concurrency` feeds in flight, at most
 /// `perHost` to one host, each stored as soon as it arrives (its own transaction)
 /// and each failure recorded on its podcast without stopping the others.
+///
+/// Slow servers do not hold everyone: a feed still not read after ``slowAfter``
+/// gives its slot to the next one (up to ``maxInFlight`` in flight in all), and
+/// the whole update ends by a deadline that grows with the number of feeds
+/// (``deadline(forFeeds:)``), whatever the slowest server does.
 public struct FeedUpdater: Sendable {
     public let library: Library
     public let client: FeedClient
     public var concurrency: Int
     public var perHost: Int
+    /// How long a feed holds one of the `concurrency` slots.
+    public var slowAfter: Duration = .seconds(5)
+    /// The most feeds in flight, slow ones included.
+    public var maxInFlight: Int
 
     public init(library: Library, client: FeedClient, concurrency: Int = 8, perHost: Int = 2) {
         self.library = library
         self.client = client
         self.concurrency = max(1, concurrency)
         self.perHost = max(1, perHost)
+        maxInFlight = self.concurrency * 8
+    }
+
+    /// The longest an update of `count` feeds takes: 2 minutes, and a quarter of
+    /// a second more for each feed (500 feeds: about 4 minutes; a healthy
+    /// update of them takes seconds).
+    public static func deadline(forFeeds count: Int) -> Duration {
+        .seconds(120) + .milliseconds(250) * count
+    }
+
+    /// What one child of an update's task group says.
+    private enum Event: Sendable {
+        case finished(token: Int, host: String, UpdateResult)
+        /// The feed of `token` has taken ``slowAfter``: it gives up its slot.
+        case slow(token: Int)
+        case deadline
+        /// A timer cancelled because the update is done.
+        case stopped
     }
 
     /// Updates `podcasts`; `progress` hears (done, total, failed) after each.
+    /// Those not read by `deadline` (by default ``deadline(forFeeds:)``) are
+    /// `.unfinished`.
     public func update(
         _ podcasts: [StoredPodcast],
+        deadline: Duration? = nil,
         progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void = { _, _, _ in }
     ) async -> [UpdateResult] {
+        let deadline = deadline ?? Self.deadline(forFeeds: podcasts.count)
+        let slowAfter = self.slowAfter
         var pending = podcasts[...]
         var inFlight: [String: Int] = [:]
         var results: [UpdateResult] = []
         var failed = 0
-        await withTaskGroup(of: (host: String, result: UpdateResult).self) { group in
+        var deadlinePassed = false
+        await withTaskGroup(of: Event.self) { group in
+            // Feeds holding a slot, and all feeds in flight.
+            var holding: Set<Int> = []
             var running = 0
+            var nextToken = 0
             func host(_ podcast: StoredPodcast) -> String {
                 URL(string: podcast.feedURL)?.host?.lowercased() ?? podcast.feedURL
             }
+            func timer(_ wait: Duration, _ event: Event) -> @Sendable () async -> Event {
+                {
+                    do {
+                        try await Task.sleep(for: wait)
+                        return event
+                    } catch {
+                        return .stopped
+                    }
+                }
+            }
             func startMore() {
-                while running < concurrency,
+                while holding.count < concurrency, running < maxInFlight,
                     let index = pending.firstIndex(where: { inFlight[host($0), default: 0] < perHost })
                 {
                     let podcast = pending[index]
                     pending.remove(at: index)
                     let key = host(podcast)
                     inFlight[key, default: 0] += 1
+                    let token = nextToken
+                    nextToken += 1
+                    holding.insert(token)
                     running += 1
-                    group.addTask { (key, await self.update(podcast)) }
+                    group.addTask { .finished(token: token, host: key, await self.update(podcast)) }
+                    group.addTask(operation: timer(slowAfter, .slow(token: token)))
                 }
             }
+            group.addTask(operation: timer(deadline, .deadline))
             startMore()
-            while let (key, result) = await group.next() {
-                running -= 1
-                inFlight[key, default: 1] -= 1
-                results.append(result)
-                if case .failed = result.status { failed += 1 }
-                progress(results.count, podcasts.count, failed)
-                if !Task.isCancelled { startMore() }
+            if running == 0 { group.cancelAll() }
+            while let event = await group.next() {
+                switch event {
+                case .finished(let token, let key, var result):
+                    running -= 1
+                    holding.remove(token)
+                    inFlight[key, default: 1] -= 1
+                    if deadlinePassed, result.status == .interrupted { result.status = .unfinished }
+                    results.append(result)
+                    if case .failed = result.status { failed += 1 }
+                    progress(results.count, podcasts.count, failed)
+                case .slow(let token):
+                    holding.remove(token)
+                case .deadline:
+                    deadlinePassed = true
+                    group.cancelAll()
+                case .stopped:
+                    break
+                }
+                if !Task.isCancelled, !deadlinePassed { startMore() }
+                // Every feed read: the timers still asleep are not waited for.
+                if running == 0, pending.isEmpty || deadlinePassed || Task.isCancelled { group.cancelAll() }
             }
+        }
+        if deadlinePassed {
+            results += pending.map { UpdateResult(podcastID: $0.id ?? -1, title: $0.title, status: .unfinished) }
         }
         // In the order asked for.
         let order = Dictionary(uniqueKeysWithValues: podcasts.enumerated().map { ($0.element.id ?? -1, $0.offset) })

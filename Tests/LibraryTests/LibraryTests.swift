@@ -3,6 +3,7 @@ import FixtureServer
 import Foundation
 import GRDB
 import HTTPSupport
+import Synchronization
 import Testing
 
 @testable import Library
@@ -200,6 +201,66 @@ struct FeedUpdaterTests {
         #expect(second.contains { $0.status == .updated(newEpisodes: 1) })
         #expect(server.requests.count > requestsBefore)
         #expect(try await library.newEpisodes().map(\.episode.title) == ["Bonus episode 1"])
+        try await client.shutdown()
+        await server.stop()
+    }
+
+    /// Servers that take the request and never answer hold no one: each feed
+    /// gives its slot up after `slowAfter`, so every good feed is read before the
+    /// first hanging one gives up; a hanging one is asked once (not again at
+    /// once), and its failure says how long it was waited for.
+    @Test func hangingServersHoldNoOne() async throws {
+        let server = try await FixtureServer.start(.init())
+        let client = FeedClient(
+            settings: HTTPSettings(readTimeout: .seconds(2)),
+            retry: RetryPolicy(attempts: 3, baseDelay: .milliseconds(10))
+        )
+        let library = try Library(path: temporaryLibraryPath())
+        let base = server.baseURL.absoluteString
+        var podcasts: [StoredPodcast] = []
+        let paths =
+            (1...4).map { "/fault/delay=8000/feeds/1386867488.xml?hang=\($0)" }
+            + (1...6).map { "/feeds/1000000001.xml?good=\($0)" }
+        for path in paths {
+            podcasts.append(try await library.subscribe(feedURL: URL(string: base + path)!, title: path).podcast)
+        }
+        var updater = FeedUpdater(library: library, client: client, concurrency: 2, perHost: 100)
+        updater.slowAfter = .milliseconds(300)
+        let failures = Mutex<[Int]>([])
+        let results = await updater.update(podcasts) { _, _, failed in failures.withLock { $0.append(failed) } }
+        #expect(failures.withLock { $0 } == [0, 0, 0, 0, 0, 0, 1, 2, 3, 4])
+        #expect(results.suffix(6).allSatisfy { $0.status == .updated(newEpisodes: 0) })
+        for result in results.prefix(4) {
+            guard case .failed(.feed(let error)) = result.status else {
+                Issue.record("\(result.status)")
+                continue
+            }
+            #expect(error.code == .timedOut)
+            #expect(error.description.hasSuffix("within 2 s"), "\(error)")
+        }
+        #expect(server.requests.filter { $0.query?.hasPrefix("hang=") == true }.count == 4)
+        try await client.shutdown()
+        await server.stop()
+    }
+
+    /// The whole update ends by its deadline, whatever the slowest server does:
+    /// what was read is stored, and the feeds not read are `unfinished` (nothing
+    /// recorded against them).
+    @Test func anUpdateEndsByItsDeadline() async throws {
+        let server = try await FixtureServer.start(.init())
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
+        let library = try Library(path: temporaryLibraryPath())
+        let base = server.baseURL.absoluteString
+        var podcasts: [StoredPodcast] = []
+        for path in ["/fault/delay=8000/feeds/1386867488.xml", "/feeds/1000000001.xml"] {
+            podcasts.append(try await library.subscribe(feedURL: URL(string: base + path)!, title: path).podcast)
+        }
+        let started = ContinuousClock.now
+        let results = await FeedUpdater(library: library, client: client).update(podcasts, deadline: .seconds(1))
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(results.map(\.status) == [.unfinished, .updated(newEpisodes: 0)])
+        #expect(try await library.podcast(podcasts[0].id!)?.lastError == nil)
+        #expect(FeedUpdater.deadline(forFeeds: 500) == .seconds(245))
         try await client.shutdown()
         await server.stop()
     }

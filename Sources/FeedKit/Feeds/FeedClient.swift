@@ -206,7 +206,7 @@ public final class FeedClient: Sendable {
                 ? .decompressedTooLarge(url: url, limit: sizeLimit)
                 : .invalidFeed(url: url, detail: "its compressed body is broken (\(error))")
         } catch {
-            let network = HTTPFetcher.describe(error, url: url, timeout: settings.requestTimeout)
+            let network = HTTPFetcher.describe(error, url: url, timeout: HTTPFetcher.waited(since: start))
             // A body cut short is worth another try; a stall or a refusal says so itself.
             failure = network.code == .transport ? .truncated(url: url, received: total, expected: declared) : network
             retryable = true
@@ -258,6 +258,7 @@ public final class FeedClient: Sendable {
             let sentCredentials = auth.flatMap { $0.origin == url.origin ? $0.credentials : nil }
             if let sentCredentials { request.headers.add(name: "Authorization", value: sentCredentials.authorization) }
             let response: HTTPClientResponse
+            let sent = ContinuousClock.now
             do {
                 response = try await clients.client(for: url).execute(
                     request,
@@ -265,8 +266,13 @@ public final class FeedClient: Sendable {
                 )
             } catch {
                 let failure = clients.failure(error, url: url)
-                let described = HTTPFetcher.describe(failure, url: url, timeout: settings.requestTimeout)
-                if failure.connectionProblem == nil { throw Retryable(error: described, retryAfter: nil) }
+                let described = HTTPFetcher.describe(failure, url: url, timeout: HTTPFetcher.waited(since: sent))
+                // A connection that dropped is worth another try; a server that
+                // took the request and never answered is not, at once (the next
+                // update asks again), and neither is one that cannot be reached.
+                if failure.connectionProblem == nil, failure.reason != .stalled {
+                    throw Retryable(error: described, retryAfter: nil)
+                }
                 throw described
             }
             let status = Int(response.status.code)

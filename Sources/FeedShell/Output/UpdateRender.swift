@@ -9,7 +9,7 @@ extension Render {
     static func update(_ report: UpdateReport, deletions: [String]) -> String {
         let results = report.results
         var lines: [String] = []
-        var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0, interrupted: 0)
+        var counts = (updated: 0, unchanged: 0, failed: 0, gone: 0, arrived: 0, interrupted: 0, unfinished: 0)
         for result in results {
             let title = SafeText.line(result.title)
             switch result.status {
@@ -24,6 +24,7 @@ extension Render {
                 }
             case .unchanged: counts.unchanged += 1
             case .interrupted: counts.interrupted += 1
+            case .unfinished: counts.unfinished += 1
             case .failed(let reason):
                 counts.failed += 1
                 lines.append("failed \(title): \(SafeText.line(reason.description))")
@@ -40,6 +41,12 @@ extension Render {
         // Ctrl-C: what was read is stored; the rest is no failure of its feed, and
         // nothing more started (no auto-downloads, no cleanup).
         if counts.interrupted > 0 { summary += ", \(counts.interrupted) not read: interrupted" }
+        // The deadline: the slowest servers are what was left; they are tried
+        // again next time, and nothing is recorded against them.
+        if counts.unfinished > 0 {
+            let minutes = Int((FeedUpdater.deadline(forFeeds: results.count) / .seconds(60)).rounded(.up))
+            summary += ", \(counts.unfinished) not read: the update's deadline (\(minutes) min) passed"
+        }
         lines.append(summary)
         lines += autodownloads(report.autodownloads)
         lines += deletions
@@ -77,6 +84,7 @@ extension JSONRender {
                     case .updated(let arrived): ("updated", arrived, nil, nil)
                     case .unchanged: ("unchanged", 0, nil, nil)
                     case .interrupted: ("interrupted", 0, "interrupted", nil)
+                    case .unfinished: ("unfinished", 0, "the update's deadline passed", "deadline")
                     case .failed(let reason): ("failed", 0, reason.description, reason.code)
                     case .gone: ("gone", 0, "HTTP 410 Gone", nil)
                     }
