@@ -189,7 +189,7 @@ public struct FeedUpdater: Sendable {
                 sink: sink
             )
             if let failure = batches.failure.withLock({ $0 }) {
-                result.status = .failed(.library(failure))
+                result.status = Task.isCancelled ? .interrupted : .failed(.library(failure))
                 return result
             }
             switch outcome {
@@ -211,7 +211,9 @@ public struct FeedUpdater: Sendable {
                     result.added = arrived + batches.arrived.withLock { $0 }
                     result.status = .updated(newEpisodes: markNew ? result.added : 0)
                 } catch {
-                    result.status = .failed(.library(error))
+                    // Cancelled (Ctrl-C, the update's deadline): the transaction
+                    // was rolled back, and that is no failure of the feed's.
+                    result.status = Task.isCancelled ? .interrupted : .failed(.library(error))
                 }
             }
         } catch {

@@ -252,12 +252,13 @@ struct FeedUpdaterTests {
         let library = try Library(path: temporaryLibraryPath())
         let base = server.baseURL.absoluteString
         var podcasts: [StoredPodcast] = []
-        for path in ["/fault/delay=8000/feeds/1386867488.xml", "/feeds/1000000001.xml"] {
+        for path in ["/fault/delay=12000/feeds/1386867488.xml", "/feeds/1000000001.xml"] {
             podcasts.append(try await library.subscribe(feedURL: URL(string: base + path)!, title: path).podcast)
         }
         let started = ContinuousClock.now
-        let results = await FeedUpdater(library: library, client: client).update(podcasts, deadline: .seconds(1))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Long enough for the good feed on a busy machine; the other answers at 12 s.
+        let results = await FeedUpdater(library: library, client: client).update(podcasts, deadline: .seconds(4))
+        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(results.map(\.status) == [.unfinished, .updated(newEpisodes: 0)])
         #expect(try await library.podcast(podcasts[0].id!)?.lastError == nil)
         #expect(FeedUpdater.deadline(forFeeds: 500) == .seconds(245))
