@@ -108,16 +108,39 @@ public struct TranscriptDocument: Sendable, Equatable {
     /// of one speaker, up to `seconds` apart from the paragraph's start and
     /// `characters` long. Each paragraph starts when its first cue does.
     public func paragraphs(seconds: Double = 20, characters: Int = 480) -> [TranscriptCue] {
-        var result: [TranscriptCue] = []
+        timedParagraphs(seconds: seconds, characters: characters).map(\.paragraph)
+    }
+
+    /// Where a cue starts in a paragraph's text (a UTF-8 offset) and when it
+    /// was spoken: a word found in a paragraph is said at the time of the cue
+    /// that holds it, up to 20 s after the paragraph's start.
+    public struct CueStart: Sendable, Equatable {
+        public var offset: Int
+        public var seconds: Double
+
+        public init(offset: Int, seconds: Double) {
+            self.offset = offset
+            self.seconds = seconds
+        }
+    }
+
+    /// ``paragraphs(seconds:characters:)``, each with where its timed cues start.
+    public func timedParagraphs(seconds: Double = 20, characters: Int = 480) -> [(
+        paragraph: TranscriptCue, cueStarts: [CueStart]
+    )] {
+        var result: [(paragraph: TranscriptCue, cueStarts: [CueStart])] = []
         for cue in cues {
-            if var last = result.last, last.speaker == cue.speaker, let start = last.start, let at = cue.start,
-                at - start < seconds, last.text.count + cue.text.count < characters
+            if var last = result.last, last.paragraph.speaker == cue.speaker, let start = last.paragraph.start,
+                let at = cue.start, at - start < seconds,
+                last.paragraph.text.count + cue.text.count < characters
             {
-                last.text += " " + cue.text
-                last.end = cue.end ?? last.end
+                last.paragraph.text += " "
+                last.cueStarts.append(CueStart(offset: last.paragraph.text.utf8.count, seconds: at))
+                last.paragraph.text += cue.text
+                last.paragraph.end = cue.end ?? last.paragraph.end
                 result[result.count - 1] = last
             } else {
-                result.append(cue)
+                result.append((cue, cue.start.map { [CueStart(offset: 0, seconds: $0)] } ?? []))
             }
         }
         return result

@@ -257,6 +257,10 @@ public final class Library: Sendable {
         migrator.registerMigration("v7") { db in try createSyncTables(db) }
         // Subscriptions other devices made, remembered until followed.
         migrator.registerMigration("v8") { db in try createSyncFollows(db) }
+        // Where each cue of a transcript paragraph starts, for a hit's time.
+        migrator.registerMigration("v9") { db in
+            try db.alter(table: "transcriptLine") { t in t.add(column: "cues", .text) }
+        }
         return migrator
     }
 

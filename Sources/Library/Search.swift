@@ -89,7 +89,8 @@ public struct SearchHit: Sendable, Equatable {
     /// The text around the match, the matched words between ``markStart`` and
     /// ``markEnd``; sanitized when stored.
     public var snippet: String
-    /// For a transcript hit, when its paragraph starts (seconds).
+    /// For a transcript hit, when its words were said (seconds): the start of
+    /// the cue that holds the first of them.
     public var at: Double?
 
     public init(
@@ -174,7 +175,7 @@ extension Library {
                         episodeNumber: try Self.listedNumber(of: episodeID, db),
                         title: row["title"],
                         snippet: row["snippet"] ?? "",
-                        at: row["at"]
+                        at: CueStarts.time(of: row["marked"], cues: row["cues"], paragraphStart: row["at"])
                     )
                 }
             }
@@ -247,7 +248,8 @@ private struct SearchTable {
             score: "bm25(episodeText, 4.0, 1.0)",
             select: """
                 SELECT episodeText.rowid AS hit, e.id AS episodeID, e.podcastID, p.title AS podcast, e.title,
-                    snippet(episodeText, -1, char(1), char(2), '…', 12) AS snippet, NULL AS at
+                    snippet(episodeText, -1, char(1), char(2), '…', 12) AS snippet, NULL AS at,
+                    NULL AS marked, NULL AS cues
                 FROM episodeText JOIN episode e ON e.id = episodeText.rowid
                 JOIN podcast p ON p.id = e.podcastID
                 """
@@ -257,7 +259,8 @@ private struct SearchTable {
             score: "bm25(transcriptText)",
             select: """
                 SELECT transcriptText.rowid AS hit, e.id AS episodeID, e.podcastID, p.title AS podcast, e.title,
-                    snippet(transcriptText, 0, char(1), char(2), '…', 16) AS snippet, l.start AS at
+                    snippet(transcriptText, 0, char(1), char(2), '…', 16) AS snippet, l.start AS at,
+                    highlight(transcriptText, 0, char(1), char(2)) AS marked, l.cues AS cues
                 FROM transcriptText JOIN transcriptLine l ON l.id = transcriptText.rowid
                 JOIN episode e ON e.id = l.transcriptID JOIN podcast p ON p.id = e.podcastID
                 """

@@ -22,7 +22,8 @@ extension Library {
         for episodeID: Int64,
         at now: Date = Date()
     ) async throws(LibraryError) -> StoredTranscript {
-        let paragraphs = document.paragraphs()
+        let timed = document.timedParagraphs()
+        let paragraphs = timed.map(\.paragraph)
         try await write("write to") { db in
             // The old one's lines go by cascade, and the index with them by trigger.
             try db.execute(sql: "DELETE FROM transcript WHERE episodeID = ?", arguments: [episodeID])
@@ -31,10 +32,12 @@ extension Library {
                 arguments: [episodeID, url.absoluteString, document.format.rawValue, now]
             )
             let insert = try db.makeStatement(
-                sql: "INSERT INTO transcriptLine (transcriptID, start, speaker, text) VALUES (?, ?, ?, ?)"
+                sql: "INSERT INTO transcriptLine (transcriptID, start, speaker, text, cues) VALUES (?, ?, ?, ?, ?)"
             )
-            for paragraph in paragraphs {
-                try insert.execute(arguments: [episodeID, paragraph.start, paragraph.speaker, paragraph.text])
+            for (paragraph, cueStarts) in timed {
+                try insert.execute(arguments: [
+                    episodeID, paragraph.start, paragraph.speaker, paragraph.text, CueStarts.text(cueStarts),
+                ])
             }
         }
         return StoredTranscript(url: url, format: document.format, fetched: now, paragraphs: paragraphs)
@@ -78,5 +81,38 @@ extension Library {
                     return (id, transcript, format)
                 }
         }
+    }
+}
+
+/// A paragraph's cue starts as the library keeps them (`transcriptLine.cues`):
+/// `offset:seconds` pairs, comma-separated; none for one cue (its start is the
+/// paragraph's).
+enum CueStarts {
+    static func text(_ starts: [TranscriptDocument.CueStart]) -> String? {
+        guard starts.count > 1 else { return nil }
+        return starts.map { "\($0.offset):\($0.seconds)" }.joined(separator: ",")
+    }
+
+    static func parse(_ text: String?) -> [TranscriptDocument.CueStart] {
+        guard let text else { return [] }
+        return text.split(separator: ",").compactMap { pair in
+            let parts = pair.split(separator: ":")
+            guard parts.count == 2, let offset = Int(parts[0]), let seconds = Double(parts[1]) else { return nil }
+            return TranscriptDocument.CueStart(offset: offset, seconds: seconds)
+        }
+    }
+
+    /// When the words marked in `marked` (the paragraph with FTS5's
+    /// `highlight`, matches between ``SearchHit/markStart`` and
+    /// ``SearchHit/markEnd``) were said: the start of the cue that holds the
+    /// first of them; else `paragraphStart`.
+    static func time(of marked: String?, cues: String?, paragraphStart: Double?) -> Double? {
+        let starts = parse(cues)
+        guard let marked, !starts.isEmpty,
+            let mark = marked.utf8.firstIndex(of: UInt8(ascii: "\u{1}"))
+        else { return paragraphStart }
+        // No mark comes before the first: its offset is the text's.
+        let offset = marked.utf8.distance(from: marked.utf8.startIndex, to: mark)
+        return starts.last { $0.offset <= offset }?.seconds ?? paragraphStart
     }
 }

@@ -206,6 +206,14 @@ struct LibraryCommandTests {
             #expect(out.contains("f1  2:1 at 1:15  Tones for Listening: Tone 1: 120 seconds"), "\(out)")
             #expect(out.contains("An aardvark would not notice"), "\(out)")
             #expect(out.contains("'play fN' plays hit N"), "\(out)")
+            // Words of the paragraph's second cue: the time they were said, not
+            // the paragraph's (1:15).
+            h.output.clear()
+            #expect(await h.run("find closing words") == .success)
+            out = h.output.standardOutput
+            #expect(out.contains("f1  2:1 at 1:30  Tones for Listening: Tone 1: 120 seconds"), "\(out)")
+            h.output.clear()
+            #expect(await h.run("find aardvark") == .success)
             h.output.clear()
             #expect(await h.run("play f2") == .failure)
             #expect(h.output.standardError.contains("no hit f2 (there is 1)"), "\(h.output.standardError)")

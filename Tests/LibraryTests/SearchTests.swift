@@ -116,6 +116,9 @@ struct SearchTests {
         try await library.storeTranscript(document, from: url, for: episode)
         let hits = try await find("leeks", "survive")
         #expect(hits.map(\.at) == [754])
+        // A word of a paragraph's second cue was said when that cue starts.
+        #expect(try await find("today").map(\.at) == [5])
+        #expect(try await find("welcome").map(\.at) == [0])
         let stored = try #require(try await library.transcript(of: episode))
         #expect(stored.url == url && stored.format == .webVTT)
         #expect(stored.paragraphs.map(\.text) == ["Welcome to the garden. Today: leeks.", "Leeks survive frost."])
@@ -124,6 +127,31 @@ struct SearchTests {
         try await library.storeTranscript(document, from: url, for: episode)
         #expect(try await find("welcome").count == 1)
         #expect(try await library.transcriptsToFetch(among: [episode]).isEmpty)
+    }
+
+    /// Cue starts are byte offsets in the paragraph: a mark after accented
+    /// letters still finds its cue; without kept cue starts (a transcript stored
+    /// before they were), the paragraph's start.
+    @Test func aMatchIsTimedByItsCue() {
+        let document = TranscriptDocument(
+            format: .srt,
+            cues: [
+                TranscriptCue(start: 10, text: "Café crème."), TranscriptCue(start: 14, text: "Grüße aus Köln."),
+                TranscriptCue(start: 19, text: "Tschüss."),
+            ]
+        )
+        let timed = document.timedParagraphs()
+        #expect(timed.count == 1)
+        let text = CueStarts.text(timed[0].cueStarts)
+        #expect(text == "0:10.0,14:14.0,33:19.0")
+        #expect(
+            CueStarts.time(of: "Café crème. \u{1}Grüße\u{2} aus Köln. Tschüss.", cues: text, paragraphStart: 10) == 14
+        )
+        #expect(
+            CueStarts.time(of: "Café crème. Grüße aus Köln. \u{1}Tschüss\u{2}.", cues: text, paragraphStart: 10) == 19
+        )
+        #expect(CueStarts.time(of: "\u{1}Café\u{2} crème.", cues: text, paragraphStart: 10) == 10)
+        #expect(CueStarts.time(of: "Grüße \u{1}aus\u{2}", cues: nil, paragraphStart: 10) == 10)
     }
 
     @Test(arguments: [
