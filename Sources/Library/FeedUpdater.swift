@@ -155,8 +155,14 @@ public struct FeedUpdater: Sendable {
         return results.sorted { (order[$0.podcastID] ?? 0) < (order[$1.podcastID] ?? 0) }
     }
 
-    /// Fetches one feed and stores what came.
-    public func update(_ podcast: StoredPodcast, trackIDs: [String: Int64] = [:]) async -> UpdateResult {
+    /// Fetches one feed and stores what came: in batches as it is parsed, or,
+    /// with `atOnce` (a new subscription's first read), in one transaction, so
+    /// that a read that fails (a full disk) stores nothing to be taken away.
+    public func update(
+        _ podcast: StoredPodcast,
+        trackIDs: [String: Int64] = [:],
+        atOnce: Bool = false
+    ) async -> UpdateResult {
         let id = podcast.id ?? -1
         var result = UpdateResult(podcastID: id, title: podcast.title, status: .unchanged)
         guard let url = URL(string: podcast.feedURL) else {
@@ -186,7 +192,7 @@ public struct FeedUpdater: Sendable {
                 etag: podcast.etag,
                 lastModified: podcast.lastModified,
                 credentials: credentials,
-                sink: sink
+                sink: atOnce ? nil : sink
             )
             if let failure = batches.failure.withLock({ $0 }) {
                 result.status = Task.isCancelled ? .interrupted : .failed(.library(failure))
@@ -285,7 +291,7 @@ extension FeedUpdater {
             previous = try? await library.credentials(of: id)
             try await library.setCredentials(credentials, of: id)
         }
-        let result = await update(stored, trackIDs: trackIDs)
+        let result = await update(stored, trackIDs: trackIDs, atOnce: created)
         switch result.status {
         case .failed where created:
             // Gone without a trace: no removal waits to be sent to a sync server,

@@ -52,6 +52,11 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// `operation` failed for want of space on the library's disk.
+    static func diskFull(_ operation: String, path: String) -> LibraryError {
+        .init(.diskFull(operation: operation, path: path))
+    }
+
     /// A library a newer feedsh wrote (schema `schema`).
     static func newer(_ path: String, schema: Int) -> LibraryError { .init(.newer(path: path, schema: schema)) }
 
@@ -97,10 +102,29 @@ public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible 
 public final class Library: Sendable {
     public let path: String
     let pool: DatabasePool
+    /// Opened to be read only, because the disk had no space left: every write
+    /// fails as ``LibraryError/Code/diskFull`` without trying.
+    public let readOnlyForFullDisk: Bool
 
     /// Opens (creating it and its folder when missing) and migrates the library.
+    ///
+    /// On a disk with no space left, SQLite cannot make the WAL's files to open
+    /// the library at all ("disk I/O error"); it is then opened to be read, as
+    /// it is on disk, so that everything that only reads still works.
     public init(path: String) throws(LibraryError) {
         self.path = path
+        do {
+            pool = try Self.openPool(path)
+            readOnlyForFullDisk = false
+        } catch {
+            guard Self.diskIsFull(at: path) else { throw error }
+            pool = try Self.openToRead(path, failure: error)
+            readOnlyForFullDisk = true
+        }
+    }
+
+    /// The pool of the library at `path`, made and migrated.
+    private static func openPool(_ path: String) throws(LibraryError) -> DatabasePool {
         try Self.refuseNewer(path)
         do {
             try Self.makePrivate(path)
@@ -113,13 +137,14 @@ public final class Library: Sendable {
             // transactions, and the file stays consistent). FULL made `update` pay
             // an fsync per feed.
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
             try pool.write { db in
                 if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.schemaVersion {
                     try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
                 }
             }
+            return pool
         } catch let error as LibraryError {
             throw error
         } catch {
@@ -127,9 +152,45 @@ public final class Library: Sendable {
         }
     }
 
+    /// Whether the file system of `path` has no space left (less than a few
+    /// pages), and the library has no WAL with changes not yet in its file
+    /// (read as the file is, they would be missed).
+    static func diskIsFull(at path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        var stats = statvfs()
+        guard statvfs(folder.isEmpty ? "." : folder, &stats) == 0 else { return false }
+        let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
+        guard free < 64 << 10 else { return false }
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return wal == 0 && FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The library at `path` opened to be read as it is on disk (SQLite's
+    /// `immutable`: no WAL files made, no locks taken), when it is this
+    /// feedsh's schema; else `failure` as the disk-full error it is.
+    private static func openToRead(_ path: String, failure: LibraryError) throws(LibraryError) -> DatabasePool {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.foreignKeysEnabled = true
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        do {
+            let pool = try DatabasePool(path: components.string ?? path, configuration: configuration)
+            let current = try pool.read { db in try migrator.hasCompletedMigrations(db) }
+            guard current else { throw LibraryError.diskFull("open", path: path) }
+            return pool
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw LibraryError.diskFull("open", path: path)
+        }
+    }
+
     /// The schema this feedsh writes: the number of its migrations, kept in
     /// SQLite's `user_version` so that an older feedsh can tell.
-    public static let schemaVersion = 7
+    public static let schemaVersion = 9
 
     /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
     /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
@@ -270,6 +331,7 @@ public final class Library: Sendable {
         _ operation: String,
         _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(LibraryError) -> T {
+        if readOnlyForFullDisk { throw LibraryError.diskFull(operation, path: path) }
         do {
             return try await pool.write(body)
         } catch {
@@ -525,6 +587,7 @@ public final class Library: Sendable {
         trackIDs: [String: Int64] = [:],
         at now: Date = Date()
     ) throws(LibraryError) -> Int {
+        if readOnlyForFullDisk { throw LibraryError.diskFull("write to", path: path) }
         do {
             return try pool.write { db in
                 try Self.upsert(items, podcastID: podcastID, markNew: markNew, trackIDs: trackIDs, now: now, db)

@@ -71,12 +71,12 @@ struct BrokenServerProcessTests {
             // user_version lives in bytes 60-63 of the header.
             let handle = try #require(FileHandle(forUpdatingAtPath: path))
             try handle.seek(toOffset: 60)
-            handle.write(Data([0, 0, 0, 9]))
+            handle.write(Data([0, 0, 0, 99]))
             try handle.close()
             let before = FileManager.default.contents(atPath: path)
             let result = try await scene.run("podcasts")
             #expect(result.status == 1)
-            #expect(result.standardError.contains("this library was written by a newer feedsh (schema v9)"))
+            #expect(result.standardError.contains("this library was written by a newer feedsh (schema v99)"))
             #expect(FileManager.default.contents(atPath: path) == before)
         }
     }

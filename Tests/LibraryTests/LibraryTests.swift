@@ -349,7 +349,7 @@ struct BrokenUpdateTests {
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
             if how == "user_version" {
-                try db.execute(sql: "PRAGMA user_version = 9")
+                try db.execute(sql: "PRAGMA user_version = 99")
             } else {
                 try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')")
             }
