@@ -169,11 +169,12 @@ public final class HTTPFetcher: Sendable {
         }
     }
 
-    /// How long a request has waited since `start`, in whole seconds (at least
-    /// one): what "no answer within N s" says, whichever timeout ended it.
+    /// How long a request has waited since `start`, to a tenth of a second (whole
+    /// seconds from 10 s): what "no answer within N s" says, whichever timeout
+    /// ended it.
     static func waited(since start: ContinuousClock.Instant) -> Duration {
-        let elapsed = ContinuousClock.now - start
-        return .seconds(max(1, (elapsed / .seconds(1)).rounded()))
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        return .milliseconds(seconds >= 10 ? seconds.rounded() * 1000 : (seconds * 10).rounded() * 100)
     }
 
     static func describe(_ error: any Error, url: URL, timeout: Duration) -> FeedError {

@@ -117,6 +117,58 @@ struct WorldFeedTests {
         #expect(feed.items.first?.published == Self.date("2004-07-08T23:56:58Z"))
     }
 
+    /// HTML's entities and bare ampersands, which XML refuses and feeds are
+    /// full of (libxml2 stopped at the first, and the whole feed failed): read as
+    /// a browser or feedparser reads them. CDATA and comments keep their `&`s.
+    @Test func htmlEntitiesAndBareAmpersands() throws {
+        let feed = try FeedParser.parse(
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0"><channel><title>Q&A &mdash; Caf&eacute;&nbsp;Talk</title>
+                <!-- a comment with & and &nbsp; -->
+                <item><title>&nbsp;</title><guid>g1</guid>
+                <enclosure url="https://media.invalid/1.mp3?a=1&b=2&amp;c=3" type="audio/mpeg"/></item>
+                <item><title><![CDATA[Tom & Jerry &amp; friends]]></title><guid>g2</guid>
+                <link><![CDATA[https://example.invalid/?x=1&y=2]]></link>
+                <description>Bells&#7; &foo; &#x26; &#38; &lt;b&gt;</description>
+                <enclosure url="https://media.invalid/2.mp3" type="audio/mpeg"/></item>
+                </channel></rss>
+                """.utf8
+            ),
+            url: Self.base
+        )
+        #expect(feed.title == "Q&A \u{2014} Café\u{A0}Talk")
+        #expect(feed.items.count == 2)
+        #expect(feed.items.first?.enclosure.url.absoluteString == "https://media.invalid/1.mp3?a=1&b=2&c=3")
+        #expect(feed.items.last?.title == "Tom & Jerry & friends")
+        #expect(feed.items.last?.link?.absoluteString == "https://example.invalid/?x=1&y=2")
+        #expect(feed.items.last?.description == "Bells &foo; & &")
+    }
+
+    /// The mending gives the same bytes however the document is cut into chunks.
+    @Test func ampersandsAreMendedAcrossChunks() {
+        let document = Array(
+            "<a t=\"x&y\">&nbsp;&amp;&#38;&#x1F600;&#1;&bogus;<![CDATA[&nbsp;&]]><!--&--> & &hellip".utf8
+        )
+        let expected = Array(
+            "<a t=\"x&amp;y\">&#160;&amp;&#38;&#x1F600;&amp;bogus;<![CDATA[&nbsp;&]]><!--&--> &amp; &amp;hellip".utf8
+        )
+        for cut in 0...document.count {
+            var mender = AmpersandMender()
+            var out: [UInt8] = []
+            mender.mend(document[..<cut], into: &out)
+            mender.mend(document[cut...], into: &out)
+            mender.finish(into: &out)
+            #expect(out == expected, "cut at \(cut): \(String(decoding: out, as: UTF8.self))")
+        }
+        var byteAtATime = AmpersandMender()
+        var out: [UInt8] = []
+        for byte in document { byteAtATime.mend([byte], into: &out) }
+        byteAtATime.finish(into: &out)
+        #expect(out == expected, "\(String(decoding: out, as: UTF8.self))")
+    }
+
     @Test func aKnownZoneIsNoWarning() {
         #expect(FeedDates.read("Thu, 08 Jul 2004 23:56:58 MET").unknownZone == nil)
         #expect(FeedDates.read("Thu, 08 Jul 2004 23:56:58 QQQ").unknownZone == "QQQ")

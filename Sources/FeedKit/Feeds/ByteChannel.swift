@@ -8,9 +8,10 @@ import Foundation
 /// buffer, not ten.
 ///
 /// The C0 controls XML 1.0 forbids are dropped as the bytes go in
-/// (``FeedParser/allowedInXML(_:)``): feeds in the wild carry escape sequences and
-/// bells in their text, and libxml2 would stop at the first. A UTF-16 document
-/// (its BOM says so) is left alone.
+/// (``FeedParser/allowedInXML(_:)``), and ampersands XML would refuse are mended
+/// (``AmpersandMender``): feeds in the wild carry escape sequences and bells in
+/// their text, `&nbsp;` and bare `&`s, and libxml2 would stop at the first. A
+/// UTF-16 document (its BOM says so) is left alone.
 final class ByteChannel: @unchecked Sendable {
     // @unchecked Sendable, and why it is safe: every stored `var` below is read and
     // written only while `condition` is locked; `condition` and `capacity` are set
@@ -28,6 +29,7 @@ final class ByteChannel: @unchecked Sendable {
     private var status: Stream.Status = .notOpen
     private var sawFirstBytes = false
     private var isUTF16 = false
+    private var mender = AmpersandMender()
 
     init(capacity: Int = 1 << 20) {
         self.capacity = capacity
@@ -37,6 +39,7 @@ final class ByteChannel: @unchecked Sendable {
     init(contents data: Data) {
         capacity = max(1, data.count)
         data.withUnsafeBytes { append($0) }
+        mender.finish(into: &buffer)
         finished = true
     }
 
@@ -81,7 +84,7 @@ final class ByteChannel: @unchecked Sendable {
         if isUTF16 {
             buffer.append(contentsOf: bytes)
         } else {
-            buffer.append(contentsOf: bytes.lazy.filter(FeedParser.allowedInXML))
+            mender.mend(bytes.lazy.filter(FeedParser.allowedInXML), into: &buffer)
         }
     }
 
@@ -89,6 +92,7 @@ final class ByteChannel: @unchecked Sendable {
     /// parser then reads an error, not the end of the document).
     func finish(failure: String? = nil) {
         locked {
+            if !isUTF16 { mender.finish(into: &buffer) }
             finished = true
             self.failure = failure.map {
                 NSError(domain: "feedsh.feed-body", code: 1, userInfo: [NSLocalizedDescriptionKey: $0])
