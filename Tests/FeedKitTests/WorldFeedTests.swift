@@ -155,14 +155,14 @@ struct WorldFeedTests {
             "<a t=\"x&amp;y\">&#160;&amp;&#38;&#x1F600;&amp;bogus;<![CDATA[&nbsp;&]]><!--&--> &amp; &amp;hellip".utf8
         )
         for cut in 0...document.count {
-            var mender = AmpersandMender()
+            var mender = XMLMender()
             var out: [UInt8] = []
             mender.mend(document[..<cut], into: &out)
             mender.mend(document[cut...], into: &out)
             mender.finish(into: &out)
             #expect(out == expected, "cut at \(cut): \(String(decoding: out, as: UTF8.self))")
         }
-        var byteAtATime = AmpersandMender()
+        var byteAtATime = XMLMender()
         var out: [UInt8] = []
         for byte in document { byteAtATime.mend([byte], into: &out) }
         byteAtATime.finish(into: &out)

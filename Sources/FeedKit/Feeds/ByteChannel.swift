@@ -7,11 +7,10 @@ import Foundation
 /// A feed is then never held whole: parsing ten megabytes costs a megabyte of
 /// buffer, not ten.
 ///
-/// The C0 controls XML 1.0 forbids are dropped as the bytes go in
-/// (``FeedParser/allowedInXML(_:)``), and ampersands XML would refuse are mended
-/// (``AmpersandMender``): feeds in the wild carry escape sequences and bells in
-/// their text, `&nbsp;` and bare `&`s, and libxml2 would stop at the first. A
-/// UTF-16 document (its BOM says so) is left alone.
+/// The bytes are mended as they go in (``XMLMender``): feeds in the wild carry
+/// escape sequences and bells in their text, `&nbsp;` and bare `&`s, and
+/// libxml2 would stop at the first. A UTF-16 document (its BOM says so) is left
+/// alone.
 final class ByteChannel: @unchecked Sendable {
     // @unchecked Sendable, and why it is safe: every stored `var` below is read and
     // written only while `condition` is locked; `condition` and `capacity` are set
@@ -29,7 +28,7 @@ final class ByteChannel: @unchecked Sendable {
     private var status: Stream.Status = .notOpen
     private var sawFirstBytes = false
     private var isUTF16 = false
-    private var mender = AmpersandMender()
+    private var mender = XMLMender()
 
     init(capacity: Int = 1 << 20) {
         self.capacity = capacity
@@ -84,7 +83,7 @@ final class ByteChannel: @unchecked Sendable {
         if isUTF16 {
             buffer.append(contentsOf: bytes)
         } else {
-            mender.mend(bytes.lazy.filter(FeedParser.allowedInXML), into: &buffer)
+            mender.mend(bytes, into: &buffer)
         }
     }
 

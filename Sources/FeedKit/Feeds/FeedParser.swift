@@ -142,12 +142,6 @@ public enum FeedParser {
         return handler.finish()
     }
 
-    /// Not one of the C0 controls XML 1.0 forbids (tab, line feed and carriage
-    /// return are allowed). In UTF-8 such bytes never stand inside a longer character.
-    static func allowedInXML(_ byte: UInt8) -> Bool {
-        byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
     /// libxml2's namespace errors: the names still arrive, prefixes and all.
     private static func recoverable(_ error: (any Error)?) -> Bool {
         guard let error = error as NSError? else { return false }
