@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import SystemPackage
 
 /// A sync account and its password, kept in a file of their own beside the
@@ -29,27 +30,11 @@ public struct SyncLogin: Codable, Sendable, Equatable {
         }
     }
 
-    /// Writes it to a new file made 0600 from the start, then renames it over
-    /// `file`: no moment where the password is readable by others or half written.
+    /// Writes it to `file`, 0600 from the start (``Library/PrivateFile``).
     public func save(_ file: FilePath) throws(SyncError) {
-        let temporary = FilePath(file.string + ".new")
         do {
-            let data = try JSONEncoder().encode(self)
-            let descriptor = try FileDescriptor.open(
-                temporary,
-                .writeOnly,
-                options: [.create, .truncate],
-                permissions: [.ownerReadWrite]
-            )
-            try descriptor.closeAfter {
-                // An older file of looser mode (made by hand) is narrowed too.
-                guard fchmod(descriptor.rawValue, 0o600) == 0 else { throw Errno(rawValue: errno) }
-                _ = try descriptor.writeAll(data)
-                guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
-            }
-            guard rename(temporary.string, file.string) == 0 else { throw Errno(rawValue: errno) }
+            try PrivateFile.write(try JSONEncoder().encode(self), to: file.string)
         } catch {
-            unlink(temporary.string)
             throw .unreadableLogin(path: file.string, problem: "cannot write it: \(error)")
         }
     }

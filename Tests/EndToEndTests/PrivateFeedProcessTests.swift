@@ -65,6 +65,20 @@ struct PrivateFeedProcessTests {
             #expect(exported.standardOutput.contains(#"xmlUrl="\#(url)""#), "\(exported.standardOutput)")
             let library = try Data(contentsOf: root.appendingPathComponent("library.sqlite"))
             #expect(library.range(of: Data("alice:p".utf8)) == nil)
+            // To a file: its owner's alone from the start (written 0600, then
+            // renamed into place).
+            let file = root.appendingPathComponent("subscriptions.opml").path
+            let written = try await runFeedsh(
+                ["-c", "export \(file) --with-credentials"],
+                environment: environment
+            )
+            #expect(written.status == 0, "\(written.standardError)")
+            let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            #expect(
+                FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) }?.contains(url)
+                    == true
+            )
         }
     }
 

@@ -109,10 +109,11 @@ extension Command {
         }
         do {
             let file = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-            try Data(text.utf8).write(to: file, options: .atomic)
-            // With passwords in it, the file is its owner's alone.
-            if !credentials.isEmpty {
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            // With passwords in it, the file is its owner's alone from the start.
+            if credentials.isEmpty {
+                try Data(text.utf8).write(to: file, options: .atomic)
+            } else {
+                try PrivateFile.write(Data(text.utf8), to: file.path)
             }
         } catch {
             throw .unwritable(path, reason: describeFileError(error))
