@@ -12,11 +12,24 @@ import TerminalKit
 /// network. Live progress is laid over it when Tab is pressed.
 public struct CompletionSnapshot: Sendable, Equatable {
     public struct EpisodeEntry: Sendable, Equatable {
-        let number: Int
+        /// What Tab puts on the line: the episode's number in the loaded podcast,
+        /// or, with none loaded, a download's `P:E`.
+        let word: String
         /// The download's id, to find its live progress.
         let id: String
         let title: String
         let status: EpisodeStatus
+
+        init(number: Int, id: String, title: String, status: EpisodeStatus) {
+            self.init(word: String(number), id: id, title: title, status: status)
+        }
+
+        init(word: String, id: String, title: String, status: EpisodeStatus) {
+            self.word = word
+            self.id = id
+            self.title = title
+            self.status = status
+        }
     }
 
     var episodes: [EpisodeEntry] = []
@@ -69,7 +82,7 @@ public struct CompletionSnapshot: Sendable, Equatable {
                 if case .downloading = status, let progress = live[entry.id] { status = .downloading(progress) }
                 guard offers[domain]?(status) ?? true else { return nil }
                 let text = status.text
-                return CompletionItem(String(entry.number), note: entry.title + (text.isEmpty ? "" : " (\(text))"))
+                return CompletionItem(entry.word, note: entry.title + (text.isEmpty ? "" : " (\(text))"))
             }
         }
     }
@@ -163,6 +176,20 @@ final class TerminalState: Sendable {
                         id: String(episode.id),
                         title: SafeText.line(episode.title),
                         status: statuses[episode.id] ?? .none
+                    )
+                )
+            }
+        } else {
+            // No podcast loaded: the downloads `downloads` lists by P:E, which
+            // `pause`, `resume` and `cancel` take from any shell.
+            let listed = await session.listedDownloads().filter { $0.label.episode != nil }
+            for download in listed.prefix(Self.completionLimit) {
+                entries.append(
+                    .init(
+                        word: download.label.number,
+                        id: download.view.request.id,
+                        title: SafeText.line(download.label.title),
+                        status: download.status
                     )
                 )
             }

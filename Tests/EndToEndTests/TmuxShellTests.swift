@@ -419,6 +419,10 @@ extension TmuxTests {
             try await tmux.waitForScreen {
                 $0.contains("1 paused download: 'downloads' lists them") && $0.hasSuffix("feedsh>")
             }
+            // Tab offers it by P:E, with no podcast loaded.
+            tmux.keys("resume ", "Tab")
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh> resume 1:1") }
+            tmux.keys("C-u")
             tmux.keys("resume 1:1; wait", "Enter")
             try await tmux.waitForScreen {
                 $0.contains("resuming 1:1 at ") && $0.contains("downloaded 1:1 Ports") && $0.hasSuffix("feedsh>")
