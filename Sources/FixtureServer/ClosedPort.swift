@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A loopback port that is bound but not listening, held for as long as this object
 /// lives: connections to it are refused, and no other server can take it meanwhile
@@ -33,12 +34,19 @@ public final class ClosedPort: Sendable {
     }
 }
 
-/// A loopback port that takes connections and never answers: it listens but
-/// never accepts, so the kernel completes each handshake and the request waits
-/// for ever (a server that hangs, with nothing for a test to stop).
+/// A loopback server that takes connections and never answers: each request
+/// waits for ever (a server that hangs, with nothing for a test to stop). It
+/// counts the connections it took, on a thread of its own, and holds them open
+/// until it is closed.
 public final class SilentPort: Sendable {
     public let port: Int
     private let socketDescriptor: Int32
+    private let taken = Taken()
+
+    /// The connections taken, shared with the accepting thread.
+    private final class Taken: Sendable {
+        let list = Mutex<[Int32]>([])
+    }
 
     public init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -54,17 +62,39 @@ public final class SilentPort: Sendable {
             }
         }
         guard bound, listen(fd, 128) == 0 else {
-            close(fd)
+            Glibc.close(fd)
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         socketDescriptor = fd
         port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [taken] in
+            while true {
+                let connection = accept(fd, nil, nil)
+                guard connection >= 0 else { return }
+                taken.list.withLock { $0.append(connection) }
+            }
+        }
     }
 
     /// `http://127.0.0.1:PORT` and `path`.
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
+    /// How many connections it has taken.
+    public var connections: Int { taken.list.withLock { $0.count } }
+
+    /// Stops taking connections (its thread ends) and closes those it took.
+    public func close() {
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        // Taken out of the list first: a second close closes nothing twice.
+        let connections = taken.list.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        for connection in connections { Glibc.close(connection) }
+    }
+
     deinit {
-        close(socketDescriptor)
+        close()
+        Glibc.close(socketDescriptor)
     }
 }

@@ -116,14 +116,15 @@ struct TranscriptTests {
 
     /// Two megabytes each of empty comments and of empty styles, and an unclosed
     /// comment, read in linear time (about a second here in a debug build). The
-    /// bound is loose for a busy machine; the old code took over 30 s.
+    /// bound is loose for a machine running the whole suite; the old code took
+    /// over 30 s alone.
     @Test func emptyCommentsAndStylesAreReadInLinearTime() throws {
         let started = ContinuousClock.now
         let comments = String(repeating: "<!---->", count: 300_000) + "<p>a</p><!-- never closed <p>lost</p>"
         #expect(try parse(comments, .html).cues.map(\.text) == ["a"])
         let styles = String(repeating: "<STYLE></Style >", count: 130_000) + "<p>end</p>"
         #expect(try parse(styles, .html).cues.map(\.text) == ["end"])
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < .seconds(25))
     }
 
     @Test func plainTextIsParagraphs() throws {
