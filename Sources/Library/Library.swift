@@ -104,7 +104,7 @@ public final class Library: Sendable {
     let pool: DatabasePool
     /// Opened to be read only, because the disk had no space left: every write
     /// fails as ``LibraryError/Code/diskFull`` without trying.
-    public let readOnlyForFullDisk: Bool
+    let readOnlyForFullDisk: Bool
 
     /// Opens (creating it and its folder when missing) and migrates the library.
     ///
@@ -117,8 +117,9 @@ public final class Library: Sendable {
             pool = try Self.openPool(path)
             readOnlyForFullDisk = false
         } catch {
-            guard Self.diskIsFull(at: path) else { throw error }
-            pool = try Self.openToRead(path, failure: error)
+            // A newer feedsh's library stays refused, full disk or not.
+            guard error.code != .newer, Self.diskIsFull(at: path) else { throw error }
+            pool = try Self.openToRead(path)
             readOnlyForFullDisk = true
         }
     }
@@ -167,8 +168,8 @@ public final class Library: Sendable {
 
     /// The library at `path` opened to be read as it is on disk (SQLite's
     /// `immutable`: no WAL files made, no locks taken), when it is this
-    /// feedsh's schema; else `failure` as the disk-full error it is.
-    private static func openToRead(_ path: String, failure: LibraryError) throws(LibraryError) -> DatabasePool {
+    /// feedsh's schema; else the disk-full error that kept it from opening.
+    private static func openToRead(_ path: String) throws(LibraryError) -> DatabasePool {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.foreignKeysEnabled = true

@@ -102,4 +102,26 @@ struct DiskFullProcessTests {
             #expect(out["again"]?.contains("marked 1 episode played") == true, "\(out)")
         }
     }
+
+    /// A newer feedsh's library stays refused on a full disk: it is not opened
+    /// to be read as if it were this feedsh's.
+    @Test func aNewerLibraryOnAFullDiskIsRefused() async throws {
+        try await withServerAndFolder { server, root in
+            let out = try await scenario(
+                Self.mount + """
+
+                    "$FEEDSH" -c "subscribe $BASE/feeds/1386867488.xml" > /dev/null
+                    # user_version, bytes 60-63 of the header: 99.
+                    printf '\\000\\000\\000\\143' | dd of="$FEEDSH_LIBRARY" bs=1 seek=60 conv=notrunc 2> /dev/null
+                    dd if=/dev/zero of="$ROOT/mnt/fill" bs=4k 2> /dev/null || true
+                    echo "== read"
+                    "$FEEDSH" -c podcasts; echo "status $?"
+                    """,
+                server: server,
+                root: root
+            )
+            let read = out["read"] ?? ""
+            #expect(read.contains("written by a newer feedsh (schema v99)") && read.contains("status 1"), "\(out)")
+        }
+    }
 }
