@@ -1,6 +1,29 @@
 import Foundation
 import Synchronization
 
+/// A TCP socket bound to a free port of 127.0.0.1, listening with `backlog` when
+/// one is given: the socket and its port. The test servers' one way to get one.
+public func loopbackSocket(listening backlog: Int32?) throws -> (socket: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+            bind(fd, address, length) == 0 && getsockname(fd, address, &length) == 0
+        }
+    }
+    guard bound, backlog.map({ listen(fd, $0) == 0 }) ?? true else {
+        let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        close(fd)
+        throw error
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// A loopback port that is bound but not listening, held for as long as this object
 /// lives: connections to it are refused, and no other server can take it meanwhile
 /// (unlike the port of a server that was just stopped).
@@ -9,24 +32,7 @@ public final class ClosedPort: Sendable {
     private let socketDescriptor: Int32
 
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(fd, address, length) == 0 && getsockname(fd, address, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        socketDescriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (socketDescriptor, port) = try loopbackSocket(listening: nil)
     }
 
     deinit {
@@ -49,24 +55,9 @@ public final class SilentPort: Sendable {
     }
 
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(fd, address, length) == 0 && getsockname(fd, address, &length) == 0
-            }
-        }
-        guard bound, listen(fd, 128) == 0 else {
-            Glibc.close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
+        let (fd, port) = try loopbackSocket(listening: 128)
         socketDescriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread.detachNewThread { [taken] in
             while true {
                 let connection = accept(fd, nil, nil)
