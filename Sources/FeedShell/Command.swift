@@ -1,7 +1,6 @@
 import FeedKit
 import PlainText
 import ShellKit
-import Synchronization
 import TerminalKit
 
 /// A shell command: its spec (names, arguments, flags, help, completion) and what
@@ -17,14 +16,14 @@ public struct Command: DeclaredCommand {
     let jsonLine: Bool
     /// Whether `set sync auto on` syncs after the command succeeds (`update`, `play`).
     let syncsAfter: Bool
-    let action: @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
+    let action: @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> any CommandResult
 
     init(
         _ spec: CommandSpec,
         offers: EpisodeFilter? = nil,
         jsonLine: Bool = true,
         syncsAfter: Bool = false,
-        action: @escaping @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> CommandOutcome
+        action: @escaping @Sendable (ParsedArguments, CommandContext) async throws(ShellError) -> any CommandResult
     ) {
         self.spec = spec
         self.offers = offers
@@ -64,7 +63,6 @@ enum Answer: Sendable, Equatable {
 /// What a command may touch while it runs.
 struct CommandContext: Sendable {
     let session: Session
-    let console: Console
     let registry: CommandRegistry
     /// The interactive shell's history, oldest first; nil in scripts.
     let history: (@Sendable () -> [String])?
@@ -86,46 +84,16 @@ struct CommandContext: Sendable {
     var isInteractive: Bool { history != nil }
     /// Runs the commands of a file in this shell (`source`).
     let source: @Sendable (String) async throws(ShellError) -> CommandOutcome
-    /// The command's result: the shell prints it (through the pager when it is
-    /// taller than the screen) or writes it as the `result` of its JSON line.
-    let result: ResultSlot
-
-    /// Gives the command's result: `text` for a person, or `json` for `--json`. Only
-    /// the form needed is built.
-    func output(_ text: @autoclosure () -> String, json: @autoclosure () -> JSONValue) {
-        if console.json {
-            result.set(json())
-        } else {
-            result.append(text())
-        }
-    }
-
-    /// A line for a person, such as a confirmation (its values made safe as they
-    /// went in), or `json` for `--json`.
-    func say(_ line: SafeLine, json: @autoclosure () -> JSONValue) {
-        output(line.description, json: json())
-    }
-
-    /// A listing: `empty` (an empty array in JSON) when there is nothing, else
-    /// `table` of the items, or `json` of them.
-    func output<Items: Collection>(
-        _ items: Items,
-        empty: @autoclosure () -> SafeLine,
-        table: (Items) -> Table,
-        json: (Items) -> JSONValue
-    ) {
-        guard !items.isEmpty else { return say(empty(), json: .array([])) }
-        output(table(items), json: json(items))
-    }
-
-    /// A table for a person (laid out at the terminal's width now), rows as JSON
-    /// objects otherwise.
-    func output(_ table: @autoclosure () -> Table, footer: String? = nil, json: @autoclosure () -> JSONValue) {
-        output(
-            table().render(width: console.width, bold: console.color) + (footer.map { "\n" + $0 } ?? ""),
-            json: json()
-        )
-    }
+    /// Hands what the command reports while it runs (progress, notes, the
+    /// player's events) to the shell's renderer.
+    let report: @Sendable (CommandEvent) -> Void
+    /// Whether results go out as `--json` lines: a command that would do work only
+    /// for the text (counting files on disk) can skip it.
+    let json: Bool
+    /// Whether the player gets the terminal: at the prompt, or a script typed in
+    /// one (its keys work, `q` stops it); a script reading a pipe, or `--json`,
+    /// gives it none.
+    let playerGetsTerminal: Bool
 }
 
 extension ParsedArguments {
@@ -136,22 +104,6 @@ extension ParsedArguments {
         guard let value = self[argument] else { throw .usage(usage()) }
         return value
     }
-}
-
-/// Holds the result a command gives, until the shell writes it.
-final class ResultSlot: Sendable {
-    private let value = Mutex<(json: JSONValue?, text: String?)>((nil, nil))
-
-    func set(_ newValue: JSONValue) {
-        value.withLock { $0.json = newValue }
-    }
-
-    func append(_ text: String) {
-        value.withLock { $0.text = $0.text.map { $0 + "\n" + text } ?? text }
-    }
-
-    var json: JSONValue? { value.withLock { $0.json } }
-    var text: String? { value.withLock { $0.text } }
 }
 
 /// Whether the shell goes on after a command.

@@ -106,14 +106,6 @@ public final class Shell: Sendable {
         console.printError(text)
     }
 
-    /// `2 downloads continue in the background (pid 123); ...`.
-    static func detachedText(_ count: Int, pid: Int32) -> String {
-        guard count > 0 else { return "no downloads running to hand over" }
-        let what = count == 1 ? "1 download continues" : "\(count) downloads continue"
-        return "\(what) in the background (feedsh pid \(pid)); any feedsh shows them ('downloads'), and the next "
-            + "one started says how they ended"
-    }
-
     /// Says what cleanup deleted: above the prompt, on standard error in scripts, or
     /// as `deleted` events with `--json`.
     static func announce(_ deletions: [CleanupDeletion], console: Console, terminal: TerminalState) {
@@ -171,7 +163,7 @@ public final class Shell: Sendable {
         if active > 0, session.configuration.detach {
             do throws(ShellError) {
                 let (count, pid) = try await session.detach()
-                console.printParagraph(Self.detachedText(count, pid: pid))
+                console.printParagraph(Render.handedOver(count, pid: pid))
                 return status
             } catch {
                 report(error, command: "detach", at: nil)
@@ -202,9 +194,9 @@ public final class Shell: Sendable {
             throw .usage(error)
         }
         let editor = terminal.editor
+        let events = EventRenderer(console: console)
         let context = CommandContext(
             session: session,
-            console: console,
             registry: registry,
             history: editor.map { editor in { @Sendable in editor.historyEntries } },
             ask: editor.map { editor in
@@ -230,7 +222,9 @@ public final class Shell: Sendable {
             showProgress: editor.map { editor in { @Sendable on in editor.showStatusWhileBusy(on) } },
             holdOutput: editor.map { editor in { @Sendable on in editor.holdOutput(on) } },
             source: { path throws(ShellError) in try await self.source(path) },
-            result: ResultSlot()
+            report: { [events] event in events.report(event) },
+            json: console.json,
+            playerGetsTerminal: !console.json && console.isTerminal && isatty(STDIN_FILENO) == 1
         )
         if editor != nil, command.spec.waitsOnNetwork, !console.json {
             console.startSpinner(command.spec.name + "…")
@@ -240,7 +234,7 @@ public final class Shell: Sendable {
             commandsRunning.subtract(1, ordering: .relaxed)
             console.activity.stop()
         }
-        let outcome = try await command.action(arguments, context)
+        let result = try await command.action(arguments, context)
         console.activity.stop()
         if console.json {
             // A command without a line of its own (`source`) lets its commands write theirs.
@@ -248,15 +242,25 @@ public final class Shell: Sendable {
                 console.emit(
                     .object([
                         "command": .string(command.spec.name), "ok": .bool(true),
-                        "result": context.result.json ?? .null,
+                        "result": Self.json(of: result, command: command.spec.name),
                     ])
                 )
             }
-        } else if let text = context.result.text {
+        } else if let text = result.text(on: Page(width: console.width, color: console.color)) {
             await show(text)
         }
         await syncAfter(command)
-        return outcome
+        return result.outcome
+    }
+
+    /// A result as JSON. Every result encodes (its values are strings, numbers and
+    /// ``JSONValue``s); should one ever fail, the line says so instead of crashing.
+    private static func json(of result: any CommandResult, command: String) -> JSONValue {
+        do {
+            return try JSONValueEncoder().encode(result)
+        } catch {
+            return .object(["error": .string("the result of '\(command)' could not be encoded: \(error)")])
+        }
     }
 
     /// Prints a result; at the prompt, text taller than the screen goes through the

@@ -111,14 +111,15 @@ struct ImageCommandTests {
 
     @Test func progressRedrawsOneLineOnATerminal() async throws {
         let output = CapturedOutput()
-        let progress = InlineProgress(
-            console: Console(sink: output, isTerminal: true, width: 80, errorIsTerminal: true),
-            label: DownloadLabel(number: "x", title: "")
+        let events = EventRenderer(
+            console: Console(sink: output, isTerminal: true, width: 80, errorIsTerminal: true)
         )
+        let label = DownloadLabel(number: "x", title: "")
         for bytes in [100, 450, 1000] {
-            progress.report(.progress(id: "x", DownloadProgress(bytes: Int64(bytes), total: 1000, bytesPerSecond: 0)))
+            let progress = DownloadProgress(bytes: Int64(bytes), total: 1000, bytesPerSecond: 0)
+            events.report(.download(label, .progress(id: "x", progress)))
         }
-        progress.finish()
+        events.report(.progressEnded)
         #expect(
             output.standardError
                 == "\r\u{1B}[K10.0% of 1.0 kB\r\u{1B}[K45.0% of 1.0 kB\r\u{1B}[K100.0% of 1.0 kB\r\u{1B}[K"

@@ -32,61 +32,44 @@ extension Command {
                 if case .partial = context.session.layout.status(of: $0.request.file) { true } else { false }
             }
             if !partial.isEmpty {
-                let count = partial.count == 1 ? "1 partial download" : "\(partial.count) partial downloads"
-                deleteEarlier = await context.ask?("Also delete \(count) left by earlier sessions? [y/N] ") ?? false
+                deleteEarlier = await context.ask?(Render.deleteEarlierQuestion(partial.count)) ?? false
             }
         }
         var outcomes: [Outcome] = remote.map { target in
             there[target.request.id] == true
-                ? Outcome(kind: .cancelled, message: "cancelled \(target.label.number) (in the background)")
-                : Outcome(kind: .notCancelled, message: "\(target.label.number): the background feedsh went away")
+                ? .cancelled(target.label.number, background: true) : .cancelLost(target.label.number)
         }
         for target in targets {
             let number = target.label.number
             if cancelled[target.request.id] == true {
-                outcomes.append(Outcome(kind: .cancelled, message: "cancelled \(number)"))
+                outcomes.append(.cancelled(number, background: false))
                 continue
             }
             // A .part from an earlier run is only on disk; one another process owns
             // is left alone.
             if !deleteEarlier {
                 switch context.session.layout.status(of: target.request.file) {
-                case .partial:
-                    outcomes.append(
-                        Outcome(kind: .kept, message: "kept \(number)'s partial download")
-                    )
-                case .downloaded:
-                    outcomes.append(Self.finished(number))
-                default:
-                    outcomes.append(Outcome(kind: .notDownloading, message: "\(number) is not downloading"))
+                case .partial: outcomes.append(.kept(number))
+                case .downloaded: outcomes.append(.finished(number))
+                default: outcomes.append(.notDownloading(number))
                 }
                 continue
             }
             do throws(DownloadError) {
                 if try engine.removePartial(target.request) {
-                    outcomes.append(Outcome(kind: .cancelled, message: "cancelled \(number)"))
+                    outcomes.append(.cancelled(number, background: false))
                 } else if case .downloaded = context.session.layout.status(of: target.request.file) {
-                    outcomes.append(Self.finished(number))
+                    outcomes.append(.finished(number))
                 } else {
-                    outcomes.append(Outcome(kind: .notDownloading, message: "\(number) is not downloading"))
+                    outcomes.append(.notDownloading(number))
                 }
             } catch {
-                outcomes.append(
-                    ownedElsewhere(target, context)
-                        ?? Outcome(kind: .notCancelled, message: "\(number): \(error.description)")
-                )
+                outcomes.append(ownedElsewhere(target, context) ?? .notCancelled(number, reason: error.description))
             }
         }
         // In the order the targets were given.
         let byID = Dictionary(zip((remote + targets).map(\.request.id), outcomes)) { first, _ in first }
         return allTargets.compactMap { byID[$0.request.id] }
-    }
-}
-
-extension Command {
-    /// What `cancel` says of a download that already finished.
-    fileprivate static func finished(_ number: String) -> Outcome {
-        Outcome(kind: .finished, message: "\(number) is already downloaded ('delete \(number)' removes the file)")
     }
 }
 

@@ -16,10 +16,12 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         let (count, pid) = try await context.session.detach()
-        context.output(
-            Shell.detachedText(count, pid: pid),
-            json: .object(["handed": .int(count), "pid": count > 0 ? .int(Int(pid)) : .null])
-        )
-        return .proceed
+        return HandedOver(handed: count, pid: count > 0 ? pid : nil)
     }
+}
+
+/// What `detach` handed to the background feedsh (`pid`, none when nothing ran).
+struct HandedOver: CommandResult {
+    let handed: Int
+    let pid: Int32?
 }

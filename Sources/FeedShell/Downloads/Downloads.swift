@@ -19,13 +19,12 @@ extension Command {
     ) { _, context throws(ShellError) in
         let listed = await context.session.listedDownloads()
         let folder = context.session.layout.root
-        context.output(
-            listed,
-            empty: "no downloads",
+        return Listing(
+            items: listed,
+            empty: .noDownloads,
             table: { Render.downloads($0, folder: folder) },
             json: JSONRender.downloads
         )
-        return .proceed
     }
 }
 

@@ -22,7 +22,7 @@ extension Command {
         return await startAll(selected.targets, context) { target in
             let number = target.label.number
             if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
-                return .skip(Outcome(kind: .alreadyDownloading, message: "\(number) is already downloading"))
+                return .skip(.alreadyDownloading(number))
             }
             if ownedElsewhere(target, context) == nil {
                 _ = await context.session.deleteFile(of: target.request)

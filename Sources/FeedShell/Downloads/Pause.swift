@@ -1,6 +1,5 @@
 import Downloads
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let pause = perDownload(
@@ -20,19 +19,11 @@ extension Command {
             let outcome: Outcome =
                 switch await context.session.board.pause(target.request) {
                 case .paused(let bytes, let total, let holder):
-                    Outcome(
-                        kind: .paused,
-                        message:
-                            "paused \(number) at \(Formatting.precisePercent(bytes, of: total))\(holder == .background ? " (in the background)" : "")"
-                    )
-                case .finishedFirst:
-                    Outcome(kind: .finishedFirst, message: "\(number) finished before it could be paused")
-                case .heldElsewhere(let pid):
-                    Self.elsewhere(target, pid: pid)
-                case .unreachable:
-                    Outcome(kind: .notPaused, message: "\(number): the background feedsh went away")
-                case .notRunning:
-                    Outcome(kind: .notDownloading, message: "\(number) is not downloading")
+                    .paused(number, bytes: bytes, total: total, background: holder == .background)
+                case .finishedFirst: .finishedFirst(number)
+                case .heldElsewhere(let pid): Self.elsewhere(target, pid: pid)
+                case .unreachable: .pauseLost(number)
+                case .notRunning: .notDownloading(number)
                 }
             outcomes.append(outcome)
         }

@@ -1,5 +1,4 @@
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let resume = perDownload(
@@ -15,20 +14,17 @@ extension Command {
             let number = target.label.number
             // One the background feedsh holds continues there.
             if let before = await context.session.board.resumeWhereHeld(target.request) {
-                var at = ""
-                if case .paused(let bytes, let total) = before {
-                    at = " at \(Formatting.precisePercent(bytes, of: total))"
+                return switch before {
+                case .paused(let bytes, let total): .skip(.resumingInBackground(number, bytes: bytes, total: total))
+                default: .skip(.resumingInBackground(number, bytes: nil, total: nil))
                 }
-                return .skip(Outcome(kind: .resumed, message: "resuming \(number)\(at) in the background"))
             }
             return switch await context.session.status(of: target.request) {
-            case .paused(let bytes, let total):
-                .start(message: "resuming \(number) at \(Formatting.precisePercent(bytes, of: total))")
-            case .failed: .start(message: "retrying \(number)")
-            case .queued, .downloading:
-                .skip(Outcome(kind: .alreadyDownloading, message: "\(number) is already downloading"))
-            case .downloaded: .skip(Outcome(kind: .alreadyDownloaded, message: "\(number) is already downloaded"))
-            case .none: .skip(Outcome(kind: .notPaused, message: "\(number) is not paused (use 'get \(number)')"))
+            case .paused(let bytes, let total): .start(as: .resuming(number, bytes: bytes, total: total))
+            case .failed: .start(as: .retrying(number))
+            case .queued, .downloading: .skip(.alreadyDownloading(number))
+            case .downloaded: .skip(.alreadyDownloaded(number))
+            case .none: .skip(.notPaused(number))
             }
         }
     }

@@ -25,36 +25,8 @@ extension Command {
         )
     }
 
-    /// What a command did to one download: a kind for summaries (`queued`) and the
-    /// line that says it (`queued 4: Title`).
-    struct Outcome: Sendable {
-        let kind: Kind
-        let message: SafeLine
-
-        /// What happened, as summaries count it (`3 queued`).
-        enum Kind: String, Sendable {
-            case alreadyDownloaded = "already downloaded"
-            case alreadyDownloading = "already downloading"
-            case elsewhere = "being downloaded elsewhere"
-            case cancelled
-            case deleted
-            case downloading
-            case finished
-            case finishedFirst = "finished first"
-            case kept = "kept from an earlier session"
-            case notCancelled = "not cancelled"
-            case notDownloaded = "not downloaded"
-            case notDownloading = "not downloading"
-            case notPaused = "not paused"
-            case paused
-            case queued
-            case resumed
-        }
-    }
-
-    /// Selections longer than this, and `all`, are summarised (`9997 queued,
-    /// 3 downloading`) instead of a line each.
-    static let listLimit = 12
+    /// What a command did to one download.
+    typealias Outcome = TargetOutcome
 
     /// What a download command was asked to act on: the targets, and whether they
     /// were named as `all` (summarised, and `cancel all` asks first).
@@ -93,63 +65,35 @@ extension Command {
                     DownloadTarget(label: $0.label.byAddress, request: $0.view.request)
                 }
                 guard !targets.isEmpty else {
-                    context.output("no downloads to \(verb)", json: .array([]))
-                    return .proceed
+                    return TargetOutcomes(rows: [], summarised: true, empty: .noDownloadsTo(verb: verb))
                 }
                 let outcomes = await act(Selected(targets: targets, all: true), arguments, context)
-                await report(targets, outcomes, summarise: true, context)
-                return .proceed
+                return await report(targets, outcomes, summarise: true, context)
             }
             let targets = try await session.targets(chosen, verb: verb, synopsis: arguments.synopsis)
             guard !targets.isEmpty else {
                 // Only `new` selects nothing without failing: a cron line runs daily.
-                context.output("no new episodes", json: .array([]))
-                return .proceed
+                return TargetOutcomes(rows: [], summarised: false, empty: .noNewEpisodes)
             }
             let outcomes = await act(Selected(targets: targets, all: chosen.isAll), arguments, context)
-            await report(targets, outcomes, summarise: chosen.isAll, context)
-            return .proceed
+            return await report(targets, outcomes, summarise: chosen.isAll, context)
         }
     }
 
-    /// Says what a command did to each target: a line each, or counts when there are
-    /// many or `summarise` (for `all`); JSON always has them all.
+    /// What a command did to each target, with each one's status after when the
+    /// result goes out as JSON.
     static func report(
         _ targets: [DownloadTarget],
         _ outcomes: [Outcome],
         summarise: Bool,
         _ context: CommandContext
-    ) async {
-        var results: [JSONValue] = []
-        if context.console.json {
-            for (target, outcome) in zip(targets, outcomes) {
-                results.append(
-                    .object([
-                        "number": .string(target.label.number), "id": .string(target.request.id),
-                        "message": .string(outcome.message.description),
-                        "status": JSONRender.status(await context.session.status(of: target.request)),
-                    ])
-                )
-            }
+    ) async -> TargetOutcomes {
+        var rows: [TargetOutcomes.Row] = []
+        for (target, outcome) in zip(targets, outcomes) {
+            let status = context.json ? await context.session.status(of: target.request) : nil
+            rows.append(.init(label: target.label, id: target.request.id, outcome: outcome, status: status))
         }
-        let counts = outcomes.count > listLimit || (summarise && outcomes.count > 1)
-        let text = counts ? Self.summary(of: outcomes) : SafeLine.lines(outcomes.map(\.message))
-        context.output(text, json: .array(results))
-    }
-
-    /// `3 downloading, 9997 queued`: the kinds in the order they first came.
-    static func summary(of outcomes: [Outcome]) -> String {
-        var counts: [(kind: Outcome.Kind, count: Int)] = []
-        var index: [Outcome.Kind: Int] = [:]
-        for outcome in outcomes {
-            if let at = index[outcome.kind] {
-                counts[at].count += 1
-            } else {
-                index[outcome.kind] = counts.count
-                counts.append((outcome.kind, 1))
-            }
-        }
-        return counts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", ")
+        return TargetOutcomes(rows: rows, summarised: summarise)
     }
 
     /// Says another process owns a download, or nil when none does.
@@ -158,21 +102,17 @@ extension Command {
         return elsewhere(target, pid: holder)
     }
 
-    /// `3 is being downloaded by feedsh (pid 123)`.
+    /// Another process (`pid`) is downloading it.
     static func elsewhere(_ target: DownloadTarget, pid: Int32?) -> Outcome {
-        let who = pid.map { "pid \($0)" } ?? "another process"
-        return Outcome(
-            kind: .elsewhere,
-            message: "\(target.label.number) is being downloaded by feedsh (\(who))"
-        )
+        .elsewhere(target.label.number, pid: pid)
     }
 
     /// What `startAll` does with one target.
     enum StartDecision {
         /// Leave it, saying why.
         case skip(Outcome)
-        /// Start it; `message` replaces "downloading N: Title" (`resuming 3 at 41.2%`).
-        case start(message: SafeLine? = nil)
+        /// Start it; `as` says it instead of "downloading N: Title" (`resuming 3 at 41.2%`).
+        case start(as: Outcome? = nil)
     }
 
     /// Starts the downloads `decide` lets start, in one step, and says what happened
@@ -185,31 +125,29 @@ extension Command {
         // The max-concurrent setting, before anything starts.
         await context.session.applySettings()
         var outcomes: [Outcome?] = []
-        var starting: [(index: Int, message: SafeLine?)] = []
+        var starting: [(index: Int, said: Outcome?)] = []
         for (index, target) in targets.enumerated() {
             switch await decide(target) {
             case .skip(let outcome):
                 outcomes.append(outcome)
-            case .start(let message):
+            case .start(let said):
                 if let outcome = ownedElsewhere(target, context) {
                     outcomes.append(outcome)
                 } else {
                     outcomes.append(nil)
-                    starting.append((index, message))
+                    starting.append((index, said))
                 }
             }
         }
         let results = await context.session.downloads.start(starting.map { targets[$0.index].request })
-        for ((index, message), result) in zip(starting, results) {
+        for ((index, said), result) in zip(starting, results) {
             let label = targets[index].label
             outcomes[index] =
-                switch (result, message) {
-                case (.started, let message?), (.queued, let message?): Outcome(kind: .resumed, message: message)
-                case (.started, nil):
-                    Outcome(kind: .downloading, message: "downloading \(label.number): \(label.title)")
-                case (.queued, nil): Outcome(kind: .queued, message: "queued \(label.number): \(label.title)")
-                case (.alreadyActive, _):
-                    Outcome(kind: .alreadyDownloading, message: "\(label.number) is already downloading")
+                switch (result, said) {
+                case (.started, let said?), (.queued, let said?): said
+                case (.started, nil): .downloading(label)
+                case (.queued, nil): .queued(label)
+                case (.alreadyActive, _): .alreadyDownloading(label.number)
                 }
         }
         return outcomes.map { $0! }
@@ -220,9 +158,8 @@ extension Command {
         await startAll(targets, context) { target in
             let number = target.label.number
             return switch await context.session.status(of: target.request) {
-            case .downloaded: .skip(Outcome(kind: .alreadyDownloaded, message: "\(number) is already downloaded"))
-            case .queued, .downloading:
-                .skip(Outcome(kind: .alreadyDownloading, message: "\(number) is already downloading"))
+            case .downloaded: .skip(.alreadyDownloaded(number))
+            case .queued, .downloading: .skip(.alreadyDownloading(number))
             case .none, .paused, .failed: .start()
             }
         }

@@ -35,20 +35,12 @@ extension Command {
         if !elsewhere.isEmpty {
             var numbers: [String] = []
             for view in elsewhere { numbers.append(context.session.label(for: view.id).number) }
-            context.console.printError(
-                "waiting for \(numbers.joined(separator: ", ")), being downloaded by another feedsh"
-            )
+            context.report(.waitingElsewhere(numbers))
         }
         guard before.contains(where: \.state.isActive) || !elsewhere.isEmpty else {
-            if context.console.json {
-                context.output("", json: .array([]))
-            } else {
-                context.console.printError(
-                    arguments[waited] == nil
-                        ? "nothing to wait for: no download is running" : "nothing to wait for: not downloading"
-                )
-            }
-            return try Self.failures(in: before)
+            context.report(.nothingToWait(selected: arguments[waited] != nil))
+            try Self.failures(in: before)
+            return Waited(downloads: [], quiet: true)
         }
         context.showProgress?(true)
         await board.settle(requests)
@@ -57,13 +49,12 @@ extension Command {
             // At the prompt the downloads go on; a script that was interrupted
             // ends, and says what becomes of them as it does (one message, not two
             // that disagree).
-            if context.ask != nil { context.console.printError("stopped waiting; the downloads go on") }
-            return .proceed
+            if context.ask != nil { context.report(.stoppedWaiting) }
+            return NoResult()
         }
         // Completions and failures were reported as they happened (above the prompt,
         // or on standard error in a script): only what ended otherwise is said here.
-        var lines: [SafeLine] = []
-        var results: [JSONValue] = []
+        var waited: [Waited.Download] = []
         var after: [DownloadView] = []
         for earlier in before {
             let label = context.session.label(for: earlier.id)
@@ -72,55 +63,48 @@ extension Command {
                 // Its holder let it go without a word: another feedsh finished or
                 // paused it, or the background feedsh went away. The disk says which.
                 let status = await context.session.status(of: earlier.request)
-                results.append(Self.result(earlier.id, label, JSONRender.status(status)))
-                lines.append(Self.leftBy(earlier.holder, label: label, status: status, file: earlier.request))
+                waited.append(
+                    .init(id: earlier.id, label: label, end: .leftBy(earlier.holder, status, earlier.request))
+                )
                 continue
             }
             after.append(view)
-            results.append(Self.result(view.id, label, JSONRender.state(view.state)))
-            switch view.state {
-            case .paused(let bytes, let total):
-                lines.append("paused \(label) at \(Formatting.precisePercent(bytes, of: total))")
-            case .cancelled: lines.append("cancelled \(label)")
-            case .completed, .queued, .running, .failed: break
-            }
+            waited.append(.init(id: view.id, label: label, end: .here(view.state)))
         }
-        if !lines.isEmpty || context.console.json {
-            context.output(SafeLine.lines(lines), json: .array(results))
-        }
-        return try Self.failures(in: after)
+        try Self.failures(in: after)
+        return Waited(downloads: waited, quiet: false)
     }
+}
+
+/// How the downloads `wait` waited for ended. Completions and failures were
+/// reported as they happened (above the prompt, or on standard error in a
+/// script): the text says only what ended otherwise.
+struct Waited: CommandResult {
+    struct Download: Sendable {
+        let id: String
+        let label: DownloadLabel
+        let end: End
+    }
+
+    /// Where a download ended up.
+    enum End: Sendable {
+        /// In this engine, or the background feedsh, in this state.
+        case here(DownloadManager.State)
+        /// Its holder (another feedsh, or the background one that went away) let
+        /// it go without a word; the disk says what became of it.
+        case leftBy(DownloadHolder, EpisodeStatus, DownloadRequest)
+    }
+
+    let downloads: [Download]
+    /// Nothing was running: no text at all (the event said so).
+    let quiet: Bool
 }
 
 extension Command {
     /// A failure when any of `views` failed.
-    fileprivate static func failures(in views: [DownloadView]) throws(ShellError) -> CommandOutcome {
+    fileprivate static func failures(in views: [DownloadView]) throws(ShellError) {
         let failures = views.filter { if case .failed = $0.state { true } else { false } }.count
         if failures > 0 { throw .downloadsFailed(failures) }
-        return .proceed
-    }
-
-    fileprivate static func result(_ id: String, _ label: DownloadLabel, _ status: JSONValue) -> JSONValue {
-        .object(["id": .string(id), "label": .string(label.description), "status": status])
-    }
-
-    /// What `wait` says of a download another process held, from what it left on disk.
-    fileprivate static func leftBy(
-        _ holder: DownloadHolder,
-        label: DownloadLabel,
-        status: EpisodeStatus,
-        file request: DownloadRequest
-    ) -> SafeLine {
-        switch (status, holder) {
-        case (.downloaded(let bytes), _):
-            return "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(request.file.final.path)"
-        case (_, .background):
-            return "\(label): the background feedsh went away; 'resume \(label.number)' continues it here"
-        case (.paused(let bytes, let total), _):
-            return "paused \(label) at \(Formatting.precisePercent(bytes, of: total))"
-        default:
-            return "\(label) was not finished by the other feedsh"
-        }
     }
 }
 

@@ -37,12 +37,13 @@ extension Command {
             }
         }
         await context.session.remember(hits)
-        context.output(
-            Render.findHits(hits, color: context.console.color, width: context.console.width),
-            json: JSONRender.findHits(hits)
-        )
-        return .proceed
+        return FoundHits(hits: hits)
     }
+}
+
+/// What `find` found, best first (numbered f1, f2...).
+struct FoundHits: CommandResult {
+    let hits: [SearchHit]
 }
 
 /// How `find` names what is wrong with its words.

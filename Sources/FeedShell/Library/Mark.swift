@@ -23,12 +23,14 @@ extension Command {
         if let loaded = await session.subscription?.podcast {
             try await session.loadSubscription(loaded)
         }
-        context.say(
-            "marked \(ids.count) \(ids.count == 1 ? "episode" : "episodes") \(mark.rawValue)",
-            json: .object(["mark": .string(mark.rawValue), "count": .int(ids.count)])
-        )
-        return .proceed
+        return Marked(mark: mark.rawValue, count: ids.count)
     }
+}
+
+/// How many episodes `mark` marked, and how.
+struct Marked: CommandResult {
+    let mark: String
+    let count: Int
 }
 
 extension Session {

@@ -16,8 +16,7 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         let fresh = try await context.session.newEpisodes()
-        context.output(fresh, empty: "no new episodes", table: Render.newEpisodes, json: JSONRender.newEpisodes)
-        return .proceed
+        return Listing(items: fresh, empty: .noNewEpisodes, table: Render.newEpisodes, json: JSONRender.newEpisodes)
     }
 }
 

@@ -62,19 +62,7 @@ extension Command {
             }
             if created { added.append(entry.title ?? feedURL.absoluteString) } else { skipped += 1 }
         }
-        var lines: [SafeLine] = [
-            "imported \(added.count) of \(Formatting.count(document.entries.count, "feed")) (\(skipped) already subscribed or repeated)"
-        ]
-        lines += problems.map { "skipped \($0)" }
-        if !added.isEmpty { lines.append("'update' reads their feeds") }
-        context.output(
-            SafeLine.lines(lines),
-            json: .object([
-                "added": .array(added.map { .string($0) }), "skipped": .int(skipped),
-                "problems": .array(problems.map { .string($0) }),
-            ])
-        )
-        return .proceed
+        return Imported(added: added, skipped: skipped, problems: problems, feeds: document.entries.count)
     }
 
     static let exportOPML = Command(
@@ -103,10 +91,7 @@ extension Command {
             }
         }
         let text = OPML.write(entries)
-        guard let path = arguments[exportedFile] else {
-            context.output(text, json: .object(["opml": .string(text)]))
-            return .proceed
-        }
+        guard let path = arguments[exportedFile] else { return ExportedOPML(opml: text) }
         do {
             let file = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
             // With passwords in it, the file is its owner's alone from the start.
@@ -118,12 +103,34 @@ extension Command {
         } catch {
             throw .unwritable(path, reason: describeFileError(error))
         }
-        context.say(
-            "exported \(Formatting.count(entries.count, "subscription")) to \(path)",
-            json: .object(["path": .string(path), "count": .int(entries.count)])
-        )
-        return .proceed
+        return Exported(path: path, count: entries.count)
     }
+}
+
+/// What `import` did: the titles subscribed to, how many were there already (or
+/// repeated), and the outlines it could not read, of `feeds` in the file.
+struct Imported: CommandResult {
+    let added: [String]
+    let skipped: Int
+    let problems: [String]
+    let feeds: Int
+
+    private enum CodingKeys: CodingKey {
+        case added
+        case skipped
+        case problems
+    }
+}
+
+/// The OPML `export` wrote to standard output.
+struct ExportedOPML: CommandResult {
+    let opml: String
+}
+
+/// Where `export` wrote how many subscriptions.
+struct Exported: CommandResult {
+    let path: String
+    let count: Int
 }
 
 extension Command {

@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 import Library
 import PlainText
@@ -52,13 +53,12 @@ extension Command {
             summary.downloadedCount = onDisk[summary.podcast.id ?? -1] ?? summary.downloadedCount
             return summary
         }
-        context.output(
-            counted,
-            empty: "no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some",
+        return Listing(
+            items: counted,
+            empty: .noSubscriptions,
             table: Render.subscriptions,
             json: JSONRender.subscriptions
         )
-        return .proceed
     }
 
     static let podcast = Command(
@@ -71,13 +71,8 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let stored = try await subscription(arguments.required(loadedSubscription), arguments, context)
         let loaded = try await context.session.loadSubscription(stored)
-        let statuses = context.console.json ? await context.session.statuses() : [:]
-        let marks = await context.session.marks
-        context.output(
-            Render.podcastHeader(loaded, width: context.console.width),
-            json: JSONRender.podcast(loaded, statuses: statuses, marks: marks)
-        )
-        return .proceed
+        let statuses = context.json ? await context.session.statuses() : [:]
+        return LoadedPodcast(podcast: loaded, statuses: statuses, marks: await context.session.marks)
     }
 
     static let unsubscribe = Command(
@@ -100,12 +95,22 @@ extension Command {
         let library = try context.session.library()
         try await libraryCall { () async throws(LibraryError) in try await library.unsubscribe(stored.id ?? -1) }
         await context.session.forgetSubscription(stored.id ?? -1)
-        context.say(
-            "unsubscribed from \(stored.title)",
-            json: .object(["title": .string(stored.title), "feedURL": .string(stored.feedURL)])
-        )
-        return .proceed
+        return Unsubscribed(title: stored.title, feedURL: stored.feedURL)
     }
+}
+
+/// The podcast `podcast`, `lookup` or `open` loaded, with its episodes' download
+/// statuses (for `--json`) and library marks.
+struct LoadedPodcast: CommandResult {
+    let podcast: Podcast
+    let statuses: [Int64: EpisodeStatus]
+    var marks: EpisodeMarksLookup = [:]
+}
+
+/// The subscription `unsubscribe` removed.
+struct Unsubscribed: CommandResult {
+    let title: String
+    let feedURL: String
 }
 
 extension Command {

@@ -63,11 +63,7 @@ extension Command {
                     )
                 }
                 if let subscription = await session.subscription {
-                    context.say(
-                        "already subscribed to \(subscription.podcast.title)",
-                        json: .object(["title": .string(subscription.podcast.title), "created": .bool(false)])
-                    )
-                    return .proceed
+                    return AlreadySubscribed(title: subscription.podcast.title)
                 }
                 podcast = loaded
             }
@@ -109,19 +105,42 @@ extension Command {
             throw .subscribeFailed(url: feedURL.redacted, reason: reason.description, code: reason.code)
         }
         let loaded = try await session.loadSubscription(fresh)
-        let verb = created ? "subscribed to" : "already subscribed to"
-        var lines: [SafeLine] = ["\(verb) \(fresh.title): \(Formatting.count(loaded.episodes.count, "episode"))"]
-        if case .failed(let reason) = result.status { lines.append("update failed: \(reason)") }
-        context.output(
-            SafeLine.lines(lines),
-            json: .object([
-                "title": .string(fresh.title), "feedURL": .string(fresh.feedURL),
-                "itunesID": fresh.itunesID.map { .int($0) }, "created": .bool(created),
-                "episodeCount": .int(loaded.episodes.count),
-            ])
+        var failure: String?
+        if case .failed(let reason) = result.status { failure = reason.description }
+        return Subscribed(
+            title: fresh.title,
+            feedURL: fresh.feedURL,
+            itunesID: fresh.itunesID,
+            created: created,
+            episodeCount: loaded.episodes.count,
+            updateFailure: failure
         )
-        return .proceed
     }
+}
+
+/// The subscription `subscribe` made (or found), with its episodes read, and why
+/// reading its feed failed when it did.
+struct Subscribed: CommandResult {
+    let title: String
+    let feedURL: String
+    let itunesID: Int64?
+    let created: Bool
+    let episodeCount: Int
+    let updateFailure: String?
+
+    private enum CodingKeys: CodingKey {
+        case title
+        case feedURL
+        case itunesID
+        case created
+        case episodeCount
+    }
+}
+
+/// `subscribe` of the loaded podcast, which is a subscription already.
+struct AlreadySubscribed: CommandResult {
+    let title: String
+    var created = false
 }
 
 /// The password for `user` at `url`: `given` (from the environment `variable`),
@@ -137,9 +156,9 @@ func askPassword(
     _ context: CommandContext
 ) async throws(ShellError) -> String {
     if let given { return given }
-    let prompt = SafeLine("password for \(user) at \(url.host ?? "?"): ").description
+    let prompt = Render.passwordPrompt(user: user, host: url.host)
     // The command's spinner would draw over the prompt.
-    context.console.activity.stop()
+    context.report(.asking)
     let asked: String? = await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: SecretPrompt.read(prompt)) }
     }

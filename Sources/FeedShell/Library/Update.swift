@@ -27,24 +27,22 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let all = try await subscriptions(context).map(\.podcast)
         let chosen = try chosenSubscriptions(arguments[updated], of: all, synopsis: arguments.synopsis)
-        guard !chosen.isEmpty else {
-            context.say("no subscriptions to update", json: .array([]))
-            return .proceed
-        }
-        let console = context.console
+        guard !chosen.isEmpty else { return Updated(report: nil) }
         let report = try await context.session.updateLibrary(chosen) { done, total, failed in
-            console.progressLine("updating \(done)/\(total)" + (failed > 0 ? " · \(failed) failed" : ""))
+            context.report(.updating(done: done, total: total, failed: failed))
         }
-        console.endProgressLine()
+        context.report(.progressEnded)
         // Said before the result: with --json, each deletion is an event line of its own.
-        let deletions = context.said(report.deletions)
-        context.output(
-            Render.update(report, deletions: deletions),
-            json: JSONRender.update(report.results)
-        )
+        context.report(.deleted(report.deletions))
         if report.interrupted { throw .interrupted }
-        return .proceed
+        return Updated(report: report)
     }
+}
+
+/// What `update` read: each feed's result, what arrived, what auto-download
+/// started and cleanup deleted; nil when there was nothing to update.
+struct Updated: CommandResult {
+    let report: UpdateReport?
 }
 
 extension Command {

@@ -36,13 +36,12 @@ extension Command {
             }
             chapters = try await context.session.chapters(inFile: file)
         }
-        context.output(
-            chapters,
-            empty: Render.noChapters(episode: episode.title),
+        return Listing(
+            items: chapters,
+            empty: .noChapters(episode: episode.title),
             table: Render.chapters,
             json: JSONRender.chapters
         )
-        return .proceed
     }
 }
 

@@ -20,18 +20,11 @@ extension Command {
         for target in selected.targets {
             let number = target.label.number
             if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
-                outcomes.append(
-                    Outcome(kind: .downloading, message: "\(number) is downloading: 'cancel \(number)' stops it")
-                )
+                outcomes.append(.stillDownloading(number))
             } else if await context.session.deleteFile(of: target.request) {
-                outcomes.append(
-                    Outcome(
-                        kind: .deleted,
-                        message: "deleted \(number): \(target.label.title) (\(target.request.file.final.path))"
-                    )
-                )
+                outcomes.append(.deleted(target.label, path: target.request.file.final.path))
             } else {
-                outcomes.append(Outcome(kind: .notDownloaded, message: "\(number) has no downloaded file"))
+                outcomes.append(.notDownloaded(number))
             }
         }
         return outcomes

@@ -26,17 +26,6 @@ struct CleanupDeletion: Sendable, Equatable {
     }
 }
 
-extension CommandContext {
-    /// The lines of a command's result that say what cleanup deleted; with --json
-    /// each is a `deleted` event instead.
-    func said(_ deletions: [CleanupDeletion]) -> [String] {
-        if console.json {
-            for deletion in deletions { console.emit(deletion.json) }
-        }
-        return deletions.map(\.message)
-    }
-}
-
 extension Session {
     /// The library's settings; the defaults while there is no library file (reading
     /// settings never creates one).

@@ -36,51 +36,37 @@ extension Command {
         let selector = try arguments.required(played)
         let start = try playStart(arguments)
         if selector.scope == .queue {
-            try await playQueue(start: start, arguments, context)
-            return .proceed
+            return try await playQueue(start: start, arguments, context)
         }
         let (target, from) = try await context.session.playTarget(selector, start: start, synopsis: arguments.synopsis)
-        let (text, json, _) = try await playOne(target, start: from, arguments, context)
-        context.output(text, json: json)
-        return .proceed
+        return try await playOne(target, start: from, arguments, context)
     }
 
-    /// Plays one episode or song in the foreground and records how it ended: what
-    /// to say, its JSON, and how it ended.
+    /// Plays one episode or song in the foreground and records how it ended.
     private static func playOne(
         _ target: DownloadTarget,
         start: PlayStart,
         _ arguments: ParsedArguments,
         _ context: CommandContext
-    ) async throws(ShellError) -> (text: String, json: JSONValue, end: PlaybackEnd) {
+    ) async throws(ShellError) -> Played {
         let session = context.session
         let plan = try await session.playbackPlan(for: target, start: start, synopsis: arguments.synopsis)
-        let console = context.console
-        // The player gets the terminal whenever there is one (at the prompt, or a
-        // script typed in one: its keys work, `q` stops it); a script reading its
-        // input from a pipe, or --json, gives it none.
-        let onTerminal = !console.json && console.isTerminal && isatty(STDIN_FILENO) == 1
-        let label = plan.label
-        if !console.json { console.printError(Render.playing(plan)) }
+        context.report(.playing(plan))
         context.holdOutput?(true)
         defer { context.holdOutput?(false) }
-        let events = PlaybackEvents(console: console, label: label, chapters: plan.chapters)
         let played: (end: PlaybackEnd, record: PositionRecord)
         do throws(PlaybackError) {
-            played = try await session.play(plan, terminal: onTerminal) { events.report($0) }
+            played = try await session.play(plan, terminal: context.playerGetsTerminal) {
+                context.report(.playback($0, plan))
+            }
         } catch {
             throw .playback(error)
         }
         let (end, record) = played
-        events.reportEnd(end)
-        if case .failed(let error) = record { console.printError("warning: \(error)") }
+        context.report(.playbackEnded(end, plan))
+        if case .failed(let error) = record { context.report(.positionNotSaved("\(error)")) }
         if case .failed(let reason) = end.reason { throw .notPlayable(plan.source, reason: reason) }
-        let saved = record == .saved
-        return (
-            Render.played(end, label: label, saved: saved, player: plan.player),
-            JSONRender.played(end, plan: plan, saved: saved),
-            end
-        )
+        return Played(end: end, plan: plan, saved: record == .saved)
     }
 
     /// `play queue`: the queue's episodes in order, each from its saved position
@@ -91,26 +77,19 @@ extension Command {
         start: PlayStart,
         _ arguments: ParsedArguments,
         _ context: CommandContext
-    ) async throws(ShellError) {
+    ) async throws(ShellError) -> QueuePlayed {
         let targets = try await context.session.queueTargets()
         guard !targets.isEmpty else { throw .failure(ListeningFailure.emptyQueue) }
-        var results: [JSONValue] = []
-        var played = 0
+        var plays: [Played] = []
         for (index, target) in targets.enumerated() {
-            let (text, json, end) = try await playOne(
-                target,
-                start: index == 0 ? start : .saved,
-                arguments,
-                context
-            )
-            if !context.console.json { context.console.printError(text) }
-            results.append(json)
-            if end.finished { played += 1 }
+            let played = try await playOne(target, start: index == 0 ? start : .saved, arguments, context)
+            context.report(.playedInQueue(played))
+            plays.append(played)
             if Task.isCancelled { throw .interrupted }
-            if case .exited(let exit) = end.reason, exit != .exited(0) { break }
+            if case .exited(let exit) = played.end.reason, exit != .exited(0) { break }
         }
         let left = try await QueueText.entries(context.session.libraryIfMade()).count
-        context.output(Render.queuePlayed(played, left: left), json: .array(results))
+        return QueuePlayed(plays: plays, left: left)
     }
 
     /// Where `--from-start`, `--at` or `--chapter` (at most one of them) says to
@@ -129,6 +108,19 @@ extension Command {
         if let seconds = arguments[startAt] { return .at(seconds) }
         return .saved
     }
+}
+
+/// How one playback ended: where, why, and whether the position was kept.
+struct Played: CommandResult {
+    let end: PlaybackEnd
+    let plan: PlaybackPlan
+    let saved: Bool
+}
+
+/// What `play queue` played, and how many entries are left.
+struct QueuePlayed: CommandResult {
+    let plays: [Played]
+    let left: Int
 }
 
 extension Command {

@@ -47,21 +47,14 @@ extension Command {
             let library = try session.library()
             let added = try await libraryCall { () async throws(LibraryError) in try await library.enqueue(ids) }
             let count = try await QueueText.entries(library).count
-            let already = added < ids.count ? " (\(ids.count - added) already queued)" : ""
-            context.say(
-                "queued \(added) \(added == 1 ? "episode" : "episodes")\(already); the queue has \(count)",
-                json: .object(["added": .int(added), "count": .int(count)])
-            )
+            return QueueChanged(added: added, removed: nil, count: count, already: ids.count - added)
         case "rm":
             let entries = try await QueueText.entries(library)
             let selector = try arguments.required(removed)
             let positions = try QueueText.positions(selector, of: entries, synopsis: arguments.synopsis)
             let ids = positions.map { entries[$0 - 1].episodeID }
             try await libraryCall { () async throws(LibraryError) in try await library?.dequeue(ids) }
-            context.say(
-                "took \(ids.count) \(ids.count == 1 ? "episode" : "episodes") out of the queue",
-                json: .object(["removed": .int(ids.count), "count": .int(entries.count - ids.count)])
-            )
+            return QueueChanged(added: nil, removed: ids.count, count: entries.count - ids.count)
         case "move":
             let entries = try await QueueText.entries(library)
             let from = try arguments.required(moved)
@@ -74,18 +67,40 @@ extension Command {
                 try await library?.moveInQueue(from: source, to: target) ?? false
             }
             guard moved else { throw .usage(arguments.usage()) }
-            try await QueueText.list(library, context, said: "moved \(source) to \(min(target, entries.count))")
+            return QueueListing(
+                entries: try await QueueText.entries(library),
+                moved: (source, min(target, entries.count))
+            )
         case "clear":
             let count = try await libraryCall { () async throws(LibraryError) in try await library?.clearQueue() ?? 0 }
-            context.say(
-                "took \(count) \(count == 1 ? "episode" : "episodes") out of the queue; it is empty",
-                json: .object(["removed": .int(count), "count": .int(0)])
-            )
+            return QueueChanged(added: nil, removed: count, count: 0, cleared: true)
         default:
-            try await QueueText.list(library, context)
+            return QueueListing(entries: try await QueueText.entries(library))
         }
-        return .proceed
     }
+}
+
+/// How `queue add`, `rm` or `clear` changed the queue: how many were added (and
+/// how many of those were there `already`) or removed, and how many it has now.
+struct QueueChanged: CommandResult {
+    let added: Int?
+    let removed: Int?
+    let count: Int
+    var already = 0
+    /// `queue clear` emptied it.
+    var cleared = false
+
+    private enum CodingKeys: CodingKey {
+        case added
+        case removed
+        case count
+    }
+}
+
+/// The queue as `queue` lists it, after `queue move` moved entry `from` to `to`.
+struct QueueListing: CommandResult {
+    let entries: [QueueEntry]
+    var moved: (from: Int, to: Int)?
 }
 
 /// The queue as `queue` shows it.
@@ -108,16 +123,6 @@ enum QueueText {
                 synopsis: synopsis
             )
         }
-    }
-
-    /// Lists the queue (after `said`, when a change is reported with it).
-    static func list(_ library: Library?, _ context: CommandContext, said: String? = nil) async throws(ShellError) {
-        let entries = try await entries(library)
-        let text =
-            entries.isEmpty
-            ? "the queue is empty: 'queue add SELECTOR' adds episodes"
-            : Render.queue(entries).render(width: context.console.width, bold: context.console.color)
-        context.output((said.map { $0 + "\n" } ?? "") + text, json: JSONRender.queue(entries))
     }
 }
 

@@ -39,9 +39,9 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         switch arguments.subcommand {
         case nil:
-            try await listSettings(context)
+            return try await listSettings(context)
         case "podcast":
-            try await setPodcastRule(arguments, context)
+            return try await setPodcastRule(arguments, context)
         case let name?:
             guard let setting = Setting(rawValue: name) else { throw .usage(synopsis: arguments.synopsis) }
             let text = try arguments.required(value(of: setting))
@@ -56,15 +56,9 @@ extension Command {
                 }
             }
             try await context.session.change(setting, to: value)
-            let shown = setting.isSecret && value != nil ? "set" : value ?? "\(setting.defaultText) (the default)"
             let noAccount = setting == .sync && value == "auto on" && !context.session.syncLoggedIn
-            let hint = noAccount ? "; 'sync login URL USER' sets up the account" : ""
-            context.say(
-                "\(setting.name) is \(shown)\(hint)",
-                json: .object(["name": .string(setting.name), "value": .string(setting.isSecret ? nil : value)])
-            )
+            return SettingChanged(setting: setting, value: value, needsSyncLogin: noAccount)
         }
-        return .proceed
     }
 
     /// What Tab offers after `set NAME`.
@@ -77,20 +71,19 @@ extension Command {
         }
     }
 
-    private static func listSettings(_ context: CommandContext) async throws(ShellError) {
+    private static func listSettings(_ context: CommandContext) async throws(ShellError) -> SettingsListing {
         let session = context.session
         let effective = await session.effectiveSettings()
         // settings() opened the library when there is one; listing never makes one.
         let rules = session.services.library.opened != nil ? (try? await subscriptions(context)) ?? [] : []
         let podcasts = rules.map(\.podcast).filter { $0.autodownload || $0.keep != nil || $0.speed != nil }
-        context.output(
-            Render.settings(effective, podcasts: podcasts, width: context.console.width, color: context.console.color),
-            json: JSONRender.settings(effective, podcasts: podcasts)
-        )
+        return SettingsListing(settings: effective, podcasts: podcasts)
     }
 
-    private static func setPodcastRule(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError)
-    {
+    private static func setPodcastRule(
+        _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) async throws(ShellError) -> RuleChanged {
         let podcast = try await subscription(arguments.required(ruleSubscription), arguments, context)
         let number = podcast.number
         let ruleText = try arguments.required(rule)
@@ -113,10 +106,7 @@ extension Command {
                 throw .setting(error)
             }
             try await libraryCall { () async throws(LibraryError) in try await library.setAutodownload(id, on) }
-            context.say(
-                "\(number) \(title): autodownload \(on ? "on: 'update' downloads its new episodes" : "off")",
-                json: .object(["number": .int(number), "autodownload": .bool(on)])
-            )
+            return RuleChanged(number: number, title: title, rule: .autodownload(on))
         case .keep:
             let keep: Int?
             if valueText == "all" {
@@ -130,12 +120,9 @@ extension Command {
                 )
             }
             try await libraryCall { () async throws(LibraryError) in try await library.setKeep(id, keep) }
-            var text = "\(number) \(title): "
-            text +=
-                keep.map { "keeping the newest \($0) downloaded files; played ones beyond them are deleted" }
-                ?? "keeping every file"
-            text += context.said(await context.session.cleanUp([id])).map { "\n" + $0 }.joined()
-            context.output(text, json: .object(["number": .int(number), "keep": keep.map { .int($0) }]))
+            let deletions = await context.session.cleanUp([id])
+            context.report(.deleted(deletions))
+            return RuleChanged(number: number, title: title, rule: .keep(keep, deleted: deletions))
         case .speed:
             var speed: Double?
             if valueText != "default" {
@@ -146,13 +133,40 @@ extension Command {
                 }
             }
             try await libraryCall { () async throws(LibraryError) in try await library.setSpeed(id, speed) }
-            let said = speed.map { "plays at \(Setting.decimal($0))×" } ?? "plays at the speed setting"
-            context.say(
-                "\(number) \(title): \(said)",
-                json: .object(["number": .int(number), "speed": speed.map { .double($0) } ?? .null])
-            )
+            return RuleChanged(number: number, title: title, rule: .speed(speed))
         }
     }
+}
+
+/// The settings as `set` lists them, with the subscriptions that have rules of
+/// their own.
+struct SettingsListing: CommandResult {
+    let settings: [EffectiveSetting]
+    let podcasts: [StoredPodcast]
+}
+
+/// A setting `set NAME VALUE` changed (to its default when `value` is nil).
+struct SettingChanged: CommandResult {
+    let setting: Setting
+    let value: String?
+    /// `set sync auto on` without an account: `sync login` comes first.
+    let needsSyncLogin: Bool
+}
+
+/// A rule `set podcast N` changed for subscription `number`.
+struct RuleChanged: CommandResult {
+    /// The rule and its new value.
+    enum Rule: Sendable {
+        case autodownload(Bool)
+        /// How many files to keep (all when nil), and what cleanup deleted for it.
+        case keep(Int?, deleted: [CleanupDeletion])
+        /// The speed over the setting (the setting's when nil).
+        case speed(Double?)
+    }
+
+    let number: Int
+    let title: String
+    let rule: Rule
 }
 
 extension Command {

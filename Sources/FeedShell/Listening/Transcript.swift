@@ -33,12 +33,14 @@ extension Command {
             title: episode.title,
             refresh: arguments[refresh]
         )
-        context.output(
-            Render.transcript(transcript, title: episode.title, width: context.console.width),
-            json: JSONRender.transcript(transcript, title: episode.title)
-        )
-        return .proceed
+        return ShownTranscript(transcript: transcript, title: episode.title)
     }
+}
+
+/// The transcript `transcript` shows, of the episode titled `title`.
+struct ShownTranscript: CommandResult {
+    let transcript: StoredTranscript
+    let title: String
 }
 
 /// Why `transcript` has nothing to show.

@@ -75,3 +75,86 @@ extension JSONRender {
         }
     }
 }
+
+extension Render {
+    /// `Also delete 2 partial downloads left by earlier sessions? [y/N] `, asked by
+    /// `cancel all`.
+    static func deleteEarlierQuestion(_ count: Int) -> String {
+        "Also delete \(Formatting.count(count, "partial download")) left by earlier sessions? [y/N] "
+    }
+
+    /// `2 downloads continue in the background (pid 123); ...`.
+    static func handedOver(_ count: Int, pid: Int32) -> String {
+        guard count > 0 else { return "no downloads running to hand over" }
+        let what = count == 1 ? "1 download continues" : "\(count) downloads continue"
+        return "\(what) in the background (feedsh pid \(pid)); any feedsh shows them ('downloads'), and the next "
+            + "one started says how they ended"
+    }
+}
+
+extension HandedOver {
+    func text(on page: Page) -> String? { Render.handedOver(handed, pid: pid ?? 0) }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(handed, forKey: .handed)
+        // Null when nothing was handed over, as no process took anything.
+        try container.encode(pid.map(Int.init), forKey: .pid)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case handed
+        case pid
+    }
+}
+
+extension Waited {
+    func text(on page: Page) -> String? {
+        let lines: [SafeLine] = downloads.compactMap { download -> SafeLine? in
+            let label = download.label
+            switch download.end {
+            case .here(.paused(let bytes, let total)):
+                return "paused \(label) at \(Formatting.precisePercent(bytes, of: total))"
+            case .here(.cancelled): return "cancelled \(label)"
+            case .here: return nil
+            case .leftBy(let holder, let status, let request):
+                return Self.leftBy(holder, label: label, status: status, file: request)
+            }
+        }
+        return quiet || lines.isEmpty ? nil : SafeLine.lines(lines)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try JSONValue.array(
+            downloads.map { download in
+                let status: JSONValue =
+                    switch download.end {
+                    case .here(let state): JSONRender.state(state)
+                    case .leftBy(_, let status, _): JSONRender.status(status)
+                    }
+                return .object([
+                    "id": .string(download.id), "label": .string(download.label.description), "status": status,
+                ])
+            }
+        ).encode(to: encoder)
+    }
+
+    /// What `wait` says of a download another process held, from what it left on disk.
+    private static func leftBy(
+        _ holder: DownloadHolder,
+        label: DownloadLabel,
+        status: EpisodeStatus,
+        file request: DownloadRequest
+    ) -> SafeLine {
+        switch (status, holder) {
+        case (.downloaded(let bytes), _):
+            return "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(request.file.final.path)"
+        case (_, .background):
+            return "\(label): the background feedsh went away; 'resume \(label.number)' continues it here"
+        case (.paused(let bytes, let total), _):
+            return "paused \(label) at \(Formatting.precisePercent(bytes, of: total))"
+        default:
+            return "\(label) was not finished by the other feedsh"
+        }
+    }
+}

@@ -64,13 +64,12 @@ extension Render {
     /// `auto-download: downloading 3: Title`, a line each, or counts for many.
     private static func autodownloads(_ started: [UpdateReport.AutoDownload]) -> [String] {
         let outcomes = started.map { download in
-            let label = download.label
-            return download.queued
-                ? Command.Outcome(kind: .queued, message: "queued \(label.number): \(label.title)")
-                : Command.Outcome(kind: .downloading, message: "downloading \(label.number): \(label.title)")
+            download.queued ? TargetOutcome.queued(download.label) : .downloading(download.label)
         }
-        if outcomes.count > Command.listLimit { return ["auto-download: " + Command.summary(of: outcomes)] }
-        return outcomes.map { "auto-download: \($0.message.description)" }
+        if outcomes.count > TargetOutcome.listLimit {
+            return ["auto-download: " + TargetOutcome.summary(of: outcomes)]
+        }
+        return outcomes.map { "auto-download: \($0.line.description)" }
     }
 }
 

@@ -1,5 +1,4 @@
 import FeedKit
-import PlainText
 import ShellKit
 
 extension Command {
@@ -32,29 +31,26 @@ extension Command {
         let matching = numbers.count
         if let limit = arguments[episodesLimit] { numbers = Array(numbers.prefix(limit)) }
         let statuses = await context.session.statuses(of: numbers)
-        var footer: String?
-        let filter = words.isEmpty ? "" : SafeLine(" match '\(words.joined(separator: " "))'").description
-        if numbers.count < matching {
-            footer = "(\(numbers.count) of \(matching) episodes\(filter); --limit N shows more)"
-        } else if matching < podcast.episodes.count {
-            footer = "(\(matching) of \(podcast.episodes.count) episodes\(filter))"
-        }
-        let text =
-            numbers.isEmpty
-            ? (words.isEmpty
-                ? "no episodes"
-                : SafeLine("no episode titles contain '\(words.joined(separator: " "))'").description)
-            : Render.episodes(
-                podcast,
-                numbers: numbers,
-                statuses: statuses,
-                marks: marks,
-                width: context.console.width,
-                color: context.console.color
-            ) + (footer.map { "\n" + $0 } ?? "")
-        context.output(text, json: JSONRender.episodes(podcast, numbers: numbers, statuses: statuses, marks: marks))
-        return .proceed
+        return EpisodeTable(
+            podcast: podcast,
+            numbers: numbers,
+            statuses: statuses,
+            marks: marks,
+            words: words,
+            matching: matching
+        )
     }
+}
+
+/// The episodes `episodes` lists: their numbers in the podcast's whole list, of
+/// the `matching` ones whose titles contain every one of `words`.
+struct EpisodeTable: CommandResult {
+    let podcast: Podcast
+    let numbers: [Int]
+    let statuses: [Int64: EpisodeStatus]
+    let marks: EpisodeMarksLookup
+    let words: [String]
+    let matching: Int
 }
 
 extension Command {

@@ -33,10 +33,9 @@ extension Command {
             id = parsed
         }
         let limit = arguments[episodeLimit] ?? defaultLookupLimit
-        try await showLoaded(context) { () async throws(ShellError) in
+        return try await showLoaded(context) { () async throws(ShellError) in
             try await feed { () async throws(FeedError) in try await context.session.lookup(id: id, limit: limit) }
         }
-        return .proceed
     }
 
     /// Why `reference` is not something `lookup` reads, and what to do instead.
@@ -55,17 +54,10 @@ extension Command {
     static func showLoaded(
         _ context: CommandContext,
         _ load: () async throws(ShellError) -> Podcast
-    ) async throws(ShellError) {
+    ) async throws(ShellError) -> LoadedPodcast {
         let podcast = try await load()
-        if !context.console.json {
-            for warning in podcast.warnings {
-                context.console.printError(SafeLine("warning: \(warning)").description)
-            }
-        }
-        let statuses = context.console.json ? await context.session.statuses() : [:]
-        context.output(
-            Render.podcastHeader(podcast, width: context.console.width),
-            json: JSONRender.podcast(podcast, statuses: statuses)
-        )
+        context.report(.feedWarnings(podcast.warnings.map { "\($0)" }))
+        let statuses = context.json ? await context.session.statuses() : [:]
+        return LoadedPodcast(podcast: podcast, statuses: statuses)
     }
 }

@@ -25,7 +25,7 @@ extension Command {
         }
         let result = results[number - 1]
         let limit = arguments[episodeLimit] ?? defaultLookupLimit
-        try await showLoaded(context) { () async throws(ShellError) in
+        return try await showLoaded(context) { () async throws(ShellError) in
             switch (result.directory, result.feedURL) {
             case (.podcastIndex, let url?):
                 try await context.session.loadFeed(url, limit: limit)
@@ -35,7 +35,6 @@ extension Command {
                 }
             }
         }
-        return .proceed
     }
 }
 

@@ -24,13 +24,12 @@ extension Command {
             limit: arguments[resultLimit] ?? 10,
             in: arguments[inIndex] ? .podcastIndex : .apple
         )
-        context.output(
-            results,
-            empty: "no podcasts match '\(term)'",
+        return Listing(
+            items: results,
+            empty: .noPodcasts(matching: term),
             table: Render.searchResults,
             json: JSONRender.searchResults
         )
-        return .proceed
     }
 }
 

@@ -23,28 +23,26 @@ extension Command {
         }
         let status = await context.session.status(of: episode, in: podcast)
         let path = context.session.file(of: episode, in: podcast).final.path
-        context.output(
-            Render.episode(
-                episode,
-                number: number,
-                podcast: podcast,
-                status: status,
-                marks: marks,
-                path: path,
-                width: context.console.width
-            ),
-            json: JSONRender.episode(
-                episode,
-                number: number,
-                status: status,
-                full: true,
-                path: path,
-                marks: marks,
-                podcast: podcast.title
-            )
+        return ShownEpisode(
+            episode: episode,
+            number: number,
+            podcast: podcast,
+            status: status,
+            marks: marks,
+            path: path
         )
-        return .proceed
     }
+}
+
+/// One episode as `show` gives it in full: where it is in its podcast's list, its
+/// download status and library marks, and where its file goes.
+struct ShownEpisode: CommandResult {
+    let episode: Episode
+    let number: Int
+    let podcast: Podcast
+    let status: EpisodeStatus?
+    let marks: EpisodeMarks?
+    let path: String
 }
 
 extension Command {

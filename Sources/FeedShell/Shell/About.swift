@@ -1,7 +1,5 @@
 import FeedKit
-import HTTPSupport
 import Library
-import PlainText
 import Processes
 import ShellKit
 
@@ -19,16 +17,14 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        let about = try await About.gather(context.session)
-        context.output(about.text, json: about.json)
-        return .proceed
+        try await About.gather(context.session)
     }
 }
 
 /// What `about` reports, gathered from the session without touching the network
 /// or making a library (a library that cannot be read fails the command, naming
 /// why, as any other command would).
-private struct About {
+struct About: CommandResult {
     let library: String
     /// Nil while no library has been made.
     let subscriptions: Int?
@@ -60,27 +56,5 @@ private struct About {
             player: player.template,
             playerPath: ForegroundProcess.find(player.program)
         )
-    }
-
-    var text: String {
-        let count = subscriptions.map { "\($0) \($0 == 1 ? "subscription" : "subscriptions")" } ?? "not made yet"
-        let rate = rateLimit.map { "at most \(ByteSize.format($0))/s" } ?? "no rate cap"
-        let found = playerPath ?? "not found in PATH"
-        return SafeLine.lines([
-            "feedsh \(FeedKitVersion.current) (User-Agent: \(FeedKitVersion.userAgent))",
-            "library    \(library) (\(count))",
-            "downloads  \(downloads) (\(engine), \(maxConcurrent) at once, \(rate))",
-            "player     \(player): \(found)",
-        ])
-    }
-
-    var json: JSONValue {
-        .object([
-            "version": .string(FeedKitVersion.current), "userAgent": .string(FeedKitVersion.userAgent),
-            "library": .string(library), "subscriptions": subscriptions.map { .int($0) } ?? .null,
-            "downloadDirectory": .string(downloads), "engine": .string(engine),
-            "maxConcurrent": .int(maxConcurrent), "rateLimit": rateLimit.map { .int($0) } ?? .null,
-            "player": .string(player), "playerPath": .string(playerPath),
-        ])
     }
 }

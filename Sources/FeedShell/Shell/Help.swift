@@ -8,34 +8,18 @@ extension Command {
             arguments: [helped.spec]
         )
     ) { arguments, context throws(ShellError) in
-        let width = context.console.width
-        guard let name = arguments[helped] else {
-            context.output(
-                HelpText.overview(context.registry.specs, width: width),
-                json: .array(
-                    context.registry.specs.map {
-                        .object([
-                            "name": .string($0.name), "synopsis": .string($0.synopsis), "summary": .string($0.summary),
-                        ])
-                    }
-                )
-            )
-            return .proceed
-        }
+        guard let name = arguments[helped] else { return HelpPage.overview(context.registry.specs) }
         guard let command = context.registry.command(named: name) else {
             throw .unknownCommand(name, suggestion: context.registry.suggestion(for: name))
         }
-        let spec = command.spec
-        context.output(
-            HelpText.command(spec, width: width),
-            json: .object([
-                "name": .string(spec.name), "synopsis": .string(spec.synopsis),
-                "summary": .string(spec.summary), "details": .string(spec.details),
-                "aliases": .array(spec.aliases.map { .string($0) }),
-            ])
-        )
-        return .proceed
+        return HelpPage.command(command.spec)
     }
+}
+
+/// What `help` shows: every command, or one in full.
+enum HelpPage: CommandResult {
+    case overview([CommandSpec])
+    case command(CommandSpec)
 }
 
 extension Command {

@@ -8,18 +8,12 @@ extension Command {
             details: "Saved in $XDG_STATE_HOME/feedsh/history; Ctrl-R searches it."
         )
     ) { _, context throws(ShellError) in
-        guard let entries = context.history?() else {
-            context.output("history is kept by the interactive shell only", json: .array([]))
-            return .proceed
-        }
-        let width = String(entries.count).count
-        let lines = entries.enumerated().map { index, entry in
-            String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  \(entry)"
-        }
-        context.output(
-            lines.isEmpty ? "no history yet" : lines.joined(separator: "\n"),
-            json: .array(entries.map { .string($0) })
-        )
-        return .proceed
+        HistoryListing(entries: context.history?())
     }
+}
+
+/// The lines typed at the prompt, oldest first; nil outside the interactive shell,
+/// which keeps none.
+struct HistoryListing: CommandResult {
+    let entries: [String]?
 }

@@ -1,5 +1,4 @@
 import ShellKit
-import TerminalKit
 
 extension Command {
     static let quit = Command(
@@ -15,23 +14,22 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        guard let answer = context.answer else { return .quit }
+        guard let answer = context.answer else { return NoResult(outcome: .quit) }
         let engine = context.session.downloads
         // Its count follows the downloads while it is asked; when the last one ends
         // there is nothing left to ask.
         let question: @Sendable () async -> String? = {
             let active = await engine.all().filter { $0.state.isActive }.count
             guard active > 0 else { return nil }
-            let running = active == 1 ? "1 download is" : "\(active) downloads are"
-            return "\(running) running. Continue in the background, pause, or stay? [b/p/S] "
+            return Render.quitQuestion(running: active)
         }
         switch await answer(question) {
         case .moot:
-            return .quit
+            return NoResult(outcome: .quit)
         case .typed("b"), .typed("background"):
             let (count, pid) = try await context.session.detach()
-            context.console.printParagraph(Shell.detachedText(count, pid: pid))
-            return .quit
+            context.report(.handedOver(count: count, pid: pid))
+            return NoResult(outcome: .quit)
         case .typed("p"), .typed("pause"):
             // Paused here, and said: the next shell lists them (downloads) and
             // resumes them by P:E.
@@ -39,22 +37,19 @@ extension Command {
             let ids = active.map(\.id)
             for id in ids { _ = await engine.pause(id) }
             await context.session.board.settle(active)
-            var refs: [String] = []
+            var paused: [PausedDownload] = []
             for id in ids {
-                let ref = context.session.label(for: id).address
+                let address = context.session.label(for: id).address
                 if case .paused(let bytes, let total) = await engine.state(of: id) {
-                    refs.append("\(ref) at \(Formatting.percent(bytes, of: total))")
+                    paused.append(PausedDownload(address: address, bytes: bytes, total: total))
                 } else {
-                    refs.append(ref)
+                    paused.append(PausedDownload(address: address))
                 }
             }
-            context.console.printParagraph(
-                "paused \(Formatting.count(ids.count, "download")) (\(refs.joined(separator: ", "))): "
-                    + "'resume P:E' continues one in any feedsh"
-            )
-            return .quit
+            context.report(.pausedOnQuit(paused))
+            return NoResult(outcome: .quit)
         default:
-            return .proceed
+            return NoResult()
         }
     }
 }

@@ -14,7 +14,7 @@ extension Command {
         ),
         jsonLine: false
     ) { arguments, context throws(ShellError) in
-        try await context.source(arguments.required(sourced))
+        NoResult(outcome: try await context.source(arguments.required(sourced)))
     }
 }
 

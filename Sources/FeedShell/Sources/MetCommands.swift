@@ -1,6 +1,5 @@
 import FeedKit
 import Foundation
-import PlainText
 import ShellKit
 
 extension Command {
@@ -38,7 +37,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         switch arguments.subcommand {
         case "search":
-            try await metSearch(arguments, context)
+            return try await metSearch(arguments, context)
         default:
             let text = try arguments.required(objectID)
             guard let id = Int(text), id > 0 else {
@@ -47,20 +46,16 @@ extension Command {
             let object: MetObject = try await feed { () async throws(FeedError) in
                 try await context.session.sources.met.object(id: id)
             }
-            if arguments.subcommand == "object" {
-                context.output(
-                    Render.metObject(object, width: context.console.width),
-                    json: JSONRender.metObject(object)
-                )
-            } else {
-                guard let url = object.primaryImage else { throw .noImage(objectID: id) }
-                try await fetchImage(url, context: context)
-            }
+            if arguments.subcommand == "object" { return MetObjectShown(object: object) }
+            guard let url = object.primaryImage else { throw .noImage(objectID: id) }
+            return try await fetchImage(url, context: context)
         }
-        return .proceed
     }
 
-    private static func metSearch(_ arguments: ParsedArguments, _ context: CommandContext) async throws(ShellError) {
+    private static func metSearch(
+        _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) async throws(ShellError) -> MetFound {
         let medium = arguments[Self.medium]
         let hasImages = arguments[Self.hasImages]
         let limit = arguments[objectLimit] ?? 10
@@ -87,19 +82,19 @@ extension Command {
         case .success(let value): result = value
         case .failure(let error): throw .feed(error)
         }
-        guard result.total > 0 else {
-            context.say(
-                "no objects match '\(query)'",
-                json: .object(["total": .int(0), "objects": .array([])])
-            )
-            return
-        }
-        context.output(
-            Render.metSearch(result),
-            footer: Render.metSearchFooter(result),
-            json: JSONRender.metSearch(result)
-        )
+        return MetFound(query: query, outcome: result)
     }
+}
+
+/// What `met search` for `query` found.
+struct MetFound: CommandResult {
+    let query: String
+    let outcome: MetSearchOutcome
+}
+
+/// One object of the Met's collection, as `met object` shows it.
+struct MetObjectShown: CommandResult {
+    let object: MetObject
 }
 
 /// What a `met search` found: the match count and the objects fetched, each loaded

@@ -1,5 +1,4 @@
 import FeedKit
-import PlainText
 import ShellKit
 
 extension Command {
@@ -22,13 +21,7 @@ extension Command {
         let tracks: [Track] = try await feed { () async throws(FeedError) in
             try await context.session.searchTracks(term: term, limit: limit)
         }
-        context.output(
-            tracks,
-            empty: "no songs match '\(term)'",
-            table: Render.songs,
-            json: JSONRender.songs
-        )
-        return .proceed
+        return Listing(items: tracks, empty: .noSongs(matching: term), table: Render.songs, json: JSONRender.songs)
     }
 
     static let preview = Command(
@@ -52,8 +45,7 @@ extension Command {
             throw .usage("\(problem.description(noun: "song", count: nil))", synopsis: arguments.synopsis)
         }
         let targets = try await context.session.targets(selector, verb: "preview")
-        await report(targets, await startDownloads(targets, context), summarise: false, context)
-        return .proceed
+        return await report(targets, await startDownloads(targets, context), summarise: false, context)
     }
 }
 

@@ -1,5 +1,4 @@
 import FeedKit
-import PlainText
 import ShellKit
 
 extension Command {
@@ -22,16 +21,7 @@ extension Command {
         let posts: [Post] = try await feed { () async throws(FeedError) in
             try await context.session.sources.posts.posts(userId: user)
         }
-        guard !posts.isEmpty else {
-            context.output(user.map { "user \($0) has no posts" } ?? "no posts", json: .array([]))
-            return .proceed
-        }
-        context.output(
-            Render.posts(Array(posts.prefix(limit))),
-            footer: posts.count > limit ? "(\(limit) of \(posts.count) posts; --limit N shows more)" : nil,
-            json: .array(posts.prefix(limit).map { JSONRender.post($0) })
-        )
-        return .proceed
+        return PostList(posts: posts, limit: limit, user: user)
     }
 
     static let post = Command(
@@ -49,12 +39,21 @@ extension Command {
         let (post, comments): (Post, [Comment]) = try await feed { () async throws(FeedError) in
             try await context.session.sources.posts.post(id: id)
         }
-        context.output(
-            Render.post(post, comments: comments, width: context.console.width),
-            json: JSONRender.post(post, comments: comments)
-        )
-        return .proceed
+        return PostShown(post: post, comments: comments)
     }
+}
+
+/// The first `limit` of the posts `posts` listed (of `user`, when one was given).
+struct PostList: CommandResult {
+    let posts: [Post]
+    let limit: Int
+    let user: Int?
+}
+
+/// A post with its comments.
+struct PostShown: CommandResult {
+    let post: Post
+    let comments: [Comment]
 }
 
 extension Command {

@@ -1,6 +1,5 @@
 import Foundation
 import Library
-import PlainText
 import ShellKit
 import Sync
 
@@ -70,34 +69,43 @@ extension Command {
                 context
             )
             let earlier = try await session.syncLogIn(SyncLogin(account: account, password: password))
-            let plays = earlier == 0 ? "" : " (and sends \(earlier) earlier \(earlier == 1 ? "play" : "plays"))"
-            context.say(
-                "logged in to \(url.absoluteString) as \(name), device \(account.device); 'sync' syncs now\(plays)",
-                json: .object([
-                    "server": .string(url.absoluteString), "user": .string(name), "device": .string(account.device),
-                    "earlierPlays": .int(earlier),
-                ])
-            )
+            return LoggedIn(server: url, user: name, device: account.device, earlierPlays: earlier)
         case "status":
-            let status = try await session.syncStatus()
-            context.output(Render.syncStatus(status), json: JSONRender.syncStatus(status))
+            return SyncStatusShown(status: try await session.syncStatus())
         case "logout":
             let login = try await session.syncLogin()
             _ = SyncLogin.remove(session.syncLoginFile)
-            context.say(
-                "logged out of \(login.account.server.absoluteString); what waits to be sent stays in the library",
-                json: .object(["server": .string(login.account.server.absoluteString)])
-            )
+            return LoggedOut(server: login.account.server)
         default:
             let login = try await session.syncLogin()
-            let report = try await session.sync()
-            context.output(
-                Render.sync(report, account: login.account),
-                json: JSONRender.sync(report, account: login.account)
-            )
+            return Synced(report: try await session.sync(), account: login.account)
         }
-        return .proceed
     }
+}
+
+/// The account `sync login` set up, and how many plays made before it the next
+/// sync sends.
+struct LoggedIn: CommandResult {
+    let server: URL
+    let user: String
+    let device: String
+    let earlierPlays: Int
+}
+
+/// The server `sync logout` forgot.
+struct LoggedOut: CommandResult {
+    let server: URL
+}
+
+/// The account, the last sync and what waits, as `sync status` shows them.
+struct SyncStatusShown: CommandResult {
+    let status: SyncStatus
+}
+
+/// What a sync with `account` sent and merged.
+struct Synced: CommandResult {
+    let report: SyncReport
+    let account: SyncAccount
 }
 
 extension DeviceName {
