@@ -24,6 +24,11 @@ count "command files reaching session.downloads/board/layout" \
 count "  those reaches" "$(grep -ohE 'session\.(downloads|board|layout)\b' $commands | wc -l)"
 count "English literals in command files (quoted, with a space)" \
     "$(grep -ohE '"[^"\\]*[a-z]+ [a-z]+[^"]*"' $commands | grep -vE '^"(details|summary)' | wc -l)"
+# The same, leaving out the commands' declared help (`summary:`, `details:` and
+# its block, `noun:`), which help, the man page and completion derive from.
+count "  those outside the declared help text" \
+    "$(awk '/details: """/ {inside=1; next} inside && /"""/ {inside=0; next} !inside && !/(summary|details|noun):/' $commands \
+        | grep -ohE '"[^"\\]*[a-z]+ [a-z]+[^"]*"' | wc -l)"
 count "'.object([' in command files" "$(grep -o '\.object(\[' $commands | wc -l)"
 count "'console.' in command files" "$(grep -o 'console\.' $commands | wc -l)"
 count "'import HTTPSupport' in FeedShell" "$(grep -rl '^import HTTPSupport' "$shell" | wc -l)"

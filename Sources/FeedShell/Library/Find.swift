@@ -26,7 +26,7 @@ extension Command {
         do throws(SearchQueryError) {
             query = try SearchQuery(arguments[findWords] ?? [])
         } catch {
-            throw .usage(arguments.usage(FindText.problem(error).description))
+            throw .usage(.search(error), synopsis: arguments.synopsis)
         }
         // No library yet: nothing to find, and none is made for asking.
         var hits: [SearchHit] = []
@@ -44,22 +44,6 @@ extension Command {
 /// What `find` found, best first (numbered f1, f2...).
 struct FoundHits: CommandResult {
     let hits: [SearchHit]
-}
-
-/// How `find` names what is wrong with its words.
-enum FindText {
-    /// What is wrong with the words, naming the word.
-    static func problem(_ error: SearchQueryError) -> SafeLine {
-        switch error {
-        case .prefixWithoutLetters(let word): "'\(word)': a prefix needs letters before '*'"
-        case .starInside(let word): "'\(word)': '*' marks a prefix only at a word's end"
-        case .emptyWord: "an empty word cannot be found"
-        case .noWords: "no words to find"
-        case .tooManyWords(let count, let max): "\(count) words are too many: a search takes at most \(max)"
-        case .tooManyPrefixes(let max): "a search takes at most \(max) prefixes (words ending in '*')"
-        case .prefixTooShort(let word, let min): "'\(word)': a prefix needs at least \(min) letters before '*'"
-        }
-    }
 }
 
 extension Command {

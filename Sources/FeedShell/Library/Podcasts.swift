@@ -88,7 +88,7 @@ extension Command {
             stored = try await subscription(text, arguments, context)
         } else {
             guard let loaded = await context.session.subscription?.podcast else {
-                throw .usage("no subscription loaded: give its number from 'podcasts'", synopsis: arguments.synopsis)
+                throw .usage(.noSubscriptionLoaded, synopsis: arguments.synopsis)
             }
             stored = loaded
         }

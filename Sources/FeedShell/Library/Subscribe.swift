@@ -35,16 +35,12 @@ extension Command {
         if let reference = arguments[subscribed], PodcastReference.id(from: reference) == nil {
             guard let url = URL(string: reference), url.scheme == "http" || url.scheme == "https", url.host != nil
             else {
-                let shown = URL.redacted(reference)
-                throw .usage(
-                    "'\(shown)' is not a podcast ID, an Apple Podcasts URL or a feed URL",
-                    synopsis: arguments.synopsis
-                )
+                throw .usage(.notAPodcastOrFeed(reference), synopsis: arguments.synopsis)
             }
             do throws(FeedCredentialsError) {
                 (feedURL, credentials) = try FeedCredentials.split(url, written: reference)
             } catch {
-                throw .usage("\(error)", synopsis: arguments.synopsis)
+                throw .usage(.badFeedCredentials(error), synopsis: arguments.synopsis)
             }
             title = feedURL.absoluteString
         } else {
@@ -57,10 +53,7 @@ extension Command {
                 }
             } else {
                 guard let loaded = await session.podcast else {
-                    throw .usage(
-                        "nothing to subscribe to: give an ID or a feed URL, or load a podcast",
-                        synopsis: arguments.synopsis
-                    )
+                    throw .usage(.nothingToSubscribe, synopsis: arguments.synopsis)
                 }
                 if let subscription = await session.subscription {
                     return AlreadySubscribed(title: subscription.podcast.title)
@@ -163,10 +156,7 @@ func askPassword(
         Thread.detachNewThread { continuation.resume(returning: SecretPrompt.read(prompt)) }
     }
     guard let asked, !asked.isEmpty else {
-        throw .usage(
-            "no password for \(user): type it when asked, or set \(variable)",
-            synopsis: synopsis
-        )
+        throw .usage(.noPassword(user: user, variable: variable), synopsis: synopsis)
     }
     return asked
 }

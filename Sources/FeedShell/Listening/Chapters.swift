@@ -51,11 +51,4 @@ enum ChaptersFailure: CommandFailure {
     case missing(episode: String)
 
     var failureCode: String { "no-chapters" }
-
-    var description: String {
-        switch self {
-        case .missing(let episode):
-            "\(episode) has no chapters (its feed gives no podcast:chapters; those inside the file are read once it is downloaded)"
-        }
-    }
 }

@@ -101,7 +101,7 @@ extension Command {
             arguments[chapter] != nil ? chapter.spec.name : nil,
         ].compactMap { $0 }
         guard given.count <= 1 else {
-            throw .usage("--\(given[0]) and --\(given[1]) cannot go together", synopsis: arguments.synopsis)
+            throw .usage(.startsTogether(given[0], given[1]), synopsis: arguments.synopsis)
         }
         if arguments[fromStart] { return .beginning }
         if let number = arguments[chapter] { return .chapter(number) }

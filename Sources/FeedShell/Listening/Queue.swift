@@ -118,10 +118,7 @@ enum QueueText {
         switch selector.numbers(count: entries.count) {
         case .success(let numbers): return numbers
         case .failure(let problem):
-            throw .usage(
-                "\(problem.description(noun: "queue entry", count: entries.count))",
-                synopsis: synopsis
-            )
+            throw .usage(.selector(problem, noun: "queue entry", count: entries.count), synopsis: synopsis)
         }
     }
 }

@@ -89,10 +89,7 @@ extension Command {
         let ruleText = try arguments.required(rule)
         let valueText = try arguments.required(ruleValue)
         guard let rule = PodcastRule(rawValue: ruleText) else {
-            throw .usage(
-                "set podcast N takes autodownload, keep or speed, not '\(ruleText)'",
-                synopsis: arguments.synopsis
-            )
+            throw .usage(.noSuchRule(ruleText), synopsis: arguments.synopsis)
         }
         let library = try context.session.library()
         let id = podcast.id ?? -1
@@ -114,10 +111,7 @@ extension Command {
             } else if let count = Int(valueText), count >= 0 {
                 keep = count
             } else {
-                throw .usage(
-                    "keep takes a number of files or all, not '\(valueText)'",
-                    synopsis: arguments.synopsis
-                )
+                throw .usage(.badKeep(valueText), synopsis: arguments.synopsis)
             }
             try await libraryCall { () async throws(LibraryError) in try await library.setKeep(id, keep) }
             let deletions = await context.session.cleanUp([id])

@@ -53,16 +53,6 @@ enum TranscriptFailure: CommandFailure {
     case notInLibrary(episode: String)
 
     var failureCode: String { "no-transcript" }
-
-    var description: String {
-        switch self {
-        case .missing(let episode): "\(episode) has no transcript (its feed gives no podcast:transcript)"
-        case .unreadable(let episode, let types):
-            "\(episode) offers transcripts only as \(types.joined(separator: ", ")), which feedsh does not read"
-        case .notInLibrary(let episode):
-            "\(episode) is not in the library: transcripts come from a subscription's feed ('subscribe' it)"
-        }
-    }
 }
 
 extension Session {

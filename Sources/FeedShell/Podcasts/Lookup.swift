@@ -28,7 +28,7 @@ extension Command {
         var id = defaultPodcastID
         if let reference = arguments[looked] {
             guard let parsed = PodcastReference.id(from: reference) else {
-                throw .usage(arguments.usage(Self.notAPodcast(reference).description))
+                throw .usage(.notAPodcast(reference), synopsis: arguments.synopsis)
             }
             id = parsed
         }
@@ -36,18 +36,6 @@ extension Command {
         return try await showLoaded(context) { () async throws(ShellError) in
             try await feed { () async throws(FeedError) in try await context.session.lookup(id: id, limit: limit) }
         }
-    }
-
-    /// Why `reference` is not something `lookup` reads, and what to do instead.
-    static func notAPodcast(_ reference: String) -> SafeLine {
-        let shown = URL.redacted(reference)
-        if let url = URL(string: reference), url.scheme == "http" || url.scheme == "https" {
-            return """
-                '\(shown)' looks like a feed URL: 'subscribe \(shown)' reads it; lookup reads Apple's \
-                directory (a podcast ID such as \(defaultPodcastID), or an Apple Podcasts URL)
-                """
-        }
-        return "'\(shown)' is not a podcast ID or an Apple Podcasts URL; find one with 'search NAME'"
     }
 
     /// Loads a podcast with `load` and shows its header: what `lookup` and `open` do.

@@ -21,7 +21,7 @@ extension Command {
         guard !results.isEmpty else { throw .noSearchResults }
         let text = try arguments.required(opened)
         guard let number = Int(text), results.indices.contains(number - 1) else {
-            throw .usage("no result '\(text)' (1-\(results.count))", synopsis: arguments.synopsis)
+            throw .usage(.noSearchResult(text, count: results.count), synopsis: arguments.synopsis)
         }
         let result = results[number - 1]
         let limit = arguments[episodeLimit] ?? defaultLookupLimit

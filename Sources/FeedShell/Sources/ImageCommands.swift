@@ -20,7 +20,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let text = try arguments.required(imageURL)
         guard let url = URL(httpString: text) else {
-            throw .usage("'\(text)' is not an http or https URL", synopsis: arguments.synopsis)
+            throw .usage(.notAnHTTPURL(text), synopsis: arguments.synopsis)
         }
         return try await fetchImage(url, context: context)
     }

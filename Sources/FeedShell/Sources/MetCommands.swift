@@ -41,7 +41,7 @@ extension Command {
         default:
             let text = try arguments.required(objectID)
             guard let id = Int(text), id > 0 else {
-                throw .usage("'\(text)' is not an object id", synopsis: arguments.synopsis)
+                throw .usage(.notAnObjectID(text), synopsis: arguments.synopsis)
             }
             let object: MetObject = try await feed { () async throws(FeedError) in
                 try await context.session.sources.met.object(id: id)

@@ -42,7 +42,7 @@ extension Command {
         switch Selector.parse(text.hasPrefix("t") ? text : "t" + text, forms: .songs, noun: "song") {
         case .success(let parsed): selector = parsed
         case .failure(let problem):
-            throw .usage("\(problem.description(noun: "song", count: nil))", synopsis: arguments.synopsis)
+            throw .usage(.selector(problem, noun: "song", count: nil), synopsis: arguments.synopsis)
         }
         let targets = try await context.session.targets(selector, verb: "preview")
         return await report(targets, await startDownloads(targets, context), summarise: false, context)

@@ -34,7 +34,7 @@ extension Command {
     ) { arguments, context throws(ShellError) in
         let text = try arguments.required(postNumber)
         guard let id = Int(text), id > 0 else {
-            throw .usage("'\(text)' is not a post number", synopsis: arguments.synopsis)
+            throw .usage(.notAPostNumber(text), synopsis: arguments.synopsis)
         }
         let (post, comments): (Post, [Comment]) = try await feed { () async throws(FeedError) in
             try await context.session.sources.posts.post(id: id)

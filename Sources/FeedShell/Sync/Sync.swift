@@ -42,16 +42,10 @@ extension Command {
         case "login":
             let text = try arguments.required(server)
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw .usage(
-                    "'\(URL.redacted(text))' is not an http(s) URL of a sync server",
-                    synopsis: arguments.synopsis
-                )
+                throw .usage(.notASyncServer(text), synopsis: arguments.synopsis)
             }
             guard url.user == nil, url.password == nil else {
-                throw .usage(
-                    "give the password when asked (or in FEEDSH_SYNC_PASSWORD), not in the URL",
-                    synopsis: arguments.synopsis
-                )
+                throw .usage(.passwordInSyncURL, synopsis: arguments.synopsis)
             }
             let name = try arguments.required(user)
             let account = SyncAccount(
