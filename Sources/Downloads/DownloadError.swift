@@ -157,8 +157,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .lengthMismatch(let expected, let received):
             "received \(received) bytes where \(expected) were promised"
         case .tooLarge(let limit, let url):
-            "\(url.redacted) is larger than \(Self.size(limit)), the most a download may be "
-                + "(--max-filesize or 'set max-size'); nothing was kept"
+            "\(url.redacted) is larger than \(Self.size(limit)), the most a download may be; nothing was kept"
         case .emptyBody(let url):
             "\(url.redacted) sent an empty file"
         case .truncated(let received, let declared, let url):

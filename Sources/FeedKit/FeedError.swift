@@ -25,7 +25,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidURL(String)
         case invalidFeed(URL, detail: String)
         case invalidTranscript(URL, detail: String)
-        case unauthorized(URL, detail: String)
+        case unauthorized(URL, detail: String, credentialsWanted: Bool)
     }
 
     /// A stable, machine-readable name for the kind of error.
@@ -108,9 +108,16 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The server refused the request's credentials (401, 403); `detail` says
-    /// whose, and what to do.
-    public static func unauthorized(url: URL, detail: String) -> FeedError {
-        .init(.unauthorized(url, detail: detail))
+    /// whose. `credentialsWanted`: none were sent, and the server asks for some.
+    public static func unauthorized(url: URL, detail: String, credentialsWanted: Bool = false) -> FeedError {
+        .init(.unauthorized(url, detail: detail, credentialsWanted: credentialsWanted))
+    }
+
+    /// The server wants a user name and password that were not sent: a front end
+    /// says how to give them.
+    public var credentialsWanted: Bool {
+        if case .unauthorized(_, _, true) = kind { return true }
+        return false
     }
 
     public var code: Code {
@@ -141,7 +148,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             .bodyTooLarge(let url, _), .decompressedTooLarge(let url, _), .encoded(let url, _),
             .truncated(let url, _, _),
             .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _), .invalidTranscript(let url, _),
-            .unauthorized(let url, _):
+            .unauthorized(let url, _, _):
             url
         case .decoding(let url, _, _): url
         case .connectionFailed, .notFound, .invalidURL: nil
@@ -194,7 +201,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(url.redacted) is not a feed feedsh can read: \(detail)"
         case .invalidTranscript(let url, let detail):
             "the transcript at \(url.redacted) is malformed: \(detail)"
-        case .unauthorized(_, let detail):
+        case .unauthorized(_, let detail, _):
             detail
         }
     }

@@ -124,7 +124,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         case .unknownCommand(let name, nil): "unknown command '\(name)'; type 'help' for the list"
         case .syntax(let message): message
         case .nothingLoaded(let what, let run): "no \(what == "podcast" ? "podcast loaded" : what): run '\(run)' first"
-        case .failure(let failure): failure.description
+        case .failure(let failure): Advice.described(failure)
         case .cancelled(let what, let note): "\(what) cancelled" + (note.map { "; \($0)" } ?? "")
         case .superseded(let what): "\(what) cancelled by a newer one"
         case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"

@@ -96,7 +96,7 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(name)' cannot be a device name: use letters, digits, '.', '-' and '_' (at most 64)"
         case .network(let failure): "cannot sync: \(failure)"
         case .library(let error): error.description
-        case .notLoggedIn: "no sync account: 'sync login URL USER' sets one up"
+        case .notLoggedIn: "no sync account"
         case .unreadableLogin(let path, let problem): "the sync login in \(path) is unusable (\(problem))"
         case .busy(let path, let after):
             "another feedsh has been syncing this library for \(after.components.seconds) s (it holds \(path)); "

@@ -318,7 +318,8 @@ public final class FeedClient: Sendable {
                 guard status == 401 else { throw FeedError.httpStatus(status, url: url) }
                 throw FeedError.unauthorized(
                     url: url,
-                    detail: "the feed at \(host) wants a user name and password (subscribe URL --user NAME)"
+                    detail: "the feed at \(host) wants a user name and password",
+                    credentialsWanted: true
                 )
             default:
                 throw FeedError.httpStatus(status, url: url)

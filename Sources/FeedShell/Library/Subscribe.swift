@@ -95,7 +95,7 @@ extension Command {
             )
         }
         if case .failed(let reason) = result.status, created {
-            throw .subscribeFailed(url: feedURL.redacted, reason: reason.description, code: reason.code)
+            throw .subscribeFailed(url: feedURL.redacted, reason: Advice.described(reason), code: reason.code)
         }
         let loaded = try await session.loadSubscription(fresh)
         var failure: String?

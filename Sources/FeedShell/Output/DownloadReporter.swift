@@ -64,7 +64,7 @@ struct DownloadReporter {
         case .completed(_, let bytes, let file):
             return "downloaded \(label) (\(ByteCountText.format(Int(bytes)))) to \(SafeText.line(file.path))"
         case .failed(_, let error):
-            return "failed \(label): \(SafeText.line(error.description))"
+            return "failed \(label): \(SafeText.line(Advice.described(error)))"
         case .restarted(_, let reason):
             return "[\(number)] \(SafeText.line(reason.description))"
         case .retrying(_, let attempt, let delay, let reason):
