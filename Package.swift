@@ -194,7 +194,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
-        .testTarget(name: "FeedShellTests", dependencies: ["FeedShell", "ShellKit", "TerminalKit", "FixtureServer"]),
+        .testTarget(
+            name: "FeedShellTests",
+            dependencies: ["FeedShell", "ShellKit", "TerminalKit", "FixtureServer", "FixtureData"]
+        ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["PlainText", "TerminalKit"]),
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),

@@ -43,7 +43,7 @@ public enum FeedKitVersion {
 ///
 /// One `HTTPFetcher` owns a pool of AsyncHTTPClient clients (one a proxy, see
 /// ``HTTPSupport/HTTPClientPool``); call ``shutdown()`` when done.
-public final class HTTPFetcher: Sendable {
+public final class HTTPFetcher: HTTPFetching {
     /// The underlying clients, shared with the download engine.
     public let clients: HTTPClientPool
     public let settings: HTTPSettings
@@ -77,11 +77,7 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// A successful response's head and body.
-    public struct Body: Sendable {
-        public let url: URL
-        public let contentType: String?
-        public let data: Data
-    }
+    public typealias Body = HTTPBody
 
     /// GETs `url` and returns its body, which must arrive within the request timeout,
     /// be at most `limit` bytes and come with a 2xx status. `headers` are sent
@@ -124,33 +120,6 @@ public final class HTTPFetcher: Sendable {
             throw .bodyTooLarge(url: url, limit: limit)
         } catch {
             throw Self.describe(clients.failure(error, url: url), url: url, timeout: Self.waited(since: start))
-        }
-    }
-
-    /// GETs `url` and checks that the body looks like JSON; a web page, an empty body
-    /// or binary data becomes ``FeedError/Code/notJSON``.
-    public func getJSON(_ url: URL, headers: [(name: String, value: String)] = []) async throws(FeedError) -> Body {
-        let body = try await get(url, headers: headers)
-        let first = body.data.first { !(" \t\r\n" as String).utf8.contains($0) }
-        let typeSaysHTML = body.contentType?.lowercased().contains("html") ?? false
-        guard !typeSaysHTML, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-            throw .notJSON(url: url, contentType: body.contentType, byteCount: body.data.count)
-        }
-        return body
-    }
-
-    /// GETs JSON and decodes it as `T`; a decoding failure names the URL and the
-    /// key path (or, for bad syntax, the body's size).
-    public func decode<T: Decodable>(
-        _ type: T.Type,
-        from url: URL,
-        headers: [(name: String, value: String)] = []
-    ) async throws(FeedError) -> T {
-        let body = try await getJSON(url, headers: headers)
-        do {
-            return try JSONDecoder().decode(T.self, from: body.data)
-        } catch {
-            throw FeedError(decoding: error, url: url, byteCount: body.data.count)
         }
     }
 

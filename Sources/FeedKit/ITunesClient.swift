@@ -4,9 +4,9 @@ import Foundation
 public struct ITunesClient: Sendable {
     /// The API root, `https://itunes.apple.com` unless configured.
     public let baseURL: URL
-    let http: HTTPFetcher
+    let http: any HTTPFetching
 
-    public init(baseURL: URL, http: HTTPFetcher) {
+    public init(baseURL: URL, http: any HTTPFetching) {
         self.baseURL = baseURL
         self.http = http
     }

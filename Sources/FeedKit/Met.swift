@@ -108,11 +108,11 @@ public struct MetSearchResult: Decodable, Sendable, Equatable {
 public struct MetClient: Sendable {
     /// The API root, `https://collectionapi.metmuseum.org` unless configured.
     public let baseURL: URL
-    let http: HTTPFetcher
+    let http: any HTTPFetching
     /// Object requests in flight at once.
     public static let maxConcurrentFetches = 4
 
-    public init(baseURL: URL, http: HTTPFetcher) {
+    public init(baseURL: URL, http: any HTTPFetching) {
         self.baseURL = baseURL
         self.http = http
     }

@@ -26,9 +26,9 @@ public struct PodcastIndexClient: Sendable {
     /// The API root, `https://api.podcastindex.org/api/1.0` unless configured.
     public let baseURL: URL
     let credentials: PodcastIndexCredentials
-    let http: HTTPFetcher
+    let http: any HTTPFetching
 
-    public init(baseURL: URL, credentials: PodcastIndexCredentials, http: HTTPFetcher) {
+    public init(baseURL: URL, credentials: PodcastIndexCredentials, http: any HTTPFetching) {
         self.baseURL = baseURL
         self.credentials = credentials
         self.http = http

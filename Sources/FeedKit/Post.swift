@@ -28,9 +28,9 @@ public struct Comment: Decodable, Identifiable, Sendable, Hashable {
 /// `{base}/posts/N/comments`.
 public struct PostsClient: Sendable {
     public let baseURL: URL
-    private let http: HTTPFetcher
+    private let http: any HTTPFetching
 
-    public init(baseURL: URL, http: HTTPFetcher) {
+    public init(baseURL: URL, http: any HTTPFetching) {
         self.baseURL = baseURL
         self.http = http
     }

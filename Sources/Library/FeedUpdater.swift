@@ -39,7 +39,7 @@ public struct UpdateResult: Sendable, Equatable {
 /// (``deadline(forFeeds:)``), whatever the slowest server does.
 public struct FeedUpdater: Sendable {
     public let library: Library
-    public let client: FeedClient
+    public let client: any FeedFetching
     public var concurrency: Int
     public var perHost: Int
     /// How long a feed holds one of the `concurrency` slots.
@@ -47,7 +47,7 @@ public struct FeedUpdater: Sendable {
     /// The most feeds in flight, slow ones included.
     public var maxInFlight: Int
 
-    public init(library: Library, client: FeedClient, concurrency: Int = 8, perHost: Int = 2) {
+    public init(library: Library, client: any FeedFetching, concurrency: Int = 8, perHost: Int = 2) {
         self.library = library
         self.client = client
         self.concurrency = max(1, concurrency)

@@ -213,7 +213,7 @@ struct OpodsyncTests {
         let online = SubscriptionKeeper(
             subscribe: { url in
                 asked.withLock { $0.append(url.absoluteString) }
-                try? await Self.fill(phone)
+                _ = try? await Self.fill(phone)
                 return nil
             },
             unsubscribe: { _ in nil }

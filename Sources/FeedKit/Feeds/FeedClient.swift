@@ -9,7 +9,7 @@ import NIOHTTPCompression
 /// Fetches feeds: conditional requests, gzip and deflate, redirects followed by
 /// hand (so that a permanent move is seen), retries for 5xx and 429 with backoff and
 /// `Retry-After`, a size limit, and RFC 5005 paging.
-public final class FeedClient: Sendable {
+public final class FeedClient: FeedFetching {
     /// Feeds larger than this are refused, as sent or as decompressed.
     public static let defaultSizeLimit = 64 << 20
     /// Pages of a paged feed followed at most.

@@ -8,7 +8,7 @@ import Foundation
 /// with its chapters offline, and a second `play` waits for no server.
 struct ChaptersCache: Sendable {
     let directory: URL
-    let http: HTTPFetcher
+    let http: any HTTPFetching
 
     func file(for url: URL) -> URL {
         directory.appendingPathComponent(fnv1a64Key(url.absoluteString) + ".json")

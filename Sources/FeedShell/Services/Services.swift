@@ -21,15 +21,16 @@ public struct Services: Sendable {
 
     /// Builds the clients, the download engine and the services for
     /// `configuration`: one pool of HTTP clients (one a proxy) serves the API
-    /// clients and the downloads.
-    public init(configuration: ShellConfiguration) {
+    /// clients and the downloads. With `network`, the API clients and feeds go
+    /// through its fetchers instead (a test's fakes).
+    public init(configuration: ShellConfiguration, network: Network? = nil) {
         self.configuration = configuration
         let clients = HTTPClientPool(
             connectTimeout: configuration.http.connectTimeout,
             readTimeout: configuration.http.readTimeout,
             proxies: configuration.proxies
         )
-        sources = SourcesService(configuration: configuration, clients: clients)
+        sources = SourcesService(configuration: configuration, clients: clients, network: network)
         let transport: any DownloadTransport =
             switch configuration.engine {
             case .ahc: AsyncHTTPClientTransport(clients: clients, userAgent: configuration.http.userAgent)

@@ -3,15 +3,31 @@ import Foundation
 import HTTPSupport
 import Synchronization
 
+/// What the services reach the web through: the API clients' GETs, and feeds.
+/// The composition root builds the real ones over the network; a test of a
+/// command or a service hands in-memory fakes instead, where HTTP is not what is
+/// tested.
+public struct Network: Sendable {
+    public let http: any HTTPFetching
+    public let feeds: any FeedFetching
+
+    public init(http: any HTTPFetching, feeds: any FeedFetching) {
+        self.http = http
+        self.feeds = feeds
+    }
+}
+
 /// The clients that load things from outside: Apple's directory, posts, the Met,
 /// feeds, images and chapters, over one pool of HTTP clients.
 public final class SourcesService: Sendable {
-    let http: HTTPFetcher
+    let http: any HTTPFetching
+    /// The pool the API clients and the downloads share, shut down with this.
+    private let clients: HTTPClientPool
     let itunes: ITunesClient
     let posts: PostsClient
     let met: MetClient
     /// Feeds are fetched by a client of their own (redirects seen, gzip accepted).
-    let feeds: FeedClient
+    let feeds: any FeedFetching
     /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
     let images: ImageCache
     /// Where chapters are kept once read: `{cache-dir}/chapters/`.
@@ -23,7 +39,8 @@ public final class SourcesService: Sendable {
     /// The `met search` in progress, which a new one cancels, and how many began.
     private let metSearch = Mutex<(current: (id: Int, cancel: @Sendable () -> Void)?, count: Int)>((nil, 0))
 
-    init(configuration: ShellConfiguration, clients: HTTPClientPool) {
+    /// The clients over `network`'s fetchers, or (without one) over `clients`.
+    init(configuration: ShellConfiguration, clients: HTTPClientPool, network: Network? = nil) {
         makeSyncPool = {
             HTTPClientPool(
                 connectTimeout: configuration.http.connectTimeout,
@@ -32,11 +49,12 @@ public final class SourcesService: Sendable {
                 proxies: configuration.proxies
             )
         }
-        http = HTTPFetcher(clients: clients, settings: configuration.http, ownsClients: true)
+        self.clients = clients
+        http = network?.http ?? HTTPFetcher(clients: clients, settings: configuration.http)
         itunes = ITunesClient(baseURL: configuration.endpoints.itunes, http: http)
         posts = PostsClient(baseURL: configuration.endpoints.posts, http: http)
         met = MetClient(baseURL: configuration.endpoints.met, http: http)
-        feeds = FeedClient(settings: configuration.http, proxies: configuration.proxies)
+        feeds = network?.feeds ?? FeedClient(settings: configuration.http, proxies: configuration.proxies)
         images = ImageCache(directory: configuration.cacheDirectory.appendingPathComponent("images", isDirectory: true))
         chapters = ChaptersCache(
             directory: configuration.cacheDirectory.appendingPathComponent("chapters", isDirectory: true),
@@ -78,6 +96,7 @@ public final class SourcesService: Sendable {
 
     func shutdown() async {
         try? await http.shutdown()
+        try? await clients.shutdown()
         try? await feeds.shutdown()
         try? await syncPool.withLock { $0 }?.shutdown()
     }

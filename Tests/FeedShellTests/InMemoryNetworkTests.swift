@@ -1,0 +1,199 @@
+import FeedKit
+import FixtureData
+import FixtureServer
+import Foundation
+import ShellKit
+import Synchronization
+import Testing
+
+@testable import FeedShell
+
+/// The web as the services see it, in memory: bodies by URL (path and query), and
+/// what was asked. Where HTTP is not what a test is about, commands and services
+/// run against this instead of a server, in milliseconds.
+final class InMemoryWeb: HTTPFetching, FeedFetching {
+    private let state = Mutex<(pages: [String: Result<Data, FeedError>], asked: [URL])>(([:], []))
+
+    /// Serves `data` at `path` (with its query, if any: `/lookup?id=1`).
+    func serve(_ path: String, _ data: Data) {
+        state.withLock { $0.pages[path] = .success(data) }
+    }
+
+    /// Serves a fixture file (`itunes/lookup-1386867488.json`) at `path`.
+    func serve(_ path: String, fixture: String) {
+        serve(path, Data(FixtureFiles.all[fixture] ?? []))
+    }
+
+    /// Fails requests for `path` with `error`.
+    func fail(_ path: String, _ error: FeedError) {
+        state.withLock { $0.pages[path] = .failure(error) }
+    }
+
+    /// The URLs asked for, in order.
+    var asked: [URL] { state.withLock { $0.asked } }
+
+    private func page(_ url: URL) throws(FeedError) -> Data {
+        let key = url.path + (url.query.map { "?" + $0 } ?? "")
+        let page = state.withLock { state in
+            state.asked.append(url)
+            return state.pages[key] ?? state.pages[url.path]
+        }
+        switch page {
+        case .success(let data)?: return data
+        case .failure(let error)?: throw error
+        case nil: throw FeedError.httpStatus(404, url: url)
+        }
+    }
+
+    func get(_ url: URL, headers: [(name: String, value: String)], limit: Int) async throws(FeedError) -> HTTPBody {
+        let data = try page(url)
+        guard data.count <= limit else { throw .bodyTooLarge(url: url, limit: limit) }
+        return HTTPBody(url: url, contentType: "application/json", data: data)
+    }
+
+    func fetch(
+        _ url: URL,
+        etag: String?,
+        lastModified: String?,
+        credentials: FeedCredentials?,
+        sink: FeedItemSink?
+    ) async throws(FeedError) -> FeedClient.Outcome {
+        let data = try page(url)
+        // The same body's tag: an unchanged feed is a 304, as a server says.
+        let tag = "\"\(data.hashValue)\""
+        if etag == tag { return .notModified(movedTo: nil) }
+        var feed: Feed
+        do throws(FeedParseError) {
+            feed = try FeedParser.parse(data, url: url)
+        } catch {
+            throw .invalidFeed(url: url, detail: error.description)
+        }
+        if let sink {
+            _ = sink(feed.items)
+            feed.items = []
+        }
+        return .fetched(feed, etag: tag, lastModified: nil, movedTo: nil)
+    }
+}
+
+/// A shell whose services reach only an ``InMemoryWeb``: no socket is opened.
+struct InMemoryShell {
+    let web: InMemoryWeb
+    let shell: Shell
+    let output: CapturedOutput
+
+    static let base = URL(string: "http://api.invalid")!
+
+    static func run<T>(json: Bool = false, _ body: (InMemoryShell) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let web = InMemoryWeb()
+        let output = CapturedOutput()
+        let configuration = ShellConfiguration(endpoints: Endpoints(allAt: base), downloadDirectory: folder)
+        let shell = Shell(
+            services: Services(configuration: configuration, network: Network(http: web, feeds: web)),
+            console: Console(sink: output, isTerminal: false, width: nil, json: json)
+        )
+        let harness = InMemoryShell(web: web, shell: shell, output: output)
+        do {
+            let result = try await body(harness)
+            await shell.close()
+            return result
+        } catch {
+            await shell.close()
+            throw error
+        }
+    }
+
+    func run(_ text: String) async -> ShellKit.ExitStatus {
+        await shell.run(script: ScriptLines(text: text, source: nil), keepGoing: false)
+    }
+}
+
+@Suite("Commands over an in-memory web")
+struct InMemoryNetworkTests {
+    static let feed = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Memory Lane</title>
+        <item><guid>a</guid><title>First steps</title><pubDate>Mon, 02 Nov 2026 09:00:00 GMT</pubDate>
+        <enclosure url="http://media.invalid/a.mp3" length="1000" type="audio/mpeg"/></item>
+        </channel></rss>
+        """
+
+    @Test func lookupAndSearchReadTheDirectoryThroughTheFetcher() async throws {
+        try await InMemoryShell.run { h in
+            h.web.serve("/lookup", fixture: "itunes/lookup-1386867488.json")
+            h.web.serve("/search", fixture: "itunes/search-podcasts.json")
+            #expect(await h.run("lookup --limit 3; episodes; search loopback") == .success)
+            let out = h.output.standardOutput
+            #expect(out.hasPrefix("Loopback Radio · feedsh fixtures\n"))
+            #expect(out.contains("Ports, Sockets and the Art of Listening"))
+            let lookup = try #require(h.web.asked.first)
+            #expect(lookup.query?.contains("id=1386867488") == true && lookup.query?.contains("limit=3") == true)
+            #expect(h.web.asked.map(\.path) == ["/lookup", "/search"])
+        }
+    }
+
+    @Test func aFailureNamesTheURLAndNothingIsLoaded() async throws {
+        try await InMemoryShell.run { h in
+            #expect(await h.run("lookup 42") == .failure)
+            #expect(h.output.standardError.contains("HTTP 404"))
+            #expect(h.output.standardError.contains("http://api.invalid/lookup"))
+            h.output.clear()
+            #expect(await h.run("episodes") == .failure)
+            #expect(h.output.standardError.contains("no podcast loaded"))
+        }
+    }
+
+    @Test func postsAreTypedResultsInBothForms() async throws {
+        try await InMemoryShell.run(json: true) { h in
+            h.web.serve("/posts", fixture: "posts/posts.json")
+            #expect(await h.run("posts --limit 2") == .success)
+            let line = try #require(h.output.standardOutput.split(separator: "\n").first)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            )
+            #expect(object["command"] as? String == "posts")
+            #expect((object["result"] as? [[String: Any]])?.count == 2)
+        }
+    }
+
+    @Test func subscribeUpdateAndNewWithoutAServer() async throws {
+        try await InMemoryShell.run { h in
+            h.web.serve("/show.xml", Data(Self.feed.utf8))
+            #expect(await h.run("subscribe http://feeds.invalid/show.xml") == .success)
+            #expect(h.output.standardOutput.contains("subscribed to Memory Lane: 1 episode"))
+            // Unchanged: the fetcher answers as a 304 would.
+            h.output.clear()
+            #expect(await h.run("update; new") == .success)
+            #expect(h.output.standardOutput.contains("no new episodes"))
+            // A second item arrives.
+            let grown = Self.feed.replacingOccurrences(
+                of: "<item>",
+                with: """
+                    <item><guid>b</guid><title>Second steps</title><pubDate>Tue, 03 Nov 2026 09:00:00 GMT</pubDate>
+                    <enclosure url="http://media.invalid/b.mp3" length="1000" type="audio/mpeg"/></item><item>
+                    """
+            )
+            h.web.serve("/show.xml", Data(grown.utf8))
+            h.output.clear()
+            #expect(await h.run("update; new") == .success)
+            #expect(h.output.standardOutput.contains("Second steps"))
+            #expect(h.web.asked.allSatisfy { $0.host == "feeds.invalid" })
+        }
+    }
+
+    @Test func aFeedThatWantsAPasswordGetsTheShellsAdvice() async throws {
+        try await InMemoryShell.run { h in
+            let url = URL(string: "http://feeds.invalid/private.xml")!
+            h.web.fail(
+                "/private.xml",
+                .unauthorized(url: url, detail: "the feed at feeds.invalid wants a password", credentialsWanted: true)
+            )
+            #expect(await h.run("subscribe \(url.absoluteString)") == .failure)
+            #expect(h.output.standardError.contains("wants a password (subscribe URL --user NAME)"))
+            #expect(await h.run("podcasts") == .success)
+            #expect(h.output.standardOutput.contains("no subscriptions"))
+        }
+    }
+}
