@@ -94,6 +94,9 @@ struct CommandContext: Sendable {
     /// one (its keys work, `q` stops it); a script reading a pipe, or `--json`,
     /// gives it none.
     let playerGetsTerminal: Bool
+
+    /// The feature services the session was given.
+    var services: Services { session.services }
 }
 
 extension ParsedArguments {

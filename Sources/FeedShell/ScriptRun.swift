@@ -20,7 +20,7 @@ extension Shell {
         // must not meet the default action (status 15 instead of 143).
         let run = CancellableRun()
         let watcher = SignalWatcher()
-        let downloads = session.downloads
+        let downloads = session.services.downloads.engine
         for (signal, status) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, .terminated), (SIGHUP, .hangUp)] {
             watcher.on(signal) {
                 // The signal's status first: the cancelled script then reports

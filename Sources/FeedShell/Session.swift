@@ -5,7 +5,9 @@ import Foundation
 import HTTPSupport
 import Library
 import PlainText
+import Playback
 import ShellKit
+import Sync
 import Synchronization
 
 /// What one shell has loaded and selected: the podcast (and its subscription),
@@ -35,10 +37,6 @@ public actor Session {
 
     public nonisolated var configuration: ShellConfiguration { services.configuration }
     nonisolated var sources: SourcesService { services.sources }
-    /// The engine that runs this process's downloads.
-    public nonisolated var downloads: DownloadManager { services.downloads.engine }
-    nonisolated var board: DownloadBoard<[CleanupDeletion]> { services.downloads.board }
-    nonisolated var layout: DownloadLayout { services.downloads.layout }
 
     func searchTracks(term: String, limit: Int) async throws(FeedError) -> [Track] {
         let results = try await sources.itunes.searchTracks(term: term, limit: limit)
@@ -53,7 +51,7 @@ public actor Session {
         limit: Int,
         in directory: PodcastSearchResult.Directory
     ) async throws(ShellError) -> [PodcastSearchResult] {
-        let index = directory == .podcastIndex ? try await podcastIndex() : nil
+        let index = directory == .podcastIndex ? try await sources.podcastIndex() : nil
         do throws(FeedError) {
             let results =
                 if let index {
@@ -79,12 +77,6 @@ public actor Session {
         let prefix: String
     }
 
-    /// The background feedsh of this library, once connected.
-    var background: BackgroundLink? {
-        get { services.downloads.background.link.withLock { $0 } }
-        set { services.downloads.background.link.withLock { $0 = newValue } }
-    }
-
     /// Loads a podcast; it replaces the loaded one only when the lookup succeeds.
     @discardableResult
     public func lookup(id: Int64, limit: Int) async throws(FeedError) -> Podcast {
@@ -106,129 +98,26 @@ public actor Session {
         if subscription?.podcast.id == podcastID { subscription = nil }
     }
 
-    /// A download finished: a library episode records it, and cleanup runs for its
-    /// podcast. Returns the files cleanup deleted.
-    func downloadCompleted(_ id: String) async -> [CleanupDeletion] {
-        guard let episode = services.downloads.knownLabel(for: id)?.episode, let library = services.library.opened
-        else { return [] }
-        try? await library.markDownloaded(episode.episode)
-        return await cleanUp([episode.podcast])
-    }
-
     /// The loaded podcast, or the error that says to load one.
     func requirePodcast() throws(ShellError) -> Podcast {
         guard let podcast else { throw .noPodcast }
         return podcast
     }
 
-    /// The download of episode `number` (1-based) of the loaded podcast, or of
-    /// `subscription` when given (labelled `prefix` + number: `2:3`).
+    /// The download of episode `number` (1-based) of `podcast`, of the loaded
+    /// subscription unless `subscription` is given (labelled `prefix` + number).
     func downloadRequest(
         number: Int,
         of podcast: Podcast,
         subscription: LoadedSubscription? = nil,
         prefix: String = ""
     ) -> DownloadRequest {
-        let subscription = subscription ?? self.subscription
-        let episode = podcast.episodes[number - 1]
-        let libraryID = subscription?.marks.marks(at: number - 1, id: episode.id)?.libraryID
-        return register(
-            DownloadLabel(
-                number: prefix + String(number),
-                title: episode.title,
-                // Its address from any shell: P:E for a subscription's episode.
-                ref: subscription.map { "\($0.podcast.number):\(number)" },
-                podcast: podcast.title,
-                episode: subscription?.podcast.id.flatMap { podcastID in
-                    libraryID.map { EpisodeRef(podcast: podcastID, episode: $0) }
-                }
-            ),
-            for: DownloadRequest(
-                id: String(episode.id),
-                url: episode.audioURL,
-                file: file(of: episode, in: podcast),
-                declaredLength: episode.declaredLength,
-                authorization: subscription?.authorization(for: episode.audioURL)
-            )
+        services.downloads.request(
+            number: number,
+            of: podcast,
+            subscription: subscription ?? self.subscription,
+            prefix: prefix
         )
-    }
-
-    /// Keeps how to name the download `request` and which library episode it is:
-    /// every route that makes a download request makes it through here, so a
-    /// finished download, `delete` and `play` find its episode whichever words
-    /// named it.
-    private func register(_ label: DownloadLabel, for request: DownloadRequest) -> DownloadRequest {
-        services.downloads.keep(label, for: request.id)
-        return request
-    }
-
-    /// The download target of a library episode resolved by identity (a `find`
-    /// hit, a queue entry, a new episode): named by its `P:E`, with its
-    /// subscription's credentials on the feed's own origin. Nil when its
-    /// enclosure URL is unusable.
-    func target(
-        of resolved: ResolvedLibraryEpisode,
-        credentials: FeedCredentials?
-    ) -> DownloadTarget? {
-        guard let episode = resolved.stored.episode(in: resolved.podcast) else { return nil }
-        let label = DownloadLabel(
-            number: resolved.ref,
-            title: episode.title,
-            ref: resolved.ref,
-            podcast: resolved.podcast.title,
-            episode: resolved.episodeRef
-        )
-        let request = register(
-            label,
-            for: DownloadRequest(
-                id: String(episode.id),
-                url: episode.audioURL,
-                file: layout.file(
-                    podcastID: resolved.podcast.downloadKey,
-                    episodeID: episode.id,
-                    extension: episode.fileExtension
-                ),
-                declaredLength: episode.declaredLength,
-                authorization: resolved.podcast.authorization(credentials, for: episode.audioURL)
-            )
-        )
-        return DownloadTarget(label: label, request: request)
-    }
-
-    /// The download targets of library episodes named by identity, in the order
-    /// given (those gone since are left out).
-    func targets(of refs: [EpisodeRef]) async throws(ShellError) -> [DownloadTarget] {
-        guard !refs.isEmpty, let library = try libraryIfMade() else { return [] }
-        let (resolved, credentials) = try await libraryCall { () async throws(LibraryError) in
-            (try await library.resolve(refs), try await library.allCredentials())
-        }
-        return resolved.compactMap { target(of: $0, credentials: credentials[$0.podcastNumber]) }
-    }
-
-    /// Where an episode's file goes.
-    nonisolated func file(of episode: Episode, in podcast: Podcast) -> DownloadLayout.File {
-        layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
-    }
-
-    /// The download of a song's preview: `{download-dir}/previews/{trackId}.{ext}`,
-    /// labelled `tN` after its number in the `tracks` list.
-    func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
-        register(
-            DownloadLabel(number: "t\(number)", title: track.title),
-            for: DownloadRequest(
-                id: "preview-\(track.id)",
-                url: url,
-                file: DownloadLayout.File(
-                    final: layout.root.appendingPathComponent("previews", isDirectory: true)
-                        .appendingPathComponent("\(track.id).\(track.previewExtension)")
-                )
-            )
-        )
-    }
-
-    /// The status of a download, from the engine, the background process or the disk.
-    func status(of request: DownloadRequest) async -> EpisodeStatus {
-        EpisodeStatus(engine: await board.state(of: request.id), disk: layout.status(of: request.file))
     }
 
     /// `3 Title`, for messages about a download.
@@ -244,16 +133,9 @@ public actor Session {
         for index in numbers.map({ $0.map { $0 - 1 } }) ?? Array(podcast.episodes.indices)
         where podcast.episodes.indices.contains(index) {
             let episode = podcast.episodes[index]
-            statuses[episode.id] = await status(of: episode, in: podcast)
+            statuses[episode.id] = await services.downloads.status(of: episode, in: podcast)
         }
         return statuses
-    }
-
-    func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
-        EpisodeStatus(
-            engine: await board.state(of: String(episode.id)),
-            disk: layout.status(of: file(of: episode, in: podcast))
-        )
     }
 
     /// The downloads a selector names: episodes of the loaded podcast or of
@@ -266,7 +148,7 @@ public actor Session {
         let synopsis = synopsis ?? "\(verb) \(Command.selectorName)"
         switch selector.scope {
         case .new:
-            return try await newTargets()
+            return try await services.downloads.newTargets()
         case .queue:
             return try await queueTargets()
         case .hits:
@@ -287,7 +169,7 @@ public actor Session {
                 guard let url = track.previewURL else {
                     throw .noPreview(song: "t\(number) \(track.title)")
                 }
-                let request = previewRequest(number: number, of: track, url: url)
+                let request = services.downloads.previewRequest(number: number, of: track, url: url)
                 return DownloadTarget(label: label(for: request.id), request: request)
             }
         case .loaded, .subscription:
@@ -313,11 +195,11 @@ public actor Session {
         var prefix = ""
         switch selector.scope {
         case .subscription(let number):
-            let stored = try await self.subscription(numbered: String(number), synopsis: synopsis)
+            let stored = try await services.library.subscription(numbered: String(number), synopsis: synopsis)
             if let loaded = self.subscription, loaded.podcast.id == stored.id, let current = self.podcast {
                 podcast = current
             } else {
-                (podcast, subscription) = try await view(of: stored)
+                (podcast, subscription) = try await services.library.view(of: stored)
             }
             prefix = "\(stored.number):"
         case .loaded:
@@ -335,6 +217,41 @@ public actor Session {
                 synopsis: synopsis
             )
         }
+    }
+
+    /// The one episode or song `selector` names for `play`, and where it starts: a
+    /// transcript hit (`fN`) from where its words were said, unless `start` says
+    /// otherwise.
+    func playTarget(
+        _ selector: Selector,
+        start: PlayStart,
+        synopsis: String
+    ) async throws(ShellError) -> (DownloadTarget, PlayStart) {
+        if selector.scope == .hits {
+            guard let hit = try await hitTargets(selector, synopsis: synopsis).first else {
+                throw .usage(synopsis: synopsis)
+            }
+            return (hit.target, start == .saved ? hit.at.map(PlayStart.at) ?? start : start)
+        }
+        // One episode or song: the forms the argument takes select no more.
+        guard let first = try await targets(selector, verb: "play", synopsis: synopsis).first else {
+            throw .usage(synopsis: synopsis)
+        }
+        return (first, start)
+    }
+
+    /// Plays `plan` (see ``ListeningService/play(_:terminal:events:)``), then
+    /// reads the loaded subscription again, which shows the new position.
+    func play(
+        _ plan: PlaybackPlan,
+        terminal: Bool,
+        events: @escaping @Sendable (PlaybackEvent) -> Void
+    ) async throws(PlaybackError) -> (end: PlaybackEnd, record: PositionRecord) {
+        let played = try await services.listening.play(plan, terminal: terminal, events: events)
+        if played.record == .saved, let loaded = subscription?.podcast {
+            _ = try? await loadSubscription(loaded)
+        }
+        return played
     }
 
     /// Pauses running downloads (keeping their .part files) and releases the network.
@@ -368,7 +285,7 @@ extension Session {
             )
         }
         let hits = numbers.map { findHits[$0 - 1] }
-        let targets = try await targets(of: hits.map(\.episodeRef))
+        let targets = try await services.downloads.targets(of: hits.map(\.episodeRef))
         let at = Dictionary(hits.map { ($0.episodeRef, $0.at) }) { first, _ in first }
         return targets.map { ($0, $0.label.episode.flatMap { at[$0] ?? nil }) }
     }
@@ -378,20 +295,9 @@ extension Session {
     func queueTargets() async throws(ShellError) -> [DownloadTarget] {
         guard let library = try libraryIfMade() else { return [] }
         let entries = try await libraryCall { () async throws(LibraryError) in try await library.queue() }
-        return try await targets(of: entries.map(\.episodeRef))
+        return try await services.downloads.targets(of: entries.map(\.episodeRef))
     }
 
-    /// The downloads of the library's new episodes (of `podcastIDs` when given),
-    /// each named by its `P:E` as every table names it.
-    func newTargets(of podcastIDs: Set<Int64>? = nil) async throws(ShellError) -> [DownloadTarget] {
-        let fresh = try await newEpisodes().filter { podcastIDs?.contains($0.podcast.id ?? -1) ?? true }
-        return try await targets(
-            of: fresh.compactMap { pair in
-                guard let podcast = pair.podcast.id, let episode = pair.episode.id else { return nil }
-                return EpisodeRef(podcast: podcast, episode: episode)
-            }
-        )
-    }
 }
 
 /// One download a command acts on: an episode or a song's preview.
@@ -400,4 +306,131 @@ struct DownloadTarget: Sendable {
     /// episode it is (``DownloadLabel/episode``).
     let label: DownloadLabel
     let request: DownloadRequest
+}
+
+extension Session {
+    /// The library, opened (and migrated) the first time a command needs it.
+    nonisolated func library() throws(ShellError) -> Library {
+        try services.library.make()
+    }
+
+    /// The library when there is one (opened if needed); nil, without making one,
+    /// when its file does not exist: for what only reads it (settings, the away
+    /// report).
+    nonisolated func existingLibrary() -> Library? {
+        services.library.existing()
+    }
+
+    /// The library when its file exists (opened if needed, failing as
+    /// ``library()`` does); nil, without making one, when it does not: for
+    /// commands that only read it (`find`, `queue`).
+    nonisolated func libraryIfMade() throws(ShellError) -> Library? {
+        try services.library.ifMade()
+    }
+
+    /// Makes subscription `podcast` the loaded podcast, with its whole history.
+    @discardableResult
+    func loadSubscription(_ podcast: StoredPodcast) async throws(ShellError) -> Podcast {
+        let (loaded, subscription) = try await services.library.view(of: podcast)
+        load(loaded, subscription: subscription)
+        return loaded
+    }
+
+    /// The subscriptions' numbers and titles, for completion; none until a command
+    /// has opened the library (completion never opens it).
+    func subscriptionTitles() async -> [(number: Int64, title: String)] {
+        guard let opened = services.library.opened else { return [] }
+        return (try? await opened.podcastTitles().map { ($0.number, SafeText.line($0.title)) }) ?? []
+    }
+
+    /// The library's marks of the loaded podcast's episodes, when it is a
+    /// subscription.
+    var marks: EpisodeMarksLookup { subscription?.marks ?? [:] }
+}
+
+extension Session {
+    /// The library episodes a selector names: `new`, or numbers of the loaded
+    /// subscription or of subscription P, in the order selected.
+    func libraryEpisodeIDs(_ selector: Selector, synopsis: String) async throws(ShellError) -> [Int64] {
+        if selector.scope == .new { return try await services.library.newEpisodes().compactMap(\.episode.id) }
+        if selector.scope == .loaded, subscription == nil { throw .noSubscriptionLoaded }
+        let selection = try await selectEpisodes(selector, synopsis: synopsis)
+        guard let subscription = selection.subscription else { throw .noSubscriptionLoaded }
+        return selection.numbers.compactMap { subscription.marks[selection.podcast.episodes[$0 - 1].id]?.libraryID }
+    }
+}
+
+extension Session {
+    /// Reads the feed at `url` and loads it as the podcast (not a subscription):
+    /// its newest `limit` episodes. A feed already subscribed to loads as the
+    /// subscription, as `podcast N` would.
+    func loadFeed(_ url: URL, limit: Int) async throws(ShellError) -> Podcast {
+        if let library = existingLibrary(),
+            let stored = try? await library.podcast(feedURL: url)
+        {
+            return try await loadSubscription(stored)
+        }
+        let outcome: FeedClient.Outcome
+        do throws(FeedError) {
+            outcome = try await sources.feeds.fetch(url)
+        } catch {
+            throw .feed(error)
+        }
+        switch outcome {
+        case .fetched(let fetched, _, _, _):
+            let podcast = Podcast(feed: fetched, url: url, limit: limit)
+            load(podcast)
+            return podcast
+        case .gone:
+            throw .feed(.httpStatus(410, url: url))
+        case .notModified:
+            // Asked without validators: a 304 is the server's mistake.
+            throw .feed(.httpStatus(304, url: url))
+        }
+    }
+}
+
+extension Session {
+    /// One sync (see ``SyncService/sync(changed:)``); the loaded subscription is
+    /// read again after, or forgotten when the sync removed it.
+    func sync() async throws(ShellError) -> SyncReport {
+        try await services.sync.sync { change in await self.follow(change) }
+    }
+
+    /// With `set sync auto on` and an account: queues a sync and returns at once;
+    /// `then` gets its outcome (see ``SyncService/syncAutomatically(changed:then:)``).
+    func syncAutomatically(then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void) async {
+        await services.sync.syncAutomatically(changed: { change in await self.follow(change) }, then: then)
+    }
+
+    /// Keeps the loaded subscription as a sync left it.
+    private func follow(_ change: SyncChange) async {
+        switch change {
+        case .unsubscribed(let id):
+            forgetSubscription(id)
+        case .synced(let library):
+            if let loaded = subscription?.podcast, let fresh = try? await library.podcast(loaded.id ?? -1) {
+                _ = try? await loadSubscription(fresh)
+            } else if let loaded = subscription?.podcast {
+                forgetSubscription(loaded.id ?? -1)
+            }
+        }
+    }
+}
+
+extension Session {
+    /// Updates `podcasts` (see ``Services/update(_:progress:)``) and reads the
+    /// loaded subscription again, which shows what arrived.
+    func updateLibrary(
+        _ podcasts: [StoredPodcast],
+        progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void
+    ) async throws(ShellError) -> UpdateReport {
+        let report = try await services.update(podcasts, progress: progress)
+        if let loaded = subscription?.podcast, let library = services.library.opened,
+            let fresh = try? await library.podcast(loaded.id ?? -1)
+        {
+            try await loadSubscription(fresh)
+        }
+        return report
+    }
 }

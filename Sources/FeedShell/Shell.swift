@@ -33,7 +33,9 @@ public final class Shell: Sendable {
         let reporter = SharedReporter(console: console)
         self.reporter = reporter
         printer = Task {
-            await session.board.run(finish: { id in await session.downloadCompleted(id) }) { change in
+            await session.services.downloads.board.run(finish: { id in
+                await session.services.downloads.downloadCompleted(id)
+            }) { change in
                 let label = session.label(for: change.event.id)
                 await Self.show(change.event, label: label, session: session, terminal: terminal, reporter: reporter)
                 Self.announce(change.aftermath ?? [], console: console, terminal: terminal)
@@ -62,7 +64,7 @@ public final class Shell: Sendable {
     /// downloads then show here, with their progress) and says what finished or
     /// failed in the background since the last session.
     public func start() async {
-        await session.connectBackground()
+        await session.services.downloads.connectBackground()
         await reportAway()
         await reportPaused()
     }
@@ -71,7 +73,7 @@ public final class Shell: Sendable {
     /// partial files on disk (not in JSON: a program asks `downloads`).
     func reportPaused() async {
         guard !console.json else { return }
-        let count = await session.partialDownloadCount()
+        let count = await session.services.downloads.partialDownloadCount()
         guard count > 0 else { return }
         console.printError(
             "\(count) paused \(count == 1 ? "download" : "downloads"): 'downloads' lists them, 'resume P:E' continues one"
@@ -159,10 +161,10 @@ public final class Shell: Sendable {
     /// with `--detach` hands them to the background feedsh; fails when any download
     /// of the run failed.
     private func finishDownloads(_ status: ExitStatus) async -> ExitStatus {
-        let active = await session.downloads.all().filter { $0.state.isActive }.count
+        let active = await session.services.downloads.engine.all().filter { $0.state.isActive }.count
         if active > 0, session.configuration.detach {
             do throws(ShellError) {
-                let (count, pid) = try await session.detach()
+                let (count, pid) = try await session.services.downloads.detach()
                 console.printParagraph(Render.handedOver(count, pid: pid))
                 return status
             } catch {
@@ -172,9 +174,9 @@ public final class Shell: Sendable {
         }
         if active > 0 {
             console.printError("waiting for \(active) \(active == 1 ? "download" : "downloads") to finish")
-            await session.board.settle(await session.downloads.all().map(\.request))
+            await session.services.downloads.board.settle(await session.services.downloads.engine.all().map(\.request))
         }
-        let failed = await session.downloads.all().filter {
+        let failed = await session.services.downloads.engine.all().filter {
             if case .failed = $0.state { true } else { false }
         }
         return failed.isEmpty ? status : .failure
@@ -266,7 +268,7 @@ public final class Shell: Sendable {
     /// Prints a result; at the prompt, text taller than the screen goes through the
     /// pager (`$PAGER`, default `less -FRX`) unless `--no-pager`.
     func show(_ text: String) async {
-        guard let editor = terminal.editor, console.isTerminal, let pager = await session.pager(),
+        guard let editor = terminal.editor, console.isTerminal, let pager = await session.services.listening.pager(),
             Pager.needed(text, rows: TerminalSize.rows(), columns: TerminalSize.columns())
         else {
             console.print(text)
@@ -336,7 +338,7 @@ public final class Shell: Sendable {
         if let podcast = await session.podcast {
             prompt += ":" + TextLayout.truncate(SafeText.line(podcast.title), toWidth: 24)
         }
-        let active = await session.downloads.all().filter { $0.state.isActive }.count
+        let active = await session.services.downloads.engine.all().filter { $0.state.isActive }.count
         if active > 0 { prompt += " ↓\(active)" }
         return prompt + "> "
     }

@@ -182,7 +182,7 @@ final class TerminalState: Sendable {
         } else {
             // No podcast loaded: the downloads `downloads` lists by P:E, which
             // `pause`, `resume` and `cancel` take from any shell.
-            let listed = await session.listedDownloads().filter { $0.label.episode != nil }
+            let listed = await session.services.downloads.listedDownloads().filter { $0.label.episode != nil }
             for download in listed.prefix(Self.completionLimit) {
                 entries.append(
                     .init(

@@ -37,7 +37,9 @@ struct AddressingTests {
             let other = h.sibling()
             defer { Task { await other.shell.close() } }
             await other.type("get 1:1; get 2:1")
-            try await waitUntil { await other.shell.session.downloads.all().filter { $0.state.isActive }.count == 2 }
+            try await waitUntil {
+                await other.shell.session.services.downloads.engine.all().filter { $0.state.isActive }.count == 2
+            }
             await other.type("pause all")
             #expect(other.output.standardOutput.contains("2 paused"), "\(other.output.standardOutput)")
             #expect(!other.output.standardError.contains("no podcast loaded"), "\(other.output.standardError)")

@@ -62,11 +62,11 @@ struct DownloadCommandTests {
                 #expect(h.output.standardError.contains("rate-limit takes a rate of at least 1k a second"))
                 h.output.clear()
             }
-            #expect(h.shell.session.downloads.limiter.rate == nil)
+            #expect(h.shell.session.services.downloads.engine.limiter.rate == nil)
             #expect(await h.run("set rate-limit 8M") == .success)
             #expect(h.output.standardOutput.contains("rate-limit is 8M"))
             #expect(await h.run("lookup; get 1,3; wait") == .success)
-            #expect(h.shell.session.downloads.limiter.rate == 8 << 20)
+            #expect(h.shell.session.services.downloads.engine.limiter.rate == 8 << 20)
             for number in [1, 3] {
                 let final = try await file(h, number: number).final
                 #expect(try Data(contentsOf: final) == (try await expectedMedia(h, number: number)))
@@ -75,7 +75,7 @@ struct DownloadCommandTests {
             #expect(await h.run("set") == .success)
             #expect(h.output.standardOutput.contains("rate-limit"), "\(h.output.standardOutput)")
             #expect(await h.run("set rate-limit default") == .success)
-            #expect(h.shell.session.downloads.limiter.rate == nil)
+            #expect(h.shell.session.services.downloads.engine.limiter.rate == nil)
 
             // Paused under a cap, a download resumes from its .part, uncapped.
             #expect(await h.run("set rate-limit 1M") == .success)
@@ -116,7 +116,7 @@ struct DownloadCommandTests {
             // The three that ran may or may not have reached the server; no queued
             // one ever did.
             #expect(h.server.requests.count <= 3)
-            #expect(await h.shell.session.downloads.all().allSatisfy { $0.state == .cancelled })
+            #expect(await h.shell.session.services.downloads.engine.all().allSatisfy { $0.state == .cancelled })
         }
     }
 
@@ -204,13 +204,17 @@ struct DownloadCommandTests {
             let status = await h.run("lookup 1000000001 --limit 2; get all")
             #expect(status == .success)
             #expect(h.output.standardError.contains("waiting for 2 downloads to finish\n"))
-            #expect(await h.shell.session.downloads.all().allSatisfy { $0.state == .completed(bytes: $0.state.bytes) })
+            #expect(
+                await h.shell.session.services.downloads.engine.all().allSatisfy {
+                    $0.state == .completed(bytes: $0.state.bytes)
+                }
+            )
         }
     }
 
     @Test func scriptFailsWhenABackgroundDownloadFailed() async throws {
         try await ShellHarness.run { h in
-            await h.shell.session.downloads.start(brokenRequest(h))
+            await h.shell.session.services.downloads.engine.start(brokenRequest(h))
             // Every command succeeds, but the download started alongside fails.
             #expect(await h.run("lookup") == .failure)
             await h.shell.close()  // lets the event printer finish
@@ -221,7 +225,7 @@ struct DownloadCommandTests {
     @Test func failedDownloadMakesWaitFail() async throws {
         try await ShellHarness.run { h in
             _ = await h.run("lookup")
-            await h.shell.session.downloads.start(brokenRequest(h))
+            await h.shell.session.services.downloads.engine.start(brokenRequest(h))
             #expect(await h.run("wait") == .failure)
             #expect(h.output.standardError.contains("failed broken: HTTP 404 Not Found from "))
             #expect(h.output.standardError.hasSuffix("feedsh: 1 download failed\n"))
@@ -235,7 +239,9 @@ private func waitForBytes(_ h: ShellHarness, number: Int, atLeast bytes: Int64) 
     let id = String(podcast.episodes[number - 1].id)
     let deadline = ContinuousClock.now + .seconds(30)
     while ContinuousClock.now < deadline {
-        if case .running(let progress?) = await h.shell.session.downloads.state(of: id), progress.bytes >= bytes {
+        if case .running(let progress?) = await h.shell.session.services.downloads.engine.state(of: id),
+            progress.bytes >= bytes
+        {
             return
         }
         try await Task.sleep(for: .milliseconds(10))

@@ -358,16 +358,18 @@ struct LibraryCommandTests {
                 console: Console(sink: CapturedOutput(), isTerminal: false, width: nil)
             )
             let session = flagged.session
-            await session.applySettings()
-            let shown = Dictionary(uniqueKeysWithValues: await session.effectiveSettings().map { ($0.setting, $0) })
+            await session.services.downloads.applySettings()
+            let shown = Dictionary(
+                uniqueKeysWithValues: await session.services.library.effectiveSettings().map { ($0.setting, $0) }
+            )
             #expect(shown[.maxSize]?.value == "64M" && shown[.maxSize]?.source == "--max-filesize")
             #expect(shown[.player]?.value == "mpv --no-video" && shown[.player]?.source == "FEEDSH_PLAYER")
             #expect(shown[.rateLimit]?.value == "2M" && shown[.rateLimit]?.source == "set")
             #expect(shown[.maxConcurrent]?.value == "5" && shown[.maxConcurrent]?.source == "--max-concurrent")
-            #expect(session.downloads.maxFileSize == 64 << 20)
-            #expect(session.downloads.limiter.rate == 2 << 20)
-            #expect(await session.downloads.maxConcurrent == 5)
-            #expect(await session.player() == PlayerCommand("mpv --no-video"))
+            #expect(session.services.downloads.engine.maxFileSize == 64 << 20)
+            #expect(session.services.downloads.engine.limiter.rate == 2 << 20)
+            #expect(await session.services.downloads.engine.maxConcurrent == 5)
+            #expect(await session.services.listening.player() == PlayerCommand("mpv --no-video"))
             await flagged.close()
         }
     }
@@ -385,12 +387,20 @@ struct ListeningServiceTests {
             let session = h.shell.session
             let selector = try Selector.parse("1,2", forms: .downloads).get()
             let targets = try await session.targets(selector, verb: "play")
-            let streamed = try await session.playbackPlan(for: targets[0], start: .saved, synopsis: "play")
+            let streamed = try await session.services.listening.playbackPlan(
+                for: targets[0],
+                start: .saved,
+                synopsis: "play"
+            )
             #expect(streamed.streaming && streamed.source.hasPrefix("http://"))
             #expect(streamed.start == 0 && streamed.episodeID != nil)
             // The long tone's feed names its chapters: mpv gets them, in time order.
             #expect(streamed.chapters.map(\.start) == [0, 30.5, 90])
-            let file = try await session.playbackPlan(for: targets[1], start: .saved, synopsis: "play")
+            let file = try await session.services.listening.playbackPlan(
+                for: targets[1],
+                start: .saved,
+                synopsis: "play"
+            )
             #expect(!file.streaming && file.source == targets[1].request.file.final.path)
             // The second tone's chapters are malformed: it plays without them.
             #expect(file.chapters.isEmpty)
@@ -399,16 +409,36 @@ struct ListeningServiceTests {
             try await library.savePosition(try #require(streamed.episodeID), seconds: 42)
             #expect(await h.run("podcast 1") == .success)
             let resumed = try await session.targets(selector, verb: "play")
-            #expect(try await session.playbackPlan(for: resumed[0], start: .saved, synopsis: "play").start == 42)
-            #expect(try await session.playbackPlan(for: resumed[0], start: .beginning, synopsis: "play").start == 0)
-            #expect(try await session.playbackPlan(for: resumed[0], start: .at(65), synopsis: "play").start == 65)
-            #expect(try await session.playbackPlan(for: resumed[0], start: .chapter(2), synopsis: "play").start == 30.5)
+            #expect(
+                try await session.services.listening.playbackPlan(for: resumed[0], start: .saved, synopsis: "play")
+                    .start == 42
+            )
+            #expect(
+                try await session.services.listening.playbackPlan(for: resumed[0], start: .beginning, synopsis: "play")
+                    .start == 0
+            )
+            #expect(
+                try await session.services.listening.playbackPlan(for: resumed[0], start: .at(65), synopsis: "play")
+                    .start == 65
+            )
+            #expect(
+                try await session.services.listening.playbackPlan(for: resumed[0], start: .chapter(2), synopsis: "play")
+                    .start == 30.5
+            )
             await #expect(throws: ShellError.self) {
-                _ = try await session.playbackPlan(for: resumed[0], start: .chapter(4), synopsis: "play")
+                _ = try await session.services.listening.playbackPlan(
+                    for: resumed[0],
+                    start: .chapter(4),
+                    synopsis: "play"
+                )
             }
             // The second tone's malformed chapters are an error when one was asked for.
             do {
-                _ = try await session.playbackPlan(for: resumed[1], start: .chapter(1), synopsis: "play")
+                _ = try await session.services.listening.playbackPlan(
+                    for: resumed[1],
+                    start: .chapter(1),
+                    synopsis: "play"
+                )
                 Issue.record("a chapter of a malformed chapters file was found")
             } catch {
                 #expect("\(error)".contains("chapters[0].startTime"), "\(error)")

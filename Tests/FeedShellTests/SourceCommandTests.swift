@@ -151,7 +151,9 @@ struct MusicCommandTests {
             await h.type("tracks loopbacks")
             await h.type("preview 1")
             while true {
-                if case .running(let progress?) = await h.shell.session.downloads.state(of: "preview-2000000001"),
+                if case .running(let progress?) = await h.shell.session.services.downloads.engine.state(
+                    of: "preview-2000000001"
+                ),
                     progress.bytes > 0
                 {
                     break

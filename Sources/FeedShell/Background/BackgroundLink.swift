@@ -134,16 +134,16 @@ extension ControlDownload {
     }
 }
 
-extension Session {
+extension DownloadsService {
     /// Where the background process listens.
-    nonisolated var controlPaths: ControlPaths { ControlPaths() }
+    var controlPaths: ControlPaths { ControlPaths() }
 
     /// The background feedsh of this library, connected (once, and again after it
     /// went away) when one runs; nil when none does.
     @discardableResult
     func connectBackground() async -> BackgroundLink? {
-        if let background, background.isAlive { return background }
-        background = nil
+        if let link = backgroundLink, link.isAlive { return link }
+        backgroundLink = nil
         let paths = controlPaths
         guard ControlLock.isHeld(paths.lock), let client = try? await ControlClient.connect(path: paths.socket) else {
             return nil
@@ -158,9 +158,9 @@ extension Session {
         }
         let link = BackgroundLink(client: client, pid: hello.pid)
         let held = list.downloads ?? []
-        for download in held { services.downloads.keep(download.label, for: download.id) }
+        for download in held { keep(download.label, for: download.id) }
         await board.remoteConnected(held.map { ($0.request, $0.engineState) }, control: link)
-        background = link
+        backgroundLink = link
         let board = board
         Task {
             for await download in client.events {
@@ -174,20 +174,20 @@ extension Session {
     }
 
     /// Remembers how to name a download the background process reported.
-    nonisolated func remember(_ download: ControlDownload) {
-        services.downloads.keep(download.label, for: download.id, replacing: false)
+    func remember(_ download: ControlDownload) {
+        keep(download.label, for: download.id, replacing: false)
     }
 
     /// Hands this session's queued and running downloads to the background feedsh
     /// (started when none runs): they are paused here, which lets go of their
     /// files, and continued there. Returns how many, and the process's pid.
     func detach() async throws(ShellError) -> (count: Int, pid: Int32) {
-        let active = await downloads.all().filter { $0.state.isActive }
-        guard !active.isEmpty else { return (0, background?.pid ?? 0) }
+        let active = await engine.all().filter { $0.state.isActive }
+        guard !active.isEmpty else { return (0, backgroundLink?.pid ?? 0) }
         let link = try await startBackground()
         var handed: [HandedDownload] = []
         for (request, _) in active {
-            _ = await downloads.pause(request.id)
+            _ = await engine.pause(request.id)
             let label = label(for: request.id)
             let reference = label.episode
             handed.append(
@@ -212,7 +212,7 @@ extension Session {
             }
         } catch {
             // Not taken over: they go on here, from where they were paused.
-            await downloads.start(active.map(\.request))
+            await engine.start(active.map(\.request))
             throw .background(error.description)
         }
         return (handed.count, link.pid)
@@ -229,8 +229,8 @@ extension Session {
         }
         try BackgroundLauncher.launch(
             configuration: configuration,
-            maxConcurrent: await downloads.maxConcurrent,
-            maxFileSize: downloads.maxFileSize
+            maxConcurrent: await engine.maxConcurrent,
+            maxFileSize: engine.maxFileSize
         )
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {

@@ -46,7 +46,9 @@ public enum BackgroundService {
         }
         log("started (pid \(getpid())), listening on \(paths.socket), library \(configuration.libraryFile.path)")
         let events = Task {
-            await session.board.run(finish: { id in await session.downloadCompleted(id) }) { change in
+            await session.services.downloads.board.run(finish: { id in
+                await session.services.downloads.downloadCompleted(id)
+            }) { change in
                 await service.record(change, server: server)
             }
         }
@@ -57,7 +59,7 @@ public enum BackgroundService {
         for signal in [SIGTERM, SIGHUP, SIGINT] {
             watcher.on(signal) {
                 stopSignal.set(signal)
-                session.downloads.stopStarting()
+                session.services.downloads.engine.stopStarting()
             }
         }
         defer { watcher.cancel() }
@@ -106,7 +108,7 @@ actor ServiceState {
     }
 
     func handle(_ request: ControlRequest) async -> Result<ControlMessage.Result, ControlMessage.Failure> {
-        let engine = session.downloads
+        let engine = session.services.downloads.engine
         switch request.op {
         case .hello:
             return .success(.init(hello: ControlHello(pid: getpid(), library: session.configuration.libraryFile.path)))
@@ -130,7 +132,7 @@ actor ServiceState {
                     )
                 }
                 handed[download.id] = download
-                session.adopt(download.id, label: download.label)
+                session.services.downloads.adopt(download.id, label: download.label)
                 requests.append(downloadRequest(for: download))
             }
             hadWork = true
@@ -176,7 +178,7 @@ actor ServiceState {
     private func list(_ ids: [String]? = nil) async -> [ControlDownload] {
         var result: [ControlDownload] = []
         for (id, download) in handed where ids?.contains(id) ?? true {
-            let state = await session.downloads.state(of: id) ?? .queued
+            let state = await session.services.downloads.engine.state(of: id) ?? .queued
             result.append(
                 ControlDownload(
                     downloadRequest(for: download),
@@ -190,7 +192,7 @@ actor ServiceState {
 
     /// Whether anything is still active; the idle clock starts when nothing is.
     private func settle() async {
-        let active = await session.downloads.all().contains { $0.state.isActive }
+        let active = await session.services.downloads.engine.all().contains { $0.state.isActive }
         if active {
             idleSince = nil
         } else if idleSince == nil {
@@ -204,7 +206,7 @@ actor ServiceState {
     func record(_ change: DownloadChange<[CleanupDeletion]>, server: ControlServer) async {
         let event = change.event
         guard let download = handed[event.id] else { return }
-        let state = await session.downloads.state(of: event.id) ?? .queued
+        let state = await session.services.downloads.engine.state(of: event.id) ?? .queued
         var reported = ControlDownload(
             downloadRequest(for: download),
             handed: download,
@@ -239,10 +241,10 @@ actor ServiceState {
     }
 }
 
-extension Session {
+extension DownloadsService {
     /// Records how a shell named download `id` and which library episode it is
     /// (for a download a shell handed over).
-    nonisolated func adopt(_ id: String, label: DownloadLabel) {
-        services.downloads.keep(label, for: id)
+    func adopt(_ id: String, label: DownloadLabel) {
+        keep(label, for: id)
     }
 }

@@ -17,19 +17,19 @@ extension Command {
         everyDownloadWhenNoneLoaded: true
     ) { selected, arguments, context in
         let allTargets = selected.targets
-        let engine = context.session.downloads
+        let downloads = context.services.downloads
         // Those the background feedsh holds are cancelled there.
-        let there = await context.session.board.cancelWhereHeld(allTargets.map(\.request))
+        let there = await downloads.cancelWhereHeld(allTargets.map(\.request))
         let remote = allTargets.filter { there[$0.request.id] != nil }
         let targets = allTargets.filter { there[$0.request.id] == nil }
         // Queued ones go first inside the engine, so stopping the running ones starts
         // none of them.
-        let cancelled = await engine.cancel(targets.map(\.request.id))
+        let cancelled = await downloads.cancelHere(targets.map(\.request.id))
         let earlier = targets.filter { cancelled[$0.request.id] != true }
         var deleteEarlier = true
         if selected.all, !arguments[yes] {
             let partial = earlier.filter {
-                if case .partial = context.session.layout.status(of: $0.request.file) { true } else { false }
+                if case .partial = downloads.disk($0.request.file) { true } else { false }
             }
             if !partial.isEmpty {
                 deleteEarlier = await context.ask?(Render.deleteEarlierQuestion(partial.count)) ?? false
@@ -48,7 +48,7 @@ extension Command {
             // A .part from an earlier run is only on disk; one another process owns
             // is left alone.
             if !deleteEarlier {
-                switch context.session.layout.status(of: target.request.file) {
+                switch downloads.disk(target.request.file) {
                 case .partial: outcomes.append(.kept(number))
                 case .downloaded: outcomes.append(.finished(number))
                 default: outcomes.append(.notDownloading(number))
@@ -56,9 +56,9 @@ extension Command {
                 continue
             }
             do throws(DownloadError) {
-                if try engine.removePartial(target.request) {
+                if try downloads.removePartial(target.request) {
                     outcomes.append(.cancelled(number, background: false))
-                } else if case .downloaded = context.session.layout.status(of: target.request.file) {
+                } else if case .downloaded = downloads.disk(target.request.file) {
                     outcomes.append(.finished(number))
                 } else {
                     outcomes.append(.notDownloading(number))

@@ -15,7 +15,7 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        let (count, pid) = try await context.session.detach()
+        let (count, pid) = try await context.services.downloads.detach()
         return HandedOver(handed: count, pid: count > 0 ? pid : nil)
     }
 }

@@ -17,8 +17,8 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        let listed = await context.session.listedDownloads()
-        let folder = context.session.layout.root
+        let listed = await context.services.downloads.listedDownloads()
+        let folder = context.services.downloads.folder
         return Listing(
             items: listed,
             empty: .noDownloads,
@@ -36,7 +36,7 @@ struct ListedDownload: Sendable {
     let label: DownloadLabel
 }
 
-extension Session {
+extension DownloadsService {
     /// Every download worth listing: this engine's, the background feedsh's, and
     /// the paused downloads of library episodes left on disk by any earlier run (or
     /// another shell), named P:E, that this engine does not know. What the disk

@@ -21,12 +21,12 @@ extension Command {
         guard arguments[again] else { return await startDownloads(selected.targets, context) }
         return await startAll(selected.targets, context) { target in
             let number = target.label.number
-            if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
+            if let state = await context.services.downloads.state(of: target.request.id), state.isActive {
                 return .skip(.alreadyDownloading(number))
             }
             if ownedElsewhere(target, context) == nil {
-                _ = await context.session.deleteFile(of: target.request)
-                _ = try? context.session.downloads.removePartial(target.request)
+                _ = await context.services.downloads.deleteFile(of: target.request)
+                _ = try? context.services.downloads.removePartial(target.request)
             }
             return .start()
         }

@@ -17,7 +17,7 @@ extension Command {
             let number = target.label.number
             // Paused where it runs: here, or in the background feedsh.
             let outcome: Outcome =
-                switch await context.session.board.pause(target.request) {
+                switch await context.services.downloads.pause(target.request) {
                 case .paused(let bytes, let total, let holder):
                     .paused(number, bytes: bytes, total: total, background: holder == .background)
                 case .finishedFirst: .finishedFirst(number)

@@ -13,13 +13,13 @@ extension Command {
         await startAll(selected.targets, context) { target in
             let number = target.label.number
             // One the background feedsh holds continues there.
-            if let before = await context.session.board.resumeWhereHeld(target.request) {
+            if let before = await context.services.downloads.resumeWhereHeld(target.request) {
                 return switch before {
                 case .paused(let bytes, let total): .skip(.resumingInBackground(number, bytes: bytes, total: total))
                 default: .skip(.resumingInBackground(number, bytes: nil, total: nil))
                 }
             }
-            return switch await context.session.status(of: target.request) {
+            return switch await context.services.downloads.status(of: target.request) {
             case .paused(let bytes, let total): .start(as: .resuming(number, bytes: bytes, total: total))
             case .failed: .start(as: .retrying(number))
             case .queued, .downloading: .skip(.alreadyDownloading(number))

@@ -61,7 +61,7 @@ extension Command {
             let chosen = try arguments.required(selector)
             let session = context.session
             if everyDownloadWhenNoneLoaded, chosen.scope == .loaded, chosen.isAll, await session.podcast == nil {
-                let targets = await session.listedDownloads().filter { offers($0.status) }.map {
+                let targets = await session.services.downloads.listedDownloads().filter { offers($0.status) }.map {
                     DownloadTarget(label: $0.label.byAddress, request: $0.view.request)
                 }
                 guard !targets.isEmpty else {
@@ -90,7 +90,7 @@ extension Command {
     ) async -> TargetOutcomes {
         var rows: [TargetOutcomes.Row] = []
         for (target, outcome) in zip(targets, outcomes) {
-            let status = context.json ? await context.session.status(of: target.request) : nil
+            let status = context.json ? await context.services.downloads.status(of: target.request) : nil
             rows.append(.init(label: target.label, id: target.request.id, outcome: outcome, status: status))
         }
         return TargetOutcomes(rows: rows, summarised: summarise)
@@ -98,7 +98,7 @@ extension Command {
 
     /// Says another process owns a download, or nil when none does.
     static func ownedElsewhere(_ target: DownloadTarget, _ context: CommandContext) -> Outcome? {
-        guard let holder = context.session.downloads.owner(of: target.request) else { return nil }
+        guard let holder = context.services.downloads.owner(of: target.request) else { return nil }
         return elsewhere(target, pid: holder)
     }
 
@@ -123,7 +123,7 @@ extension Command {
         decide: (DownloadTarget) async -> StartDecision
     ) async -> [Outcome] {
         // The max-concurrent setting, before anything starts.
-        await context.session.applySettings()
+        await context.services.downloads.applySettings()
         var outcomes: [Outcome?] = []
         var starting: [(index: Int, said: Outcome?)] = []
         for (index, target) in targets.enumerated() {
@@ -139,7 +139,7 @@ extension Command {
                 }
             }
         }
-        let results = await context.session.downloads.start(starting.map { targets[$0.index].request })
+        let results = await context.services.downloads.start(starting.map { targets[$0.index].request })
         for ((index, said), result) in zip(starting, results) {
             let label = targets[index].label
             outcomes[index] =
@@ -157,7 +157,7 @@ extension Command {
     static func startDownloads(_ targets: [DownloadTarget], _ context: CommandContext) async -> [Outcome] {
         await startAll(targets, context) { target in
             let number = target.label.number
-            return switch await context.session.status(of: target.request) {
+            return switch await context.services.downloads.status(of: target.request) {
             case .downloaded: .skip(.alreadyDownloaded(number))
             case .queued, .downloading: .skip(.alreadyDownloading(number))
             case .none, .paused, .failed: .start()

@@ -20,15 +20,15 @@ extension Command {
         ),
         offers: { $0.isActive }
     ) { arguments, context throws(ShellError) in
-        let board = context.session.board
+        let downloads = context.services.downloads
         // What is waited for: the selected downloads, or every one this shell sees.
         var before: [DownloadView] = []
         if let selector = arguments[waited] {
             for target in try await context.session.targets(selector, verb: "wait", synopsis: arguments.synopsis) {
-                if let view = await board.view(of: target.request) { before.append(view) }
+                if let view = await downloads.view(of: target.request) { before.append(view) }
             }
         } else {
-            before = await board.all()
+            before = await downloads.all()
         }
         let requests = before.map(\.request)
         let elsewhere = before.filter { if case .elsewhere = $0.holder { true } else { false } }
@@ -43,7 +43,7 @@ extension Command {
             return Waited(downloads: [], quiet: true)
         }
         context.showProgress?(true)
-        await board.settle(requests)
+        await downloads.settle(requests)
         context.showProgress?(false)
         if Task.isCancelled {
             // At the prompt the downloads go on; a script that was interrupted
@@ -58,11 +58,11 @@ extension Command {
         var after: [DownloadView] = []
         for earlier in before {
             let label = context.session.label(for: earlier.id)
-            guard let view = await board.view(of: earlier.request), earlier.holder == .here || view.holder != .here
+            guard let view = await downloads.view(of: earlier.request), earlier.holder == .here || view.holder != .here
             else {
                 // Its holder let it go without a word: another feedsh finished or
                 // paused it, or the background feedsh went away. The disk says which.
-                let status = await context.session.status(of: earlier.request)
+                let status = await context.services.downloads.status(of: earlier.request)
                 waited.append(
                     .init(id: earlier.id, label: label, end: .leftBy(earlier.holder, status, earlier.request))
                 )

@@ -62,12 +62,12 @@ struct LoadedSubscription: Sendable {
     }
 }
 
-extension Session {
+extension LibraryService {
     /// The `Authorization` header for a fetch of `url` (a transcript, chapters)
     /// for library episode `episodeID`: its private feed's credentials, on the
     /// feed's own origin only; nil for a public feed or another origin.
     func authorization(for url: URL, ofEpisode episodeID: Int64) async -> String? {
-        guard let library = try? libraryIfMade(), let episode = try? await library.episode(episodeID),
+        guard let library = try? ifMade(), let episode = try? await library.episode(episodeID),
             let credentials = try? await library.credentials(of: episode.podcastID),
             let podcast = try? await library.podcast(episode.podcastID)
         else { return nil }
@@ -95,12 +95,12 @@ extension StoredPodcast {
     }
 }
 
-extension Session {
+extension DownloadsService {
     /// How many of each subscription's episodes have their file on disk: what
     /// `episodes` would show as downloaded (files found on disk included, from
     /// whichever feedsh made them), by podcast ID.
     func downloadedOnDisk(_ podcasts: [StoredPodcast]) async -> [Int64: Int] {
-        guard let library = existingLibrary(), let keys = try? await library.episodeKeys() else { return [:] }
+        guard let library = library.existing(), let keys = try? await library.episodeKeys() else { return [:] }
         var counts: [Int64: Int] = [:]
         for podcast in podcasts {
             guard let id = podcast.id else { continue }
@@ -118,7 +118,7 @@ extension Session {
     }
 }
 
-extension Session {
+extension DownloadsService {
     /// A download left paused on disk (by this run or any earlier one) of a
     /// library episode, named `P:E`.
     struct PartialDownload: Sendable {
@@ -131,14 +131,16 @@ extension Session {
     /// The subscriptions' `.part` files, as paused downloads of their episodes.
     /// Only the podcasts with such files are read whole.
     func partialDownloads() async -> [PartialDownload] {
-        guard let library = existingLibrary(), let stored = try? await library.subscriptions() else { return [] }
+        guard let library = library.existing(), let stored = try? await library.subscriptions() else { return [] }
         var found: [PartialDownload] = []
         for subscribed in stored {
             let names = layout.partialNames(podcastID: subscribed.downloadKey)
-            guard !names.isEmpty, let (podcast, subscription) = try? await view(of: subscribed) else { continue }
+            guard !names.isEmpty, let (podcast, subscription) = try? await self.library.view(of: subscribed) else {
+                continue
+            }
             for (index, episode) in podcast.episodes.enumerated() where names.contains(DownloadLayout.name(episode.id))
             {
-                let request = downloadRequest(
+                let request = self.request(
                     number: index + 1,
                     of: podcast,
                     subscription: subscription,
@@ -162,16 +164,16 @@ extension Session {
     /// reading any podcast whole (for the line at start): a `.part` that the
     /// background feedsh or another shell is downloading is no paused download.
     func partialDownloadCount() async -> Int {
-        guard let library = existingLibrary(), let stored = try? await library.subscriptions() else { return 0 }
+        guard let library = library.existing(), let stored = try? await library.subscriptions() else { return 0 }
         return stored.reduce(0) { $0 + layout.pausedNames(podcastID: $1.downloadKey).count }
     }
 }
 
-extension Session {
+extension LibraryService {
     /// Subscription `text` (its number in `podcasts`, which stays its own), or a
     /// usage error that says which numbers there are.
     func subscription(numbered text: some StringProtocol, synopsis: String) async throws(ShellError) -> StoredPodcast {
-        let library = try library()
+        let library = try make()
         let all = try await libraryCall { () async throws(LibraryError) in try await library.subscriptions() }
         guard !all.isEmpty else { throw .noSubscriptions }
         guard let number = Int(text), let podcast = all.first(where: { $0.number == number }) else {
@@ -204,44 +206,11 @@ extension StoredEpisode {
     }
 }
 
-extension Session {
-    /// The library, opened (and migrated) the first time a command needs it.
-    nonisolated func library() throws(ShellError) -> Library {
-        do throws(LibraryError) {
-            return try services.library.open()
-        } catch {
-            throw .library(error)
-        }
-    }
-
-    /// The library when there is one (opened if needed); nil, without making one,
-    /// when its file does not exist: for what only reads it (settings, the away
-    /// report).
-    nonisolated func existingLibrary() -> Library? {
-        guard services.library.exists else { return nil }
-        return try? library()
-    }
-
-    /// The library when its file exists (opened if needed, failing as
-    /// ``library()`` does); nil, without making one, when it does not: for
-    /// commands that only read it (`find`, `queue`).
-    nonisolated func libraryIfMade() throws(ShellError) -> Library? {
-        guard services.library.exists else { return nil }
-        return try library()
-    }
-
-    /// Makes subscription `podcast` the loaded podcast, with its whole history.
-    @discardableResult
-    func loadSubscription(_ podcast: StoredPodcast) async throws(ShellError) -> Podcast {
-        let (loaded, subscription) = try await view(of: podcast)
-        load(loaded, subscription: subscription)
-        return loaded
-    }
-
+extension LibraryService {
     /// Subscription `podcast` with its whole history, as the shell knows podcasts,
     /// without loading it (for `P:E`): its episodes are read a page at a time.
     func view(of podcast: StoredPodcast) async throws(ShellError) -> (Podcast, LoadedSubscription) {
-        let library = try library()
+        let library = try make()
         let ids = try await libraryCall { () async throws(LibraryError) in
             try await library.episodeIDs(of: podcast.id ?? -1)
         }
@@ -261,15 +230,4 @@ extension Session {
             LoadedSubscription(podcast: podcast, marks: EpisodeMarksLookup(episodes), credentials: credentials)
         )
     }
-
-    /// The subscriptions' numbers and titles, for completion; none until a command
-    /// has opened the library (completion never opens it).
-    func subscriptionTitles() async -> [(number: Int64, title: String)] {
-        guard let opened = services.library.opened else { return [] }
-        return (try? await opened.podcastTitles().map { ($0.number, SafeText.line($0.title)) }) ?? []
-    }
-
-    /// The library's marks of the loaded podcast's episodes, when it is a
-    /// subscription.
-    var marks: EpisodeMarksLookup { subscription?.marks ?? [:] }
 }

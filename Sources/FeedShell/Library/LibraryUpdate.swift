@@ -25,28 +25,25 @@ struct UpdateReport: Sendable {
     }
 }
 
-extension Session {
+extension Services {
     /// Updates `podcasts` (calling `progress` with how many are done, of how many,
-    /// and how many failed), reloads the loaded subscription, then, unless it was
-    /// interrupted, starts the new episodes of those with auto-download on and runs
-    /// cleanup for them.
-    func updateLibrary(
+    /// and how many failed), then, unless it was interrupted, starts the new
+    /// episodes of those with auto-download on, runs cleanup for them, and fetches
+    /// new transcripts when asked to: the update over the library, the feeds, the
+    /// downloads and listening together.
+    func update(
         _ podcasts: [StoredPodcast],
         progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void
     ) async throws(ShellError) -> UpdateReport {
-        let library = try library()
+        let library = try self.library.make()
         let results = await FeedUpdater(library: library, client: sources.feeds).update(podcasts, progress: progress)
-        // The loaded subscription shows what arrived.
-        if let loaded = subscription?.podcast, let fresh = try? await library.podcast(loaded.id ?? -1) {
-            try await loadSubscription(fresh)
-        }
         guard !results.contains(where: { $0.status == .interrupted }) else {
             return UpdateReport(results: results, autodownloads: [], deletions: [])
         }
         let autodownloads = await autodownload(podcasts)
-        let deletions = await cleanUp(podcasts.compactMap(\.id))
+        let deletions = await downloads.cleanUp(podcasts.compactMap(\.id))
         var report = UpdateReport(results: results, autodownloads: autodownloads, deletions: deletions)
-        if await settings().transcriptsAuto {
+        if await self.library.settings().transcriptsAuto {
             report.transcripts = await fetchNewTranscripts(of: Set(podcasts.compactMap(\.id)), in: library)
         }
         return report
@@ -72,7 +69,7 @@ extension Session {
                 guard let item = pending.next() else { return false }
                 group.addTask {
                     do throws(ShellError) {
-                        _ = try await self.transcript(of: item.episodeID, offered: [item.transcript], title: "")
+                        _ = try await listening.transcript(of: item.episodeID, offered: [item.transcript], title: "")
                         return true
                     } catch {
                         return false
@@ -93,13 +90,13 @@ extension Session {
     /// on that are not downloaded or running already (here or in another process).
     private func autodownload(_ podcasts: [StoredPodcast]) async -> [UpdateReport.AutoDownload] {
         let ids = Set(podcasts.filter(\.autodownload).compactMap(\.id))
-        guard !ids.isEmpty, let targets = try? await newTargets(of: ids), !targets.isEmpty else { return [] }
-        await applySettings()
+        guard !ids.isEmpty, let targets = try? await downloads.newTargets(of: ids), !targets.isEmpty else { return [] }
+        await downloads.applySettings()
         var starting: [DownloadTarget] = []
-        for target in targets where await status(of: target.request).isStartable {
-            if downloads.owner(of: target.request) == nil { starting.append(target) }
+        for target in targets where await downloads.status(of: target.request).isStartable {
+            if downloads.engine.owner(of: target.request) == nil { starting.append(target) }
         }
-        let results = await downloads.start(starting.map(\.request))
+        let results = await downloads.engine.start(starting.map(\.request))
         return zip(starting, results).compactMap { target, result in
             switch result {
             case .started: UpdateReport.AutoDownload(label: target.label, queued: false)

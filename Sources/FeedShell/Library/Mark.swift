@@ -33,18 +33,6 @@ struct Marked: CommandResult {
     let count: Int
 }
 
-extension Session {
-    /// The library episodes a selector names: `new`, or numbers of the loaded
-    /// subscription or of subscription P, in the order selected.
-    func libraryEpisodeIDs(_ selector: Selector, synopsis: String) async throws(ShellError) -> [Int64] {
-        if selector.scope == .new { return try await newEpisodes().compactMap(\.episode.id) }
-        if selector.scope == .loaded, subscription == nil { throw .noSubscriptionLoaded }
-        let selection = try await selectEpisodes(selector, synopsis: synopsis)
-        guard let subscription = selection.subscription else { throw .noSubscriptionLoaded }
-        return selection.numbers.compactMap { subscription.marks[selection.podcast.episodes[$0 - 1].id]?.libraryID }
-    }
-}
-
 extension Library.Mark: ArgumentChoice {}
 
 extension Command {

@@ -15,15 +15,15 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        let fresh = try await context.session.newEpisodes()
+        let fresh = try await context.services.library.newEpisodes()
         return Listing(items: fresh, empty: .noNewEpisodes, table: Render.newEpisodes, json: JSONRender.newEpisodes)
     }
 }
 
-extension Session {
+extension LibraryService {
     /// The new episodes across the library, newest first.
     func newEpisodes() async throws(ShellError) -> [(podcast: StoredPodcast, episode: StoredEpisode)] {
-        let library = try library()
+        let library = try make()
         return try await libraryCall { () async throws(LibraryError) in try await library.newEpisodes() }
     }
 }

@@ -17,7 +17,7 @@ extension Command {
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> StoredPodcast {
-        try await context.session.subscription(numbered: text, synopsis: arguments.synopsis)
+        try await context.services.library.subscription(numbered: text, synopsis: arguments.synopsis)
     }
 
     /// `1-3, 5, 8-9`: the numbers there are, for an error about one that is not.
@@ -46,7 +46,7 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         let all = try await subscriptions(context)
-        let onDisk = all.isEmpty ? [:] : await context.session.downloadedOnDisk(all.map(\.podcast))
+        let onDisk = all.isEmpty ? [:] : await context.services.downloads.downloadedOnDisk(all.map(\.podcast))
         // What is on disk wins over what the library last counted.
         let counted = all.map { summary in
             var summary = summary

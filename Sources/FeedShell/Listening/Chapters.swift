@@ -30,11 +30,11 @@ extension Command {
                 try await cache.chapters(at: url, authorization: authorization)
             }
         } else {
-            let file = context.session.file(of: episode, in: selection.podcast).final.path
+            let file = context.services.downloads.file(of: episode, in: selection.podcast).final.path
             guard FileManager.default.fileExists(atPath: file) else {
                 throw .failure(ChaptersFailure.missing(episode: episode.title))
             }
-            chapters = try await context.session.chapters(inFile: file)
+            chapters = try await context.services.listening.chapters(inFile: file)
         }
         return Listing(
             items: chapters,

@@ -19,9 +19,9 @@ extension Command {
         var outcomes: [Outcome] = []
         for target in selected.targets {
             let number = target.label.number
-            if let state = await context.session.downloads.state(of: target.request.id), state.isActive {
+            if let state = await context.services.downloads.state(of: target.request.id), state.isActive {
                 outcomes.append(.stillDownloading(number))
-            } else if await context.session.deleteFile(of: target.request) {
+            } else if await context.services.downloads.deleteFile(of: target.request) {
                 outcomes.append(.deleted(target.label, path: target.request.file.final.path))
             } else {
                 outcomes.append(.notDownloaded(number))

@@ -26,53 +26,24 @@ struct CleanupDeletion: Sendable, Equatable {
     }
 }
 
-extension Session {
-    /// The library's settings; the defaults while there is no library file (reading
-    /// settings never creates one).
-    func settings() async -> Settings {
-        if let cached = services.library.cachedSettings { return cached }
-        guard let library = existingLibrary(), let settings = try? await library.settings() else { return Settings() }
-        services.library.cachedSettings = settings
-        return settings
-    }
-
-    /// Changes a setting (nil: back to its default) and applies it.
-    func change(_ setting: Setting, to value: String?) async throws(ShellError) {
-        let library = try library()
-        try await libraryCall { () async throws(LibraryError) in try await library.set(setting, to: value) }
-        services.library.cachedSettings = nil
-        await applySettings()
-    }
-
+extension DownloadsService {
     /// Applies the settings that change how the session runs, `max-concurrent`,
     /// `max-size` and `rate-limit`, as they are in effect (`--max-concurrent`,
     /// `--max-filesize` and `--limit-rate` win; see ``settingsInEffect()``).
     func applySettings() async {
-        let inEffect = await settingsInEffect()
-        downloads.maxFileSize = inEffect.maxSize ?? DownloadManager.defaultMaxFileSize
+        let inEffect = await library.settingsInEffect()
+        engine.maxFileSize = inEffect.maxSize ?? DownloadManager.defaultMaxFileSize
         let rate = inEffect.rateLimit
-        if downloads.limiter.rate != rate { downloads.limiter.rate = rate }
+        if engine.limiter.rate != rate { engine.limiter.rate = rate }
         let count = inEffect.maxConcurrent ?? configuration.maxConcurrent
-        if await downloads.maxConcurrent != count { await downloads.setMaxConcurrent(count) }
-    }
-
-    /// The player: `FEEDSH_PLAYER`, else the `player` setting, else mpv.
-    func player() async -> PlayerCommand {
-        await settingsInEffect().player.map(PlayerCommand.init) ?? .mpv
-    }
-
-    /// The pager for long results: none with `--no-pager`, else the `pager`
-    /// setting, else `$PAGER` or `less -FRX`.
-    func pager() async -> String? {
-        guard let chosen = await settingsInEffect().pager else { return configuration.pager }
-        return chosen.isEmpty ? nil : chosen
+        if await engine.maxConcurrent != count { await engine.setMaxConcurrent(count) }
     }
 
     /// Deletes the downloaded files of played episodes beyond the newest `keep` of
     /// each of these podcasts (those with a `keep`), unless the `cleanup` setting is
     /// off. Unplayed episodes and running downloads are never touched.
     func cleanUp(_ podcastIDs: some Sequence<Int64>) async -> [CleanupDeletion] {
-        guard await settings().cleanup, let library = services.library.opened else { return [] }
+        guard await self.library.settings().cleanup, let library = self.library.opened else { return [] }
         var deletions: [CleanupDeletion] = []
         for podcastID in Set(podcastIDs) {
             guard let podcast = try? await library.podcast(podcastID), let keep = podcast.keep,
@@ -99,7 +70,7 @@ extension Session {
             for record in victims {
                 guard let id = record.id, let file = files[id] else { continue }
                 let downloadID = String(record.downloadKey(in: podcast))
-                if let state = await downloads.state(of: downloadID), state.isActive { continue }
+                if let state = await engine.state(of: downloadID), state.isActive { continue }
                 guard unlink(file.final.path) == 0 else { continue }
                 try? await library.markDownloaded(id, false)
                 deletions.append(
@@ -114,10 +85,23 @@ extension Session {
     /// that it is gone.
     func deleteFile(of request: DownloadRequest) async -> Bool {
         guard unlink(request.file.final.path) == 0 else { return false }
-        if let episode = services.downloads.knownLabel(for: request.id)?.episode, let library = services.library.opened
-        {
+        if let episode = knownLabel(for: request.id)?.episode, let library = self.library.opened {
             try? await library.markDownloaded(episode.episode, false)
         }
         return true
+    }
+}
+
+extension ListeningService {
+    /// The player: `FEEDSH_PLAYER`, else the `player` setting, else mpv.
+    func player() async -> PlayerCommand {
+        await library.settingsInEffect().player.map(PlayerCommand.init) ?? .mpv
+    }
+
+    /// The pager for long results: none with `--no-pager`, else the `pager`
+    /// setting, else `$PAGER` or `less -FRX`.
+    func pager() async -> String? {
+        guard let chosen = await library.settingsInEffect().pager else { return configuration.pager }
+        return chosen.isEmpty ? nil : chosen
     }
 }

@@ -50,7 +50,11 @@ extension Command {
         _ context: CommandContext
     ) async throws(ShellError) -> Played {
         let session = context.session
-        let plan = try await session.playbackPlan(for: target, start: start, synopsis: arguments.synopsis)
+        let plan = try await session.services.listening.playbackPlan(
+            for: target,
+            start: start,
+            synopsis: arguments.synopsis
+        )
         context.report(.playing(plan))
         context.holdOutput?(true)
         defer { context.holdOutput?(false) }

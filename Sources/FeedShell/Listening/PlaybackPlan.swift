@@ -51,7 +51,7 @@ enum PositionRecord: Sendable, Equatable {
     case failed(LibraryError)
 }
 
-extension Session {
+extension ListeningService {
     /// How often the position is written while playing.
     static let positionSaveInterval = Duration.seconds(5)
 
@@ -63,27 +63,6 @@ extension Session {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// The one episode or song `selector` names for `play`, and where it starts: a
-    /// transcript hit (`fN`) from where its words were said, unless `start` says
-    /// otherwise.
-    func playTarget(
-        _ selector: Selector,
-        start: PlayStart,
-        synopsis: String
-    ) async throws(ShellError) -> (DownloadTarget, PlayStart) {
-        if selector.scope == .hits {
-            guard let hit = try await hitTargets(selector, synopsis: synopsis).first else {
-                throw .usage(synopsis: synopsis)
-            }
-            return (hit.target, start == .saved ? hit.at.map(PlayStart.at) ?? start : start)
-        }
-        // One episode or song: the forms the argument takes select no more.
-        guard let first = try await targets(selector, verb: "play", synopsis: synopsis).first else {
-            throw .usage(synopsis: synopsis)
-        }
-        return (first, start)
     }
 
     /// How long `play` waits for chapters it was not asked to start at, before it
@@ -108,7 +87,7 @@ extension Session {
         if let address = stored?.chaptersURL, let url = URL(string: address) {
             let cache = sources.chapters
             let authorization: String? =
-                if let id = stored?.id { await self.authorization(for: url, ofEpisode: id) } else { nil }
+                if let id = stored?.id { await library.authorization(for: url, ofEpisode: id) } else { nil }
             let read: Result<[Chapter], FeedError>?
             if case .chapter = start {
                 read = await Self.read(cache, url, authorization)
@@ -161,7 +140,7 @@ extension Session {
 
     /// The library's row of `episode` (nil for what is no library episode).
     func storedEpisode(_ episode: EpisodeRef?) async throws(ShellError) -> StoredEpisode? {
-        guard let episode, let library = try libraryIfMade() else { return nil }
+        guard let episode, let library = try self.library.ifMade() else { return nil }
         return try await libraryCall { () async throws(LibraryError) in try await library.episode(episode.episode) }
     }
 
@@ -179,24 +158,24 @@ extension Session {
 
     /// The podcast's own speed (`set podcast P speed X`), else the `speed` setting.
     func speed(ofPodcast podcastID: Int64?) async -> Double {
-        if let podcastID, let library = try? library(), let podcast = try? await library.podcast(podcastID),
+        if let podcastID, let library = try? self.library.make(), let podcast = try? await library.podcast(podcastID),
             let speed = podcast.speed
         {
             return speed
         }
-        return await settings().speed
+        return await library.settings().speed
     }
 
     /// Plays `plan` until the player exits, passing its events on and writing the
     /// position to the library every few seconds; then records how it ended
     /// (played, or where it stopped), also when the calling task was cancelled
-    /// (Ctrl-C asks the player to quit), and reloads the loaded subscription.
+    /// (Ctrl-C asks the player to quit).
     func play(
         _ plan: PlaybackPlan,
         terminal: Bool,
         events: @escaping @Sendable (PlaybackEvent) -> Void
     ) async throws(PlaybackError) -> (end: PlaybackEnd, record: PositionRecord) {
-        let library = plan.episodeID == nil ? nil : services.library.opened
+        let library = plan.episodeID == nil ? nil : self.library.opened
         let episodeID = plan.episodeID
         let (positions, continuation) = AsyncStream<Double>.makeStream()
         let saver = Task {
@@ -231,11 +210,7 @@ extension Session {
         await saver.value
         // In a task of its own: a cancelled `play` still records where it stopped.
         let record = await Task {
-            let record = await Self.record(end, of: episodeID, startedAt: plan.start, in: library)
-            if record == .saved, let loaded = subscription?.podcast {
-                _ = try? await loadSubscription(loaded)
-            }
-            return record
+            await Self.record(end, of: episodeID, startedAt: plan.start, in: library)
         }.value
         return (end, record)
     }

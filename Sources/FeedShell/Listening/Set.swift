@@ -55,8 +55,9 @@ extension Command {
                     throw .setting(error)
                 }
             }
-            try await context.session.change(setting, to: value)
-            let noAccount = setting == .sync && value == "auto on" && !context.session.syncLoggedIn
+            try await context.services.library.set(setting, to: value)
+            await context.services.downloads.applySettings()
+            let noAccount = setting == .sync && value == "auto on" && !context.services.sync.syncLoggedIn
             return SettingChanged(setting: setting, value: value, needsSyncLogin: noAccount)
         }
     }
@@ -73,7 +74,7 @@ extension Command {
 
     private static func listSettings(_ context: CommandContext) async throws(ShellError) -> SettingsListing {
         let session = context.session
-        let effective = await session.effectiveSettings()
+        let effective = await session.services.library.effectiveSettings()
         // settings() opened the library when there is one; listing never makes one.
         let rules = session.services.library.opened != nil ? (try? await subscriptions(context)) ?? [] : []
         let podcasts = rules.map(\.podcast).filter { $0.autodownload || $0.keep != nil || $0.speed != nil }
@@ -114,7 +115,7 @@ extension Command {
                 throw .usage(.badKeep(valueText), synopsis: arguments.synopsis)
             }
             try await libraryCall { () async throws(LibraryError) in try await library.setKeep(id, keep) }
-            let deletions = await context.session.cleanUp([id])
+            let deletions = await context.services.downloads.cleanUp([id])
             context.report(.deleted(deletions))
             return RuleChanged(number: number, title: title, rule: .keep(keep, deleted: deletions))
         case .speed:

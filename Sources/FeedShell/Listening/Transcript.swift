@@ -27,7 +27,7 @@ extension Command {
         guard let marks = selection.subscription?.marks[episode.id] else {
             throw .failure(TranscriptFailure.notInLibrary(episode: episode.title))
         }
-        let transcript = try await context.session.transcript(
+        let transcript = try await context.services.listening.transcript(
             of: marks.libraryID,
             offered: marks.transcripts,
             title: episode.title,
@@ -55,7 +55,7 @@ enum TranscriptFailure: CommandFailure {
     var failureCode: String { "no-transcript" }
 }
 
-extension Session {
+extension ListeningService {
     /// A library episode's transcript: the one kept in the library, else (or with
     /// `refresh`) the richest of those `offered`, fetched, parsed and kept, so
     /// that `find` searches it.
@@ -65,7 +65,7 @@ extension Session {
         title: String,
         refresh: Bool = false
     ) async throws(ShellError) -> StoredTranscript {
-        let library = try library()
+        let library = try self.library.make()
         if !refresh,
             let kept = try await libraryCall({ () async throws(LibraryError) in
                 try await library.transcript(of: episodeID)
@@ -83,7 +83,9 @@ extension Session {
             )
         }
         let http = sources.http
-        let headers = await authorization(for: chosen.url, ofEpisode: episodeID).map { [("Authorization", $0)] } ?? []
+        let headers =
+            await self.library.authorization(for: chosen.url, ofEpisode: episodeID).map { [("Authorization", $0)] }
+            ?? []
         let document = try await feed { () async throws(FeedError) in
             let body = try await http.get(chosen.url, headers: headers, limit: TranscriptDocument.byteLimit)
             return try TranscriptDocument.parse(body.data, format: format, from: chosen.url)

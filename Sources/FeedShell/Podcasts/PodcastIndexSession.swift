@@ -18,11 +18,11 @@ struct PodcastIndexFailure: CommandFailure {
     }
 }
 
-extension Session {
+extension SourcesService {
     /// The Podcast Index client, with the key and secret from the environment (or
     /// `--demo`), else from the settings.
     func podcastIndex() async throws(ShellError) -> PodcastIndexClient {
-        let settings = await settingsInEffect()
+        let settings = await library.settingsInEffect()
         let key = settings.values[.podcastIndexKey]
         let secret = settings.values[.podcastIndexSecret]
         guard let key, let secret else {
@@ -35,35 +35,7 @@ extension Session {
         return PodcastIndexClient(
             baseURL: configuration.endpoints.podcastIndex,
             credentials: PodcastIndexCredentials(key: key, secret: secret),
-            http: sources.http
+            http: http
         )
-    }
-
-    /// Reads the feed at `url` and loads it as the podcast (not a subscription):
-    /// its newest `limit` episodes. A feed already subscribed to loads as the
-    /// subscription, as `podcast N` would.
-    func loadFeed(_ url: URL, limit: Int) async throws(ShellError) -> Podcast {
-        if let library = existingLibrary(),
-            let stored = try? await library.podcast(feedURL: url)
-        {
-            return try await loadSubscription(stored)
-        }
-        let outcome: FeedClient.Outcome
-        do throws(FeedError) {
-            outcome = try await sources.feeds.fetch(url)
-        } catch {
-            throw .feed(error)
-        }
-        switch outcome {
-        case .fetched(let fetched, _, _, _):
-            let podcast = Podcast(feed: fetched, url: url, limit: limit)
-            load(podcast)
-            return podcast
-        case .gone:
-            throw .feed(.httpStatus(410, url: url))
-        case .notModified:
-            // Asked without validators: a 304 is the server's mistake.
-            throw .feed(.httpStatus(304, url: url))
-        }
     }
 }

@@ -21,8 +21,8 @@ extension Command {
         {
             episode = episode.with(description: summary)
         }
-        let status = await context.session.status(of: episode, in: podcast)
-        let path = context.session.file(of: episode, in: podcast).final.path
+        let status = await context.services.downloads.status(of: episode, in: podcast)
+        let path = context.services.downloads.file(of: episode, in: podcast).final.path
         return ShownEpisode(
             episode: episode,
             number: number,

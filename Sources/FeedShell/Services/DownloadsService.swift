@@ -19,12 +19,32 @@ public final class DownloadsService: Sendable {
     private let labels = Mutex<[String: DownloadLabel]>([:])
     /// The link to the background feedsh, once connected.
     let background = LinkBox()
+    /// The library whose episodes are downloaded: what a finished download
+    /// records, and what cleanup reads.
+    let library: LibraryService
+    /// The concurrency, rate and size given on the command line, and where the
+    /// background feedsh finds the library.
+    let configuration: ShellConfiguration
 
-    init(layout: DownloadLayout, engine: DownloadManager, rateLimit: Int64?) {
+    init(
+        layout: DownloadLayout,
+        engine: DownloadManager,
+        rateLimit: Int64?,
+        library: LibraryService,
+        configuration: ShellConfiguration
+    ) {
         self.layout = layout
         self.engine = engine
+        self.library = library
+        self.configuration = configuration
         engine.limiter.rate = rateLimit
         board = DownloadBoard(engine: engine)
+    }
+
+    /// The background feedsh of this library, once connected.
+    var backgroundLink: BackgroundLink? {
+        get { background.link.withLock { $0 } }
+        set { background.link.withLock { $0 = newValue } }
     }
 
     /// How download `id` is named: its label when one was kept, else its id.

@@ -6,10 +6,13 @@ import Synchronization
 /// it, and its settings as last read.
 public final class LibraryService: Sendable {
     let file: URL
+    /// What flags and the environment give, which wins over what `set` stored.
+    let overrides: [Setting: (value: String, source: String)]
     private let state = Mutex<(opened: Library?, settings: Settings?)>((nil, nil))
 
-    init(file: URL) {
+    init(file: URL, overrides: [Setting: (value: String, source: String)] = [:]) {
         self.file = file
+        self.overrides = overrides
     }
 
     /// The library, opened the first time.
@@ -33,5 +36,30 @@ public final class LibraryService: Sendable {
     var cachedSettings: Settings? {
         get { state.withLock { $0.settings } }
         set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// The library, opened (and migrated) the first time a command needs it.
+    func make() throws(ShellError) -> Library {
+        do throws(LibraryError) {
+            return try open()
+        } catch {
+            throw .library(error)
+        }
+    }
+
+    /// The library when there is one (opened if needed); nil, without making one,
+    /// when its file does not exist: for what only reads it (settings, the away
+    /// report).
+    func existing() -> Library? {
+        guard exists else { return nil }
+        return try? make()
+    }
+
+    /// The library when its file exists (opened if needed, failing as ``make()``
+    /// does); nil, without making one, when it does not: for commands that only
+    /// read it (`find`, `queue`).
+    func ifMade() throws(ShellError) -> Library? {
+        guard exists else { return nil }
+        return try make()
     }
 }

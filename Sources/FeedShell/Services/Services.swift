@@ -18,6 +18,8 @@ public struct Services: Sendable {
     public let library: LibraryService
     /// One sync at a time.
     public let sync: SyncService
+    /// The player, positions and what plays at which speed.
+    public let listening: ListeningService
 
     /// Builds the clients, the download engine and the services for
     /// `configuration`: one pool of HTTP clients (one a proxy) serves the API
@@ -30,7 +32,8 @@ public struct Services: Sendable {
             readTimeout: configuration.http.readTimeout,
             proxies: configuration.proxies
         )
-        sources = SourcesService(configuration: configuration, clients: clients, network: network)
+        library = LibraryService(file: configuration.libraryFile, overrides: configuration.settingOverrides)
+        sources = SourcesService(configuration: configuration, clients: clients, library: library, network: network)
         let transport: any DownloadTransport =
             switch configuration.engine {
             case .ahc: AsyncHTTPClientTransport(clients: clients, userAgent: configuration.http.userAgent)
@@ -44,10 +47,17 @@ public struct Services: Sendable {
                 maxConcurrent: configuration.maxConcurrent,
                 maxFileSize: configuration.maxFileSize ?? DownloadManager.defaultMaxFileSize
             ),
-            rateLimit: configuration.rateLimit
+            rateLimit: configuration.rateLimit,
+            library: library,
+            configuration: configuration
         )
-        library = LibraryService(file: configuration.libraryFile)
-        sync = SyncService()
+        listening = ListeningService(
+            configuration: configuration,
+            library: library,
+            downloads: downloads,
+            sources: sources
+        )
+        sync = SyncService(configuration: configuration, library: library, sources: sources)
     }
 
     /// Pauses running downloads (keeping their .part files) and releases the

@@ -21,6 +21,9 @@ public struct Network: Sendable {
 /// feeds, images and chapters, over one pool of HTTP clients.
 public final class SourcesService: Sendable {
     let http: any HTTPFetching
+    let configuration: ShellConfiguration
+    /// Where the Podcast Index key and secret may be set.
+    let library: LibraryService
     /// The pool the API clients and the downloads share, shut down with this.
     private let clients: HTTPClientPool
     let itunes: ITunesClient
@@ -40,7 +43,14 @@ public final class SourcesService: Sendable {
     private let metSearch = Mutex<(current: (id: Int, cancel: @Sendable () -> Void)?, count: Int)>((nil, 0))
 
     /// The clients over `network`'s fetchers, or (without one) over `clients`.
-    init(configuration: ShellConfiguration, clients: HTTPClientPool, network: Network? = nil) {
+    init(
+        configuration: ShellConfiguration,
+        clients: HTTPClientPool,
+        library: LibraryService,
+        network: Network? = nil
+    ) {
+        self.configuration = configuration
+        self.library = library
         makeSyncPool = {
             HTTPClientPool(
                 connectTimeout: configuration.http.connectTimeout,

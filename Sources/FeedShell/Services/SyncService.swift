@@ -11,7 +11,15 @@ public actor SyncService {
     /// Syncs queued or running, with what they report.
     private var unfinished = 0
 
-    init() {}
+    nonisolated let configuration: ShellConfiguration
+    nonisolated let library: LibraryService
+    nonisolated let sources: SourcesService
+
+    init(configuration: ShellConfiguration, library: LibraryService, sources: SourcesService) {
+        self.configuration = configuration
+        self.library = library
+        self.sources = sources
+    }
 
     /// Whether a sync is running or queued now.
     var underWay: Bool { unfinished > 0 }

@@ -43,16 +43,16 @@ struct About: CommandResult {
                 try await library.podcastTitles().count
             }
         }
-        await session.applySettings()
+        await session.services.downloads.applySettings()
         let configuration = session.configuration
-        let player = await session.player()
+        let player = await session.services.listening.player()
         return About(
             library: configuration.libraryFile.path,
             subscriptions: subscriptions,
             downloads: configuration.downloadDirectory.path,
             engine: configuration.engine.rawValue,
-            maxConcurrent: await session.downloads.maxConcurrent,
-            rateLimit: session.downloads.limiter.rate,
+            maxConcurrent: await session.services.downloads.maxConcurrent,
+            rateLimit: session.services.downloads.rateLimit,
             player: player.template,
             playerPath: ForegroundProcess.find(player.program)
         )

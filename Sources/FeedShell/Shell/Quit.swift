@@ -15,11 +15,11 @@ extension Command {
         )
     ) { _, context throws(ShellError) in
         guard let answer = context.answer else { return NoResult(outcome: .quit) }
-        let engine = context.session.downloads
+        let downloads = context.services.downloads
         // Its count follows the downloads while it is asked; when the last one ends
         // there is nothing left to ask.
         let question: @Sendable () async -> String? = {
-            let active = await engine.all().filter { $0.state.isActive }.count
+            let active = await downloads.here().filter { $0.state.isActive }.count
             guard active > 0 else { return nil }
             return Render.quitQuestion(running: active)
         }
@@ -27,20 +27,20 @@ extension Command {
         case .moot:
             return NoResult(outcome: .quit)
         case .typed("b"), .typed("background"):
-            let (count, pid) = try await context.session.detach()
+            let (count, pid) = try await context.services.downloads.detach()
             context.report(.handedOver(count: count, pid: pid))
             return NoResult(outcome: .quit)
         case .typed("p"), .typed("pause"):
             // Paused here, and said: the next shell lists them (downloads) and
             // resumes them by P:E.
-            let active = await engine.all().filter { $0.state.isActive }.map(\.request)
+            let active = await downloads.here().filter { $0.state.isActive }.map(\.request)
             let ids = active.map(\.id)
-            for id in ids { _ = await engine.pause(id) }
-            await context.session.board.settle(active)
+            for id in ids { await downloads.pauseHere(id) }
+            await downloads.settle(active)
             var paused: [PausedDownload] = []
             for id in ids {
                 let address = context.session.label(for: id).address
-                if case .paused(let bytes, let total) = await engine.state(of: id) {
+                if case .paused(let bytes, let total) = await downloads.state(of: id) {
                     paused.append(PausedDownload(address: address, bytes: bytes, total: total))
                 } else {
                     paused.append(PausedDownload(address: address))

@@ -49,7 +49,7 @@ extension Command {
         let label = DownloadLabel(number: url.absoluteString, title: "")
         let outcome: DownloadOutcome
         do {
-            outcome = try await context.session.downloads.fetch(request) { context.report(.download(label, $0)) }
+            outcome = try await context.services.downloads.fetch(request) { context.report(.download(label, $0)) }
             context.report(.progressEnded)
         } catch {
             context.report(.progressEnded)

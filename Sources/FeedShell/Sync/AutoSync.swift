@@ -18,10 +18,10 @@ extension Shell {
     /// Waits for the syncs still running, saying so at the prompt when it takes a
     /// moment; what they could not send waits in the library for the next one.
     func finishSyncs() async {
-        if terminal.editor != nil, !console.json, await session.syncUnderWay {
+        if terminal.editor != nil, !console.json, await session.services.sync.underWay {
             console.printError("finishing the sync")
         }
-        await session.syncsSettled()
+        await session.services.sync.settled()
     }
 
     private static func announce(_ news: AutomaticSyncNews?, console: Console, terminal: TerminalState) {

@@ -62,16 +62,16 @@ extension Command {
                 synopsis: "sync login URL USER",
                 context
             )
-            let earlier = try await session.syncLogIn(SyncLogin(account: account, password: password))
+            let earlier = try await session.services.sync.syncLogIn(SyncLogin(account: account, password: password))
             return LoggedIn(server: url, user: name, device: account.device, earlierPlays: earlier)
         case "status":
-            return SyncStatusShown(status: try await session.syncStatus())
+            return SyncStatusShown(status: try await session.services.sync.syncStatus())
         case "logout":
-            let login = try await session.syncLogin()
-            _ = SyncLogin.remove(session.syncLoginFile)
+            let login = try session.services.sync.syncLogin()
+            _ = SyncLogin.remove(session.services.sync.syncLoginFile)
             return LoggedOut(server: login.account.server)
         default:
-            let login = try await session.syncLogin()
+            let login = try session.services.sync.syncLogin()
             return Synced(report: try await session.sync(), account: login.account)
         }
     }

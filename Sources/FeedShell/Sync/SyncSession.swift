@@ -8,12 +8,12 @@ extension SyncError: CommandFailure {
     var failureCode: String { code }
 }
 
-extension Session {
+extension SyncService {
     /// Where `sync login` keeps the account and its password.
     nonisolated var syncLoginFile: FilePath { SyncLogin.file(besideLibrary: configuration.libraryFile.path) }
 
     /// The login kept beside the library, or the failure that says to log in.
-    func syncLogin() throws(ShellError) -> SyncLogin {
+    nonisolated func syncLogin() throws(ShellError) -> SyncLogin {
         do throws(SyncError) {
             guard let login = try SyncLogin.load(syncLoginFile) else { throw .notLoggedIn }
             return login
@@ -22,7 +22,7 @@ extension Session {
         }
     }
 
-    func syncClient(_ login: SyncLogin) -> SyncClient {
+    nonisolated func syncClient(_ login: SyncLogin) -> SyncClient {
         SyncClient(
             account: login.account,
             password: login.password,
@@ -40,13 +40,13 @@ extension Session {
     /// On a new machine (the natural first step on a second device) this makes
     /// the library, and with it the folder the login is kept in: what the first
     /// sync pulls needs a library to land in anyway.
-    func syncLogIn(_ login: SyncLogin) async throws(ShellError) -> Int {
+    nonisolated func syncLogIn(_ login: SyncLogin) async throws(ShellError) -> Int {
         do throws(SyncError) {
             try await syncClient(login).login()
         } catch {
             throw .failure(error)
         }
-        let library = try library()
+        let library = try self.library.make()
         do throws(SyncError) {
             try login.save(syncLoginFile)
         } catch {
@@ -63,9 +63,12 @@ extension Session {
 
     /// One sync, after any running or queued one: `sync` and the automatic ones
     /// never run at once, so nothing is sent twice by two of them. Ctrl-C stops
-    /// it (what was not acknowledged stays in the outbox).
-    func sync() async throws(ShellError) -> SyncReport {
-        let run = await services.sync.enqueue { () async throws(ShellError) in try await self.syncOnce() }
+    /// it (what was not acknowledged stays in the outbox). `changed` hears of
+    /// each subscription the sync removed, and of the end of the sync.
+    nonisolated func sync(changed: @escaping @Sendable (SyncChange) async -> Void) async throws(ShellError)
+        -> SyncReport
+    {
+        let run = await enqueue { () async throws(ShellError) in try await self.syncOnce(changed: changed) }
         return try await withTaskCancellationHandler {
             await run.value
         } onCancel: {
@@ -77,45 +80,39 @@ extension Session {
     /// `then` gets its outcome. When an automatic sync is queued already and has
     /// not started, nothing is queued: that one will see every change made so far.
     /// ``syncsSettled()`` waits for the syncs and for `then`.
-    func syncAutomatically(then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void) async {
-        guard await settings().syncAuto, syncLoggedIn else { return }
-        _ = await services.sync.queueAutomatic({ () async throws(ShellError) in try await self.syncOnce() }, then: then)
+    nonisolated func syncAutomatically(
+        changed: @escaping @Sendable (SyncChange) async -> Void,
+        then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void
+    ) async {
+        guard await library.settings().syncAuto, syncLoggedIn else { return }
+        _ = await queueAutomatic(
+            { () async throws(ShellError) in try await self.syncOnce(changed: changed) },
+            then: then
+        )
     }
 
-    /// Returns once every sync queued so far, and what it reported, is done.
-    func syncsSettled() async {
-        await services.sync.settled()
-    }
-
-    /// Whether a sync is running or queued now.
-    var syncUnderWay: Bool {
-        get async { await services.sync.underWay }
-    }
-
-    /// One sync of the library with the account logged in; the loaded
-    /// subscription is read again, as a sync may have moved its episodes.
-    private func syncOnce() async throws(ShellError) -> SyncReport {
+    /// One sync of the library with the account logged in; `changed` then hears
+    /// that it ended, as a sync may have moved the episodes a front end shows.
+    private nonisolated func syncOnce(
+        changed: @escaping @Sendable (SyncChange) async -> Void
+    ) async throws(ShellError) -> SyncReport {
         let login = try syncLogin()
-        let library = try library()
+        let library = try self.library.make()
         let synchronizer = Synchronizer(client: syncClient(login), library: library)
         let report: SyncReport
         do throws(SyncError) {
-            report = try await synchronizer.sync(keeper: subscriptionKeeper(library))
+            report = try await synchronizer.sync(keeper: subscriptionKeeper(library, changed: changed))
         } catch {
             throw .failure(error)
         }
-        if let loaded = subscription?.podcast, let fresh = try? await library.podcast(loaded.id ?? -1) {
-            _ = try? await loadSubscription(fresh)
-        } else if let loaded = subscription?.podcast {
-            forgetSubscription(loaded.id ?? -1)
-        }
+        await changed(.synced(library))
         return report
     }
 
     /// What `sync status` shows: the account, when it last synced, what waits.
-    func syncStatus() async throws(ShellError) -> SyncStatus {
+    nonisolated func syncStatus() async throws(ShellError) -> SyncStatus {
         let login = try syncLogin()
-        let library = try libraryIfMade()
+        let library = try self.library.ifMade()
         let cursor = try await libraryCall { () async throws(LibraryError) in
             try await library?.syncCursor(login.account.key)
         }
@@ -133,7 +130,10 @@ extension Session {
     /// Follows other devices' subscriptions: subscribing reads the feed as
     /// `subscribe` does (one that cannot be read is not kept); unsubscribing keeps
     /// the files.
-    private func subscriptionKeeper(_ library: Library) -> SubscriptionKeeper {
+    private nonisolated func subscriptionKeeper(
+        _ library: Library,
+        changed: @escaping @Sendable (SyncChange) async -> Void
+    ) -> SubscriptionKeeper {
         let updater = FeedUpdater(library: library, client: sources.feeds)
         return SubscriptionKeeper(
             subscribe: { url in
@@ -157,13 +157,13 @@ extension Session {
                     return error.description
                 }
             },
-            unsubscribe: { [weak self] feedURL in
+            unsubscribe: { feedURL in
                 do throws(LibraryError) {
                     guard let url = URL(string: feedURL), let stored = try await library.podcast(feedURL: url) else {
                         return nil
                     }
                     try await library.unsubscribe(stored.id ?? -1)
-                    await self?.forgetSubscription(stored.id ?? -1)
+                    await changed(.unsubscribed(stored.id ?? -1))
                     return nil
                 } catch {
                     return error.description
@@ -171,6 +171,14 @@ extension Session {
             }
         )
     }
+}
+
+/// What a sync changed that a front end may show.
+enum SyncChange: Sendable {
+    /// Another device's unsubscribe removed subscription `id`.
+    case unsubscribed(Int64)
+    /// The sync ended: what it merged is in `library`.
+    case synced(Library)
 }
 
 /// The account logged in and what waits to be sent.

@@ -1,0 +1,100 @@
+import Downloads
+import Foundation
+
+/// What commands do to downloads, through the downloads service: wherever a
+/// download runs (this engine, the background feedsh, another process), these
+/// act where it is.
+extension DownloadsService {
+    /// Starts (or queues) downloads here, continuing any `.part` on disk.
+    func start(_ requests: [DownloadRequest]) async -> [DownloadManager.StartResult] {
+        await engine.start(requests)
+    }
+
+    /// Fetches `request` in the foreground (`image`), reporting its progress.
+    func fetch(
+        _ request: DownloadRequest,
+        progress: @escaping @Sendable (DownloadEvent) -> Void
+    ) async throws -> DownloadOutcome {
+        try await engine.fetch(request, progress: progress)
+    }
+
+    /// The state of download `id` in this engine, if it knows it.
+    func state(of id: String) async -> DownloadManager.State? {
+        await engine.state(of: id)
+    }
+
+    /// This process's downloads and their states.
+    func here() async -> [(request: DownloadRequest, state: DownloadManager.State)] {
+        await engine.all()
+    }
+
+    /// Pauses download `id` here.
+    func pauseHere(_ id: String) async {
+        _ = await engine.pause(id)
+    }
+
+    /// Cancels downloads `ids` here (queued ones first), saying which were running.
+    func cancelHere(_ ids: [String]) async -> [String: Bool] {
+        await engine.cancel(ids)
+    }
+
+    /// Which other process holds `request`'s file (`.some(nil)`: one whose pid is
+    /// unknown), or nil when none does.
+    func owner(of request: DownloadRequest) -> Int32?? {
+        engine.owner(of: request)
+    }
+
+    /// Deletes `request`'s `.part` and its sidecar; false when there was none.
+    func removePartial(_ request: DownloadRequest) throws(DownloadError) -> Bool {
+        try engine.removePartial(request)
+    }
+
+    /// Pauses `request` where it runs, here or in the background feedsh.
+    func pause(_ request: DownloadRequest) async -> PauseOutcome {
+        await board.pause(request)
+    }
+
+    /// Resumes `request` in the background feedsh when that holds it; its state
+    /// before, or nil when it is not held there.
+    func resumeWhereHeld(_ request: DownloadRequest) async -> DownloadManager.State? {
+        await board.resumeWhereHeld(request)
+    }
+
+    /// Cancels those of `requests` the background feedsh holds; by id, whether
+    /// each was cancelled there.
+    func cancelWhereHeld(_ requests: [DownloadRequest]) async -> [String: Bool] {
+        await board.cancelWhereHeld(requests)
+    }
+
+    /// Every download this process sees, wherever it runs.
+    func all() async -> [DownloadView] {
+        await board.all()
+    }
+
+    /// One download as this process sees it, wherever it runs.
+    func view(of request: DownloadRequest) async -> DownloadView? {
+        await board.view(of: request)
+    }
+
+    /// Returns when `requests` (every download, when nil) have ended, wherever
+    /// they ran.
+    func settle(_ requests: [DownloadRequest]? = nil) async {
+        await board.settle(requests)
+    }
+
+    /// What is on disk for `file`: nothing, a partial download, or the whole file.
+    func disk(_ file: DownloadLayout.File) -> DownloadLayout.Status {
+        layout.status(of: file)
+    }
+
+    /// How many downloads run at once here now.
+    var maxConcurrent: Int {
+        get async { await engine.maxConcurrent }
+    }
+
+    /// The rate cap in effect, bytes a second; nil for none.
+    var rateLimit: Int64? { engine.limiter.rate }
+
+    /// The download folder.
+    var folder: URL { layout.root }
+}

@@ -1,0 +1,146 @@
+import Downloads
+import FeedKit
+import Foundation
+import Library
+
+/// How the downloads service makes and names the downloads of episodes and songs:
+/// every route that makes a download request makes it here, so a finished
+/// download, `delete` and `play` find its library episode whichever words named
+/// it.
+extension DownloadsService {
+    /// A download finished: a library episode records it, and cleanup runs for its
+    /// podcast. Returns the files cleanup deleted.
+    func downloadCompleted(_ id: String) async -> [CleanupDeletion] {
+        guard let episode = knownLabel(for: id)?.episode, let library = self.library.opened else { return [] }
+        try? await library.markDownloaded(episode.episode)
+        return await cleanUp([episode.podcast])
+    }
+
+    /// The download of episode `number` (1-based) of `podcast`, a subscription's
+    /// when `subscription` is given (labelled `prefix` + number: `2:3`).
+    func request(
+        number: Int,
+        of podcast: Podcast,
+        subscription: LoadedSubscription?,
+        prefix: String = ""
+    ) -> DownloadRequest {
+        let episode = podcast.episodes[number - 1]
+        let libraryID = subscription?.marks.marks(at: number - 1, id: episode.id)?.libraryID
+        return register(
+            DownloadLabel(
+                number: prefix + String(number),
+                title: episode.title,
+                // Its address from any shell: P:E for a subscription's episode.
+                ref: subscription.map { "\($0.podcast.number):\(number)" },
+                podcast: podcast.title,
+                episode: subscription?.podcast.id.flatMap { podcastID in
+                    libraryID.map { EpisodeRef(podcast: podcastID, episode: $0) }
+                }
+            ),
+            for: DownloadRequest(
+                id: String(episode.id),
+                url: episode.audioURL,
+                file: file(of: episode, in: podcast),
+                declaredLength: episode.declaredLength,
+                authorization: subscription?.authorization(for: episode.audioURL)
+            )
+        )
+    }
+
+    /// Keeps how to name the download `request` and which library episode it is:
+    /// every route that makes a download request makes it through here, so a
+    /// finished download, `delete` and `play` find its episode whichever words
+    /// named it.
+    func register(_ label: DownloadLabel, for request: DownloadRequest) -> DownloadRequest {
+        keep(label, for: request.id)
+        return request
+    }
+
+    /// The download target of a library episode resolved by identity (a `find`
+    /// hit, a queue entry, a new episode): named by its `P:E`, with its
+    /// subscription's credentials on the feed's own origin. Nil when its
+    /// enclosure URL is unusable.
+    func target(
+        of resolved: ResolvedLibraryEpisode,
+        credentials: FeedCredentials?
+    ) -> DownloadTarget? {
+        guard let episode = resolved.stored.episode(in: resolved.podcast) else { return nil }
+        let label = DownloadLabel(
+            number: resolved.ref,
+            title: episode.title,
+            ref: resolved.ref,
+            podcast: resolved.podcast.title,
+            episode: resolved.episodeRef
+        )
+        let request = register(
+            label,
+            for: DownloadRequest(
+                id: String(episode.id),
+                url: episode.audioURL,
+                file: layout.file(
+                    podcastID: resolved.podcast.downloadKey,
+                    episodeID: episode.id,
+                    extension: episode.fileExtension
+                ),
+                declaredLength: episode.declaredLength,
+                authorization: resolved.podcast.authorization(credentials, for: episode.audioURL)
+            )
+        )
+        return DownloadTarget(label: label, request: request)
+    }
+
+    /// The download targets of library episodes named by identity, in the order
+    /// given (those gone since are left out).
+    func targets(of refs: [EpisodeRef]) async throws(ShellError) -> [DownloadTarget] {
+        guard !refs.isEmpty, let library = try self.library.ifMade() else { return [] }
+        let (resolved, credentials) = try await libraryCall { () async throws(LibraryError) in
+            (try await library.resolve(refs), try await library.allCredentials())
+        }
+        return resolved.compactMap { target(of: $0, credentials: credentials[$0.podcastNumber]) }
+    }
+
+    /// Where an episode's file goes.
+    func file(of episode: Episode, in podcast: Podcast) -> DownloadLayout.File {
+        layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
+    }
+
+    /// The download of a song's preview: `{download-dir}/previews/{trackId}.{ext}`,
+    /// labelled `tN` after its number in the `tracks` list.
+    func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
+        register(
+            DownloadLabel(number: "t\(number)", title: track.title),
+            for: DownloadRequest(
+                id: "preview-\(track.id)",
+                url: url,
+                file: DownloadLayout.File(
+                    final: layout.root.appendingPathComponent("previews", isDirectory: true)
+                        .appendingPathComponent("\(track.id).\(track.previewExtension)")
+                )
+            )
+        )
+    }
+
+    /// The status of a download, from the engine, the background process or the disk.
+    func status(of request: DownloadRequest) async -> EpisodeStatus {
+        EpisodeStatus(engine: await board.state(of: request.id), disk: layout.status(of: request.file))
+    }
+
+    func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
+        EpisodeStatus(
+            engine: await board.state(of: String(episode.id)),
+            disk: layout.status(of: file(of: episode, in: podcast))
+        )
+    }
+
+    /// The downloads of the library's new episodes (of `podcastIDs` when given),
+    /// each named by its `P:E` as every table names it.
+    func newTargets(of podcastIDs: Set<Int64>? = nil) async throws(ShellError) -> [DownloadTarget] {
+        let fresh = try await library.newEpisodes().filter { podcastIDs?.contains($0.podcast.id ?? -1) ?? true }
+        return try await targets(
+            of: fresh.compactMap { pair in
+                guard let podcast = pair.podcast.id, let episode = pair.episode.id else { return nil }
+                return EpisodeRef(podcast: podcast, episode: episode)
+            }
+        )
+    }
+}
