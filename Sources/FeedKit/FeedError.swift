@@ -8,8 +8,10 @@ import PlainText
 /// cases can be added without breaking callers. Match on ``code``; read the context
 /// (``url``, ``status``, ``keyPath``) from the properties; show ``description`` to a
 /// person.
-public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
-    private enum Kind: Sendable, Equatable {
+public struct FeedError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    /// Codable, so that a failure is kept as its kind and data (a podcast's last
+    /// update failure in the library), and described when shown.
+    private enum Kind: Sendable, Equatable, Codable {
         case httpStatus(Int, URL)
         case notJSON(URL, contentType: String?, byteCount: Int)
         case invalidJSON(URL, detail: String, byteCount: Int)

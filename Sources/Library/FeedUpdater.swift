@@ -203,7 +203,7 @@ public struct FeedUpdater: Sendable {
                 try? await library.storeUnchanged(id, movedTo: movedTo)
             case .gone:
                 result.status = .gone
-                try? await library.storeFailure(id, "the feed is gone (HTTP 410)", gone: true)
+                try? await library.storeGone(id)
             case .fetched(let feed, let etag, let lastModified, let movedTo):
                 if !feed.title.isEmpty { result.title = feed.title }
                 do throws(LibraryError) {
@@ -230,7 +230,7 @@ public struct FeedUpdater: Sendable {
             // The parser stops when storing a batch failed: that is the failure.
             let failure = batches.failure.withLock { $0 }.map(UpdateFailure.library) ?? .feed(error)
             result.status = .failed(failure)
-            try? await library.storeFailure(id, failure.description)
+            try? await library.storeFailure(id, failure)
         }
         return result
     }
@@ -243,7 +243,7 @@ private final class BatchState: Sendable {
 }
 
 /// Why a feed was not updated: its own failure, or the library's.
-public enum UpdateFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public enum UpdateFailure: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// Fetching or reading the feed failed.
     case feed(FeedError)
     /// Storing what came failed.

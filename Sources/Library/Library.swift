@@ -8,8 +8,8 @@ import GRDB
 /// show ``description`` to a person. SQLite's own failures are told apart where a
 /// person can act on them: another feedsh holding the file, a full disk, a file
 /// that is no (longer a sound) library.
-public struct LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
-    private enum Kind: Sendable, Equatable {
+public struct LibraryError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable, Codable {
         case failed(operation: String, path: String, detail: String)
         case busy(operation: String, path: String)
         case diskFull(operation: String, path: String)
@@ -191,7 +191,7 @@ public final class Library: Sendable {
 
     /// The schema this feedsh writes: the number of its migrations, kept in
     /// SQLite's `user_version` so that an older feedsh can tell.
-    public static let schemaVersion = 9
+    public static let schemaVersion = 10
 
     /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
     /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
@@ -322,6 +322,10 @@ public final class Library: Sendable {
         // Where each cue of a transcript paragraph starts, for a hit's time.
         migrator.registerMigration("v9") { db in
             try db.alter(table: "transcriptLine") { t in t.add(column: "cues", .text) }
+        }
+        // A failed update kept as its kind and data (JSON), not as a sentence.
+        migrator.registerMigration("v10") { db in
+            try db.alter(table: "podcast") { t in t.add(column: "lastFailure", .text) }
         }
         return migrator
     }
@@ -570,6 +574,7 @@ public final class Library: Sendable {
             podcast.updated = now
             podcast.updateCount += 1
             podcast.lastError = nil
+            podcast.lastFailure = nil
             podcast.gone = false
             try podcast.update(db)
             if let movedTo { try Self.move(podcastID, to: movedTo.absoluteString, db) }
@@ -638,7 +643,10 @@ public final class Library: Sendable {
     {
         _ = try await write("write to") { db in
             try db.execute(
-                sql: "UPDATE podcast SET updated = ?, updateCount = updateCount + 1, lastError = NULL WHERE id = ?",
+                sql: """
+                    UPDATE podcast SET updated = ?, updateCount = updateCount + 1, lastError = NULL, lastFailure = NULL
+                    WHERE id = ?
+                    """,
                 arguments: [now, podcastID]
             )
             // A feed that moved is kept at its new address whatever that answered
@@ -647,12 +655,24 @@ public final class Library: Sendable {
         }
     }
 
-    /// A failed update, recorded on its podcast; `gone` for a 410.
-    public func storeFailure(_ podcastID: Int64, _ message: String, gone: Bool = false) async throws(LibraryError) {
+    /// A failed update, recorded on its podcast as what failed and its data (a
+    /// front end describes it when it shows it).
+    public func storeFailure(_ podcastID: Int64, _ failure: UpdateFailure) async throws(LibraryError) {
+        _ = try await write("write to") { db in
+            guard var podcast = try StoredPodcast.fetchOne(db, key: podcastID) else { return }
+            podcast.lastFailure = failure
+            podcast.lastError = nil
+            podcast.gone = false
+            try podcast.update(db)
+        }
+    }
+
+    /// The feed answered 410 Gone: recorded on its podcast.
+    public func storeGone(_ podcastID: Int64) async throws(LibraryError) {
         _ = try await write("write to") { db in
             try db.execute(
-                sql: "UPDATE podcast SET lastError = ?, gone = ? WHERE id = ?",
-                arguments: [message, gone, podcastID]
+                sql: "UPDATE podcast SET lastError = NULL, lastFailure = NULL, gone = 1 WHERE id = ?",
+                arguments: [podcastID]
             )
         }
     }

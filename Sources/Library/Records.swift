@@ -29,8 +29,11 @@ public struct StoredPodcast: Codable, Sendable, Equatable, Identifiable, Fetchab
     public var updated: Date?
     /// Updates that succeeded: episodes arriving after the first are new.
     public var updateCount: Int
-    /// Why the last update failed, in words; nil after a success.
+    /// Why the last update failed, in words, as libraries before schema 10 kept
+    /// it; nil after a success.
     public var lastError: String?
+    /// What the last update failed with: its kind and data; nil after a success.
+    public var lastFailure: UpdateFailure?
     /// The feed answered 410 Gone.
     public var gone: Bool
     /// `update` downloads this podcast's new episodes.

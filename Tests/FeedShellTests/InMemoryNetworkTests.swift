@@ -196,4 +196,31 @@ struct InMemoryNetworkTests {
             #expect(h.output.standardOutput.contains("no subscriptions"))
         }
     }
+
+    @Test func aStoredFailureIsItsCodeAndDataPutInWordsWhenShown() async throws {
+        try await InMemoryShell.run { h in
+            h.web.serve("/show.xml", Data(Self.feed.utf8))
+            #expect(await h.run("subscribe http://feeds.invalid/show.xml") == .success)
+            let url = URL(string: "http://feeds.invalid/show.xml")!
+            h.web.fail(
+                "/show.xml",
+                .unauthorized(url: url, detail: "the feed at feeds.invalid wants a password", credentialsWanted: true)
+            )
+            #expect(await h.run("update") == .success)
+            h.output.clear()
+            #expect(await h.run("podcasts") == .success)
+            #expect(h.output.standardOutput.contains("wants a password (subscribe URL --user NAME)"))
+        }
+        try await InMemoryShell.run(json: true) { h in
+            h.web.serve("/show.xml", Data(Self.feed.utf8))
+            #expect(await h.run("subscribe http://feeds.invalid/show.xml") == .success)
+            h.web.fail("/show.xml", .httpStatus(503, url: URL(string: "http://feeds.invalid/show.xml")!))
+            #expect(await h.run("update; podcasts") == .success)
+            let last = try #require(h.output.standardOutput.split(separator: "\n").last)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+            let row = try #require((object["result"] as? [[String: Any]])?.first)
+            #expect(row["code"] as? String == "http-status")
+            #expect((row["error"] as? String)?.contains("503") == true)
+        }
+    }
 }

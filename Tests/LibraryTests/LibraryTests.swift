@@ -68,7 +68,7 @@ struct LibraryTests {
         #expect(mode == "wal")
         #expect(foreignKeys == true)
         #expect(Set(indexes) == ["episode_by_date", "episode_new", "episode_on_podcastId"])
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
     }
 
     @Test func episodesAfterTheFirstUpdateAreNewAndStateSurvivesRefreshes() async throws {
@@ -150,10 +150,20 @@ struct LibraryTests {
     @Test func aFailureIsRecordedAndASuccessClearsIt() async throws {
         let library = try Library(path: temporaryLibraryPath())
         let (podcast, _) = try await library.subscribe(feedURL: URL(string: "https://c.example/")!, title: "C")
-        try await library.storeFailure(podcast.id!, "HTTP 500")
-        #expect(try await library.podcasts().first?.podcast.lastError == "HTTP 500")
+        let url = URL(string: "https://c.example/")!
+        try await library.storeFailure(podcast.id!, .feed(.httpStatus(500, url: url)))
+        // Kept as its kind and data: read back, it is the same failure, with its
+        // code and URL, and its words are made when it is shown.
+        let stored = try #require(try await library.podcasts().first?.podcast)
+        #expect(stored.lastFailure == .feed(.httpStatus(500, url: url)))
+        #expect(stored.lastFailure?.code == "http-status" && stored.lastError == nil)
+        let raw = try await library.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT lastFailure FROM podcast")
+        }
+        #expect(raw?.contains("500") == true && raw?.contains("https:") == true)
+        #expect(raw?.contains("HTTP 500") == false)
         try await library.storeUnchanged(podcast.id!)
-        #expect(try await library.podcasts().first?.podcast.lastError == nil)
+        #expect(try await library.podcasts().first?.podcast.lastFailure == nil)
     }
 }
 
@@ -271,7 +281,7 @@ struct FeedUpdaterTests {
         #expect(silent.connections <= 1)
         #expect(results.map(\.status) == [.unfinished, .unfinished])
         for podcast in podcasts {
-            #expect(try await library.podcast(podcast.id!)?.lastError == nil)
+            #expect(try await library.podcast(podcast.id!)?.lastFailure == nil)
         }
         #expect(FeedUpdater.deadline(forFeeds: 500) == .seconds(245))
         try await client.shutdown()
@@ -343,7 +353,7 @@ struct BrokenUpdateTests {
         }
         let stored = try await library.podcasts()
         #expect(
-            stored.filter { $0.podcast.lastError != nil }.map(\.podcast.feedURL) == [
+            stored.filter { $0.podcast.lastFailure != nil }.map(\.podcast.feedURL) == [
                 base + podcasts[3].feedURL.dropFirst(base.count)
             ]
         )

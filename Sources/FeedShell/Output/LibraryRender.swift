@@ -18,7 +18,7 @@ extension Render {
                     String(summary.downloadedCount),
                     summary.podcast.updated.map { Formatting.date($0) } ?? "never",
                     SafeText.line(summary.podcast.title),
-                    SafeText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.lastError ?? ""),
+                    SafeText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.failureText ?? ""),
                 ]
             }
         )
@@ -91,7 +91,8 @@ extension JSONRender {
                     "feedURL": .string(podcast.feedURL), "itunesID": podcast.itunesID.map { .int($0) } ?? .null,
                     "episodeCount": .int(summary.episodeCount), "newCount": .int(summary.newCount),
                     "downloadedCount": .int(summary.downloadedCount), "updated": .date(podcast.updated),
-                    "error": .string(podcast.gone ? "gone" : podcast.lastError),
+                    "error": .string(podcast.gone ? "gone" : podcast.failureText),
+                    "code": .string(podcast.gone ? "gone" : podcast.lastFailure?.code),
                 ])
             }
         )
@@ -117,5 +118,13 @@ extension JSONRender {
                 ])
             }
         )
+    }
+}
+
+extension StoredPodcast {
+    /// Why its last update failed, in words (with the shell's advice), from what
+    /// the library kept: the failure's kind and data, or an older library's words.
+    var failureText: String? {
+        lastFailure.map(Advice.described) ?? lastError
     }
 }

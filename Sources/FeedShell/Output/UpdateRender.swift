@@ -27,7 +27,7 @@ extension Render {
             case .unfinished: counts.unfinished += 1
             case .failed(let reason):
                 counts.failed += 1
-                lines.append("failed \(title): \(SafeText.line(reason.description))")
+                lines.append("failed \(title): \(SafeText.line(Advice.described(reason)))")
             case .gone:
                 counts.gone += 1
                 lines.append("gone \(title): the feed answers 410 Gone")
@@ -84,7 +84,7 @@ extension JSONRender {
                     case .unchanged: ("unchanged", 0, nil, nil)
                     case .interrupted: ("interrupted", 0, "interrupted", nil)
                     case .unfinished: ("unfinished", 0, "the update's deadline passed", "deadline")
-                    case .failed(let reason): ("failed", 0, reason.description, reason.code)
+                    case .failed(let reason): ("failed", 0, Advice.described(reason), reason.code)
                     case .gone: ("gone", 0, "HTTP 410 Gone", nil)
                     }
                 return .object([
