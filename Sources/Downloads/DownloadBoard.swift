@@ -26,7 +26,7 @@ public struct DownloadView: Sendable, Equatable {
     public let state: DownloadManager.State
     public let holder: DownloadHolder
 
-    public var id: String { request.id }
+    public var id: DownloadID { request.id }
 
     public init(request: DownloadRequest, state: DownloadManager.State, holder: DownloadHolder) {
         self.request = request
@@ -40,7 +40,7 @@ public struct DownloadView: Sendable, Equatable {
 public protocol RemoteDownloads: Sendable {
     /// Asks it to act on downloads it holds; their requests and states after, or
     /// nil when it cannot be reached.
-    func request(_ operation: RemoteOperation, _ ids: [String]) async -> [(DownloadRequest, DownloadManager.State)]?
+    func request(_ operation: RemoteOperation, _ ids: [DownloadID]) async -> [(DownloadRequest, DownloadManager.State)]?
 }
 
 /// What ``DownloadBoard`` asks of the downloads another process holds.
@@ -96,7 +96,7 @@ public actor DownloadBoard<Aftermath: Sendable> {
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
     /// The background feedsh's latest view of each download it holds.
-    private var remote: [String: (request: DownloadRequest, state: DownloadManager.State)] = [:]
+    private var remote: [DownloadID: (request: DownloadRequest, state: DownloadManager.State)] = [:]
     private var remoteAlive = false
     /// How the background feedsh is reached, while it is connected.
     private var remoteControl: (any RemoteDownloads)?
@@ -114,7 +114,7 @@ public actor DownloadBoard<Aftermath: Sendable> {
     private var lockWatch: Task<Void, Never>?
 
     private struct Waiter {
-        let ids: Set<String>?
+        let ids: Set<DownloadID>?
         /// Those another process held when the wait began: watched until it lets
         /// them go (a lock gives no notice).
         var elsewhere: [DownloadRequest]
@@ -138,7 +138,7 @@ public actor DownloadBoard<Aftermath: Sendable> {
     /// background feedsh, goes to `observe` in order; a completion here runs
     /// `finish` first (its result rides on the change).
     public func run(
-        finish: @escaping @Sendable (String) async -> Aftermath?,
+        finish: @escaping @Sendable (DownloadID) async -> Aftermath?,
         observe: @escaping @Sendable (DownloadChange<Aftermath>) async -> Void
     ) async {
         observing = true
@@ -222,8 +222,8 @@ public actor DownloadBoard<Aftermath: Sendable> {
     /// Cancels, in the background feedsh, those of `requests` it holds unfinished;
     /// for each of them whether it could (false: it went away). The others are for
     /// this engine.
-    public func cancelWhereHeld(_ requests: [DownloadRequest]) async -> [String: Bool] {
-        var there: [String] = []
+    public func cancelWhereHeld(_ requests: [DownloadRequest]) async -> [DownloadID: Bool] {
+        var there: [DownloadID] = []
         for request in requests where await engine.state(of: request.id)?.isActive != true {
             if let held = remote[request.id], held.state.isActive || held.state.isResumable {
                 there.append(request.id)
@@ -238,7 +238,7 @@ public actor DownloadBoard<Aftermath: Sendable> {
     /// be reached.
     private func askRemote(
         _ operation: RemoteOperation,
-        _ ids: [String]
+        _ ids: [DownloadID]
     ) async -> [(request: DownloadRequest, state: DownloadManager.State)] {
         guard let remoteControl, let after = await remoteControl.request(operation, ids) else { return [] }
         for (request, state) in after { remote[request.id] = (request, state) }
@@ -262,7 +262,7 @@ public actor DownloadBoard<Aftermath: Sendable> {
     /// A download's state: this engine's while it runs it, else the background
     /// feedsh's when that holds it, else what this engine last left (locks of other
     /// processes not consulted: ``view(of:)`` says who holds one).
-    public func state(of id: String) async -> DownloadManager.State? {
+    public func state(of id: DownloadID) async -> DownloadManager.State? {
         let local = await engine.state(of: id)
         if local?.isActive != true, let held = remote[id] { return held.state }
         return local
@@ -274,7 +274,7 @@ public actor DownloadBoard<Aftermath: Sendable> {
     /// background's others, active first.
     public func all() async -> [DownloadView] {
         var views: [DownloadView] = []
-        var seen: Set<String> = []
+        var seen: Set<DownloadID> = []
         for (request, state) in await engine.all() {
             seen.insert(request.id)
             if !state.isActive, let held = remote[request.id] {

@@ -34,21 +34,21 @@ public struct DownloadProgress: Sendable, Equatable {
 
 /// Something that happened to a download, for the shell to show.
 public enum DownloadEvent: Sendable, Equatable {
-    case queued(id: String)
+    case queued(id: DownloadID)
     /// A transfer began; `offset` > 0 when it resumes bytes already on disk.
-    case started(id: String, offset: Int64)
+    case started(id: DownloadID, offset: Int64)
     /// At most about ten a second per download.
-    case progress(id: String, DownloadProgress)
+    case progress(id: DownloadID, DownloadProgress)
     /// The bytes on disk could not be continued and were discarded.
-    case restarted(id: String, reason: RestartReason)
+    case restarted(id: DownloadID, reason: RestartReason)
     /// Try `attempt` starts after `delay`.
-    case retrying(id: String, attempt: Int, delay: Duration, reason: RetryReason)
-    case paused(id: String, bytes: Int64, total: Int64?)
-    case completed(id: String, bytes: Int64, file: URL)
-    case failed(id: String, DownloadError)
-    case cancelled(id: String)
+    case retrying(id: DownloadID, attempt: Int, delay: Duration, reason: RetryReason)
+    case paused(id: DownloadID, bytes: Int64, total: Int64?)
+    case completed(id: DownloadID, bytes: Int64, file: URL)
+    case failed(id: DownloadID, DownloadError)
+    case cancelled(id: DownloadID)
 
-    public var id: String {
+    public var id: DownloadID {
         switch self {
         case .queued(let id), .started(let id, _), .progress(let id, _), .restarted(let id, _),
             .retrying(let id, _, _, _), .paused(let id, _, _), .completed(let id, _, _), .failed(let id, _),

@@ -11,8 +11,8 @@ import SystemPackage
 
 /// What to download and where.
 public struct DownloadRequest: Sendable, Equatable {
-    /// The key the manager knows it by (an episode ID, for example).
-    public let id: String
+    /// The key the manager knows it by (an episode's, for example).
+    public let id: DownloadID
     public let url: URL
     public let file: DownloadLayout.File
     /// Validators of the complete file already at `file.final`: the first request
@@ -30,7 +30,7 @@ public struct DownloadRequest: Sendable, Equatable {
     public var authorization: String?
 
     public init(
-        id: String,
+        id: DownloadID,
         url: URL,
         file: DownloadLayout.File,
         cached: Validators? = nil,
@@ -96,7 +96,7 @@ struct DownloadJob: Sendable {
     var limiter: RateLimiter? = nil
     let emit: @Sendable (DownloadEvent) -> Void
 
-    private var id: String { request.id }
+    private var id: DownloadID { request.id }
     private var file: DownloadLayout.File { request.file }
 
     /// Downloads, retrying what can be retried. Throws `DownloadError`, or

@@ -67,11 +67,11 @@ public actor DownloadManager {
     public nonisolated let limiter = RateLimiter()
     public private(set) var maxConcurrent: Int
     /// In the order they were first started, for listings.
-    private var entries: OrderedDictionary<String, Entry> = [:]
+    private var entries: OrderedDictionary<DownloadID, Entry> = [:]
     /// Ids waiting to start, oldest first. An id whose entry is no longer queued
     /// (paused or cancelled meanwhile) is skipped when it comes up, so that taking
     /// one out costs nothing.
-    private var queue = Deque<String>()
+    private var queue = Deque<DownloadID>()
     /// Entries in the running state: kept, not counted, so that starting thousands
     /// stays linear.
     private var running = 0
@@ -158,7 +158,7 @@ public actor DownloadManager {
 
     /// Pauses a queued or running download. Returns its state afterwards, or nil when
     /// it was not active.
-    public func pause(_ id: String) async -> State? {
+    public func pause(_ id: DownloadID) async -> State? {
         guard var entry = entries[id], entry.state.isActive else { return nil }
         if entry.state == .queued {
             let bytes = fileSize(entry.request.file.part.path)
@@ -177,15 +177,15 @@ public actor DownloadManager {
 
     /// Cancels a download and removes its `.part` and sidecar. Returns false when
     /// there was nothing to cancel.
-    public func cancel(_ id: String) async -> Bool {
+    public func cancel(_ id: DownloadID) async -> Bool {
         await cancel([id])[id] ?? false
     }
 
     /// Cancels downloads: first every queued one (so that stopping a running one
     /// starts none of them), then the running ones, all at once. Says for each id
     /// whether there was something to cancel.
-    public func cancel(_ ids: [String]) async -> [String: Bool] {
-        var results: [String: Bool] = [:]
+    public func cancel(_ ids: [DownloadID]) async -> [DownloadID: Bool] {
+        var results: [DownloadID: Bool] = [:]
         var runningTasks: [Task<Void, Never>] = []
         for id in ids {
             guard var entry = entries[id] else {
@@ -214,7 +214,7 @@ public actor DownloadManager {
         return results
     }
 
-    public func state(of id: String) -> State? {
+    public func state(of id: DownloadID) -> State? {
         entries[id]?.state
     }
 
@@ -225,7 +225,7 @@ public actor DownloadManager {
 
     /// Waits until none of `ids` (all when nil) is queued or running, or until the
     /// calling task is cancelled (Ctrl-C stops waiting, not the downloads).
-    public func waitUntilIdle(_ ids: [String]? = nil) async {
+    public func waitUntilIdle(_ ids: [DownloadID]? = nil) async {
         while !Task.isCancelled,
             entries.contains(where: { (ids?.contains($0.key) ?? true) && $0.value.state.isActive })
         {
@@ -314,13 +314,13 @@ public actor DownloadManager {
         }
     }
 
-    private func record(_ progress: DownloadProgress, for id: String) {
+    private func record(_ progress: DownloadProgress, for id: DownloadID) {
         guard var entry = entries[id], case .running = entry.state else { return }
         entry.state = .running(progress)
         entries[id] = entry
     }
 
-    private func finished(_ id: String, _ outcome: Result<Int64, any Error>) {
+    private func finished(_ id: DownloadID, _ outcome: Result<Int64, any Error>) {
         guard var entry = entries[id] else { return }
         running -= 1
         entry.task = nil

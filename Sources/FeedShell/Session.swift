@@ -121,7 +121,7 @@ public actor Session {
     }
 
     /// `3 Title`, for messages about a download.
-    nonisolated func label(for id: String) -> DownloadLabel {
+    nonisolated func label(for id: DownloadID) -> DownloadLabel {
         services.downloads.label(for: id)
     }
 

@@ -16,15 +16,15 @@ public struct CompletionSnapshot: Sendable, Equatable {
         /// or, with none loaded, a download's `P:E`.
         let word: String
         /// The download's id, to find its live progress.
-        let id: String
+        let id: DownloadID
         let title: String
         let status: EpisodeStatus
 
-        init(number: Int, id: String, title: String, status: EpisodeStatus) {
+        init(number: Int, id: DownloadID, title: String, status: EpisodeStatus) {
             self.init(word: String(number), id: id, title: title, status: status)
         }
 
-        init(word: String, id: String, title: String, status: EpisodeStatus) {
+        init(word: String, id: DownloadID, title: String, status: EpisodeStatus) {
             self.word = word
             self.id = id
             self.title = title
@@ -66,7 +66,7 @@ public struct CompletionSnapshot: Sendable, Equatable {
     /// all of them.
     func items(
         _ domain: String,
-        live: [String: DownloadProgress] = [:],
+        live: [DownloadID: DownloadProgress] = [:],
         offers: [String: EpisodeFilter] = [:]
     ) -> [CompletionItem] {
         switch domain {
@@ -99,7 +99,7 @@ final class TerminalState: Sendable {
     private struct State {
         var editor: LineEditor?
         var snapshot = CompletionSnapshot()
-        var running: [String: Running] = [:]
+        var running: [DownloadID: Running] = [:]
         var command: Task<CommandOutcome, Never>?
         /// A refresh of the snapshot and prompt is due (see ``scheduleRefresh``).
         var refreshPending = false
@@ -173,7 +173,7 @@ final class TerminalState: Sendable {
                 entries.append(
                     .init(
                         number: index + 1,
-                        id: String(episode.id),
+                        id: DownloadID(episode: episode.id),
                         title: SafeText.line(episode.title),
                         status: statuses[episode.id] ?? .none
                     )

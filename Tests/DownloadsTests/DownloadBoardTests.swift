@@ -21,16 +21,17 @@ private final class Observed: Sendable {
 private final class FakeRemote: RemoteDownloads {
     let reachable: Bool
     private let state:
-        Mutex<(asked: [(RemoteOperation, [String])], holds: [String: (DownloadRequest, DownloadManager.State)])>
+        Mutex<(asked: [(RemoteOperation, [DownloadID])], holds: [DownloadID: (DownloadRequest, DownloadManager.State)])>
 
     init(reachable: Bool = true, holds: [(DownloadRequest, DownloadManager.State)] = []) {
         self.reachable = reachable
         state = Mutex(([], Dictionary(holds.map { ($0.0.id, $0) }) { first, _ in first }))
     }
 
-    var asked: [(RemoteOperation, [String])] { state.withLock { $0.asked } }
+    var asked: [(RemoteOperation, [DownloadID])] { state.withLock { $0.asked } }
 
-    func request(_ operation: RemoteOperation, _ ids: [String]) async -> [(DownloadRequest, DownloadManager.State)]? {
+    func request(_ operation: RemoteOperation, _ ids: [DownloadID]) async -> [(DownloadRequest, DownloadManager.State)]?
+    {
         guard reachable else { return nil }
         return state.withLock { state in
             state.asked.append((operation, ids))
@@ -88,7 +89,7 @@ private struct BoardHarness {
     func request(_ name: String, size: Int, episode: Int64, fault: String? = nil) -> DownloadRequest {
         let prefix = fault.map { "/fault/\($0)" } ?? ""
         return DownloadRequest(
-            id: name,
+            id: DownloadID(name),
             url: server.url("\(prefix)/media/t/\(name).mp3?size=\(size)"),
             file: layout.file(podcastID: 1, episodeID: episode, extension: "mp3")
         )

@@ -78,7 +78,7 @@ struct EngineHarness {
     ) -> DownloadRequest {
         let prefix = fault.map { "/fault/\($0)" } ?? ""
         return DownloadRequest(
-            id: id ?? name,
+            id: DownloadID(id ?? name),
             url: server.url("\(prefix)/media/t/\(name).mp3?size=\(size)"),
             file: layout.file(podcastID: 1, episodeID: Int64(abs(name.hashValue % 1_000_000)), extension: "mp3"),
             declaredLength: declared
@@ -102,7 +102,7 @@ struct EngineHarness {
     }
 
     /// Polls until a running download has at least `bytes` on disk.
-    func waitForBytes(_ id: String, atLeast bytes: Int64) async throws {
+    func waitForBytes(_ id: DownloadID, atLeast bytes: Int64) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if case .running(let progress?) = await manager.state(of: id), progress.bytes >= bytes { return }
@@ -121,7 +121,7 @@ struct EngineHarness {
     /// Waits until `ids` are idle, for at most `limit`: a download that never
     /// settles fails the test (naming its state and last events) instead of
     /// hanging the run.
-    func settle(_ ids: [String], within limit: Duration = .seconds(60)) async {
+    func settle(_ ids: [DownloadID], within limit: Duration = .seconds(60)) async {
         await settleDownloads(manager, ids, within: limit, events: events)
     }
 
@@ -176,7 +176,7 @@ func fileData(_ url: URL) -> Data? { try? Data(contentsOf: url) }
 /// events) instead of hanging the run.
 func settleDownloads(
     _ manager: DownloadManager,
-    _ ids: [String]? = nil,
+    _ ids: [DownloadID]? = nil,
     within limit: Duration = .seconds(60),
     events: EventLog? = nil
 ) async {

@@ -324,7 +324,7 @@ struct DownloadTrustTests {
         let root = URL(fileURLWithPath: "/nonexistent-\(UUID())")
         let requests = (0..<10_000).map {
             DownloadRequest(
-                id: "e\($0)",
+                id: DownloadID("e\($0)"),
                 url: URL(string: "http://127.0.0.1:9/\($0).mp3")!,
                 file: DownloadLayout(root: root).file(podcastID: 1, episodeID: Int64($0), extension: "mp3")
             )

@@ -20,7 +20,7 @@ struct CompleterTests {
     private func complete(
         _ text: String,
         in snapshot: CompletionSnapshot? = nil,
-        live: [String: DownloadProgress] = [:]
+        live: [DownloadID: DownloadProgress] = [:]
     ) -> ShellKit.Completion {
         let snapshot = snapshot ?? self.snapshot
         let offers = CommandRegistry.standard.episodeOffers
@@ -61,7 +61,7 @@ struct CompleterTests {
     }
 
     @Test func theProgressShownIsTheCurrentOne() {
-        let live = ["e2": DownloadProgress(bytes: 35, total: 100, bytesPerSecond: nil)]
+        let live: [DownloadID: DownloadProgress] = ["e2": DownloadProgress(bytes: 35, total: 100, bytesPerSecond: nil)]
         #expect(complete("pause ", live: live).candidates.map(\.note) == ["Two (35% downloading)"])
     }
 

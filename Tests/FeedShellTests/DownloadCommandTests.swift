@@ -236,7 +236,7 @@ struct DownloadCommandTests {
 /// Polls until episode `number` of the loaded podcast has `bytes` downloaded.
 private func waitForBytes(_ h: ShellHarness, number: Int, atLeast bytes: Int64) async throws {
     let podcast = try #require(await h.shell.session.podcast)
-    let id = String(podcast.episodes[number - 1].id)
+    let id = DownloadID(episode: podcast.episodes[number - 1].id)
     let deadline = ContinuousClock.now + .seconds(30)
     while ContinuousClock.now < deadline {
         if case .running(let progress?) = await h.shell.session.services.downloads.engine.state(of: id),

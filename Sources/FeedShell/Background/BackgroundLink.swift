@@ -29,7 +29,8 @@ final class BackgroundLink: Sendable {
 }
 
 extension BackgroundLink: RemoteDownloads {
-    func request(_ operation: RemoteOperation, _ ids: [String]) async -> [(DownloadRequest, DownloadManager.State)]? {
+    func request(_ operation: RemoteOperation, _ ids: [DownloadID]) async -> [(DownloadRequest, DownloadManager.State)]?
+    {
         guard isAlive else { return nil }
         let op: ControlRequest.Operation =
             switch operation {
@@ -37,7 +38,7 @@ extension BackgroundLink: RemoteDownloads {
             case .resume: .resume
             case .cancel: .cancel
             }
-        guard let result = try? await client.request(op, ids: ids) else { return nil }
+        guard let result = try? await client.request(op, ids: ids.map(\.rawValue)) else { return nil }
         return (result.downloads ?? []).map { ($0.request, $0.engineState) }
     }
 }
@@ -58,6 +59,9 @@ extension DownloadLabel {
 }
 
 extension ControlDownload {
+    /// Its id, as the engine knows it (the socket carries its text).
+    var downloadID: DownloadID { DownloadID(id) }
+
     /// As the engine would say it.
     var engineState: DownloadManager.State {
         switch state {
@@ -73,14 +77,15 @@ extension ControlDownload {
     /// The event a shell reports for this new state.
     var event: DownloadEvent {
         switch state {
-        case .queued: .queued(id: id)
+        case .queued: .queued(id: downloadID)
         case .running:
-            bytes.map { .progress(id: id, DownloadProgress(bytes: $0, total: total, bytesPerSecond: bytesPerSecond)) }
-                ?? .started(id: id, offset: 0)
-        case .paused: .paused(id: id, bytes: bytes ?? 0, total: total)
-        case .completed: .completed(id: id, bytes: bytes ?? 0, file: URL(fileURLWithPath: path))
-        case .failed: .failed(id: id, .reported(code: code ?? "background", message: message ?? "failed"))
-        case .cancelled: .cancelled(id: id)
+            bytes.map {
+                .progress(id: downloadID, DownloadProgress(bytes: $0, total: total, bytesPerSecond: bytesPerSecond))
+            } ?? .started(id: downloadID, offset: 0)
+        case .paused: .paused(id: downloadID, bytes: bytes ?? 0, total: total)
+        case .completed: .completed(id: downloadID, bytes: bytes ?? 0, file: URL(fileURLWithPath: path))
+        case .failed: .failed(id: downloadID, .reported(code: code ?? "background", message: message ?? "failed"))
+        case .cancelled: .cancelled(id: downloadID)
         }
     }
 
@@ -91,7 +96,7 @@ extension ControlDownload {
     /// The request it stands for (its URL unknown here: only its file matters).
     var request: DownloadRequest {
         DownloadRequest(
-            id: id,
+            id: downloadID,
             url: URL(fileURLWithPath: "/"),
             file: DownloadLayout.File(final: URL(fileURLWithPath: path))
         )
@@ -100,7 +105,7 @@ extension ControlDownload {
     /// A download's state as the background process reports it.
     init(_ request: DownloadRequest, handed: HandedDownload, state: DownloadManager.State) {
         var download = ControlDownload(
-            id: request.id,
+            id: request.id.rawValue,
             number: handed.number,
             title: handed.title,
             path: request.file.final.path,
@@ -158,7 +163,7 @@ extension DownloadsService {
         }
         let link = BackgroundLink(client: client, pid: hello.pid)
         let held = list.downloads ?? []
-        for download in held { keep(download.label, for: download.id) }
+        for download in held { keep(download.label, for: download.downloadID) }
         await board.remoteConnected(held.map { ($0.request, $0.engineState) }, control: link)
         backgroundLink = link
         let board = board
@@ -175,7 +180,7 @@ extension DownloadsService {
 
     /// Remembers how to name a download the background process reported.
     func remember(_ download: ControlDownload) {
-        keep(download.label, for: download.id, replacing: false)
+        keep(download.label, for: download.downloadID, replacing: false)
     }
 
     /// Hands this session's queued and running downloads to the background feedsh
@@ -192,7 +197,7 @@ extension DownloadsService {
             let reference = label.episode
             handed.append(
                 HandedDownload(
-                    id: request.id,
+                    id: request.id.rawValue,
                     url: request.url,
                     path: request.file.final.path,
                     number: label.address,

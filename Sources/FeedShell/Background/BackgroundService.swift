@@ -97,7 +97,7 @@ actor ServiceState {
     let session: Session
     let library: Library
     /// What the shells handed over, by download id.
-    private var handed: [String: HandedDownload] = [:]
+    private var handed: [DownloadID: HandedDownload] = [:]
     /// When the last download stopped being active; nil while some are.
     private(set) var idleSince: ContinuousClock.Instant? = .now
     private(set) var hadWork = false
@@ -131,8 +131,8 @@ actor ServiceState {
                         )
                     )
                 }
-                handed[download.id] = download
-                session.services.downloads.adopt(download.id, label: download.label)
+                handed[DownloadID(download.id)] = download
+                session.services.downloads.adopt(DownloadID(download.id), label: download.label)
                 requests.append(downloadRequest(for: download))
             }
             hadWork = true
@@ -142,10 +142,10 @@ actor ServiceState {
             return .success(.init(downloads: await list(downloads.map(\.id))))
         case .pause, .resume, .cancel:
             let ids = request.ids ?? []
-            if let unknown = ids.first(where: { handed[$0] == nil }) {
+            if let unknown = ids.first(where: { handed[DownloadID($0)] == nil }) {
                 return .failure(.init(code: "unknown-download", message: "no download \(unknown) here"))
             }
-            for id in ids {
+            for id in ids.map({ DownloadID($0) }) {
                 guard let download = handed[id] else { continue }
                 switch request.op {
                 case .pause: _ = await engine.pause(id)
@@ -166,7 +166,7 @@ actor ServiceState {
 
     private func downloadRequest(for download: HandedDownload) -> DownloadRequest {
         DownloadRequest(
-            id: download.id,
+            id: DownloadID(download.id),
             url: download.url,
             file: DownloadLayout.File(final: URL(fileURLWithPath: download.path)),
             declaredLength: download.declaredLength,
@@ -177,7 +177,7 @@ actor ServiceState {
     /// The handed downloads (or those of `ids`) as they stand.
     private func list(_ ids: [String]? = nil) async -> [ControlDownload] {
         var result: [ControlDownload] = []
-        for (id, download) in handed where ids?.contains(id) ?? true {
+        for (id, download) in handed where ids?.contains(id.rawValue) ?? true {
             let state = await session.services.downloads.engine.state(of: id) ?? .queued
             result.append(
                 ControlDownload(
@@ -244,7 +244,7 @@ actor ServiceState {
 extension DownloadsService {
     /// Records how a shell named download `id` and which library episode it is
     /// (for a download a shell handed over).
-    func adopt(_ id: String, label: DownloadLabel) {
+    func adopt(_ id: DownloadID, label: DownloadLabel) {
         keep(label, for: id)
     }
 }

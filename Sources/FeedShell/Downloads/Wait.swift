@@ -81,7 +81,7 @@ extension Command {
 /// script): the text says only what ended otherwise.
 struct Waited: CommandResult {
     struct Download: Sendable {
-        let id: String
+        let id: DownloadID
         let label: DownloadLabel
         let end: End
     }

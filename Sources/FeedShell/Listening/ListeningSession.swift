@@ -69,7 +69,7 @@ extension DownloadsService {
             )
             for record in victims {
                 guard let id = record.id, let file = files[id] else { continue }
-                let downloadID = String(record.downloadKey(in: podcast))
+                let downloadID = DownloadID(episode: record.downloadKey(in: podcast))
                 if let state = await engine.state(of: downloadID), state.isActive { continue }
                 guard unlink(file.final.path) == 0 else { continue }
                 try? await library.markDownloaded(id, false)

@@ -12,7 +12,7 @@ import Synchronization
 struct DownloadReporter {
     let console: Console
     /// The last tenth (or hundredth, in JSON) reported per download.
-    private var lastDecile: [String: Int] = [:]
+    private var lastDecile: [DownloadID: Int] = [:]
 
     init(console: Console) {
         self.console = console

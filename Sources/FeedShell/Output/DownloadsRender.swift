@@ -54,7 +54,7 @@ extension JSONRender {
                     "ref": .string(label.address), "podcast": .string(label.podcast), "title": .string(label.title),
                     "state": .string(stateName), "bytes": bytes.map { .int($0) } ?? .null,
                     "total": total.map { .int($0) } ?? .null, "holder": .string(holder.name),
-                    "id": .string(request.id), "label": .string(label.description),
+                    "id": .string(request.id.rawValue), "label": .string(label.description),
                     "path": .string(request.file.final.path), "status": JSONRender.state(state),
                     "background": .bool(holder == .background),
                 ])
@@ -133,7 +133,7 @@ extension Waited {
                     case .leftBy(_, let status, _): JSONRender.status(status)
                     }
                 return .object([
-                    "id": .string(download.id), "label": .string(download.label.description), "status": status,
+                    "id": .string(download.id.rawValue), "label": .string(download.label.description), "status": status,
                 ])
             }
         ).encode(to: encoder)

@@ -190,7 +190,7 @@ enum JSONRender {
             }
         guard case .object(let rest) = JSONValue.object(details) else { return .null }
         let head: [JSONValue.Member] = [
-            .init(key: "event", value: .string(name)), .init(key: "id", value: .string(event.id)),
+            .init(key: "event", value: .string(name)), .init(key: "id", value: .string(event.id.rawValue)),
             .init(key: "label", value: .string(label.description)),
         ]
         return .object(head + rest)

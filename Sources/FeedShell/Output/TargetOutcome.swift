@@ -115,7 +115,7 @@ struct TargetOutcomes: CommandResult {
     /// after.
     struct Row: Sendable {
         let label: DownloadLabel
-        let id: String
+        let id: DownloadID
         let outcome: TargetOutcome
         let status: EpisodeStatus?
     }
@@ -136,7 +136,7 @@ struct TargetOutcomes: CommandResult {
         try JSONValue.array(
             rows.map { row in
                 .object([
-                    "number": .string(row.label.number), "id": .string(row.id),
+                    "number": .string(row.label.number), "id": .string(row.id.rawValue),
                     "message": .string(row.outcome.line.description),
                     "status": row.status.map(JSONRender.status) ?? .null,
                 ])

@@ -19,7 +19,7 @@ extension DownloadsService {
     }
 
     /// The state of download `id` in this engine, if it knows it.
-    func state(of id: String) async -> DownloadManager.State? {
+    func state(of id: DownloadID) async -> DownloadManager.State? {
         await engine.state(of: id)
     }
 
@@ -29,12 +29,12 @@ extension DownloadsService {
     }
 
     /// Pauses download `id` here.
-    func pauseHere(_ id: String) async {
+    func pauseHere(_ id: DownloadID) async {
         _ = await engine.pause(id)
     }
 
     /// Cancels downloads `ids` here (queued ones first), saying which were running.
-    func cancelHere(_ ids: [String]) async -> [String: Bool] {
+    func cancelHere(_ ids: [DownloadID]) async -> [DownloadID: Bool] {
         await engine.cancel(ids)
     }
 
@@ -62,7 +62,7 @@ extension DownloadsService {
 
     /// Cancels those of `requests` the background feedsh holds; by id, whether
     /// each was cancelled there.
-    func cancelWhereHeld(_ requests: [DownloadRequest]) async -> [String: Bool] {
+    func cancelWhereHeld(_ requests: [DownloadRequest]) async -> [DownloadID: Bool] {
         await board.cancelWhereHeld(requests)
     }
 

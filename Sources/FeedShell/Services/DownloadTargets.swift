@@ -10,7 +10,7 @@ import Library
 extension DownloadsService {
     /// A download finished: a library episode records it, and cleanup runs for its
     /// podcast. Returns the files cleanup deleted.
-    func downloadCompleted(_ id: String) async -> [CleanupDeletion] {
+    func downloadCompleted(_ id: DownloadID) async -> [CleanupDeletion] {
         guard let episode = knownLabel(for: id)?.episode, let library = self.library.opened else { return [] }
         try? await library.markDownloaded(episode.episode)
         return await cleanUp([episode.podcast])
@@ -38,7 +38,7 @@ extension DownloadsService {
                 }
             ),
             for: DownloadRequest(
-                id: String(episode.id),
+                id: DownloadID(episode: episode.id),
                 url: episode.audioURL,
                 file: file(of: episode, in: podcast),
                 declaredLength: episode.declaredLength,
@@ -75,7 +75,7 @@ extension DownloadsService {
         let request = register(
             label,
             for: DownloadRequest(
-                id: String(episode.id),
+                id: DownloadID(episode: episode.id),
                 url: episode.audioURL,
                 file: layout.file(
                     podcastID: resolved.podcast.downloadKey,
@@ -110,7 +110,7 @@ extension DownloadsService {
         register(
             DownloadLabel(number: "t\(number)", title: track.title),
             for: DownloadRequest(
-                id: "preview-\(track.id)",
+                id: DownloadID("preview-\(track.id)"),
                 url: url,
                 file: DownloadLayout.File(
                     final: layout.root.appendingPathComponent("previews", isDirectory: true)
@@ -127,7 +127,7 @@ extension DownloadsService {
 
     func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
         EpisodeStatus(
-            engine: await board.state(of: String(episode.id)),
+            engine: await board.state(of: DownloadID(episode: episode.id)),
             disk: layout.status(of: file(of: episode, in: podcast))
         )
     }

@@ -16,7 +16,7 @@ public final class DownloadsService: Sendable {
     let board: DownloadBoard<[CleanupDeletion]>
     /// How to name each download in messages, and which library episode it is,
     /// by download id: set by whatever made its request.
-    private let labels = Mutex<[String: DownloadLabel]>([:])
+    private let labels = Mutex<[DownloadID: DownloadLabel]>([:])
     /// The link to the background feedsh, once connected.
     let background = LinkBox()
     /// The library whose episodes are downloaded: what a finished download
@@ -48,18 +48,18 @@ public final class DownloadsService: Sendable {
     }
 
     /// How download `id` is named: its label when one was kept, else its id.
-    func label(for id: String) -> DownloadLabel {
-        knownLabel(for: id) ?? DownloadLabel(number: id, title: "")
+    func label(for id: DownloadID) -> DownloadLabel {
+        knownLabel(for: id) ?? DownloadLabel(number: id.rawValue, title: "")
     }
 
     /// The label kept for download `id`, if any.
-    func knownLabel(for id: String) -> DownloadLabel? {
+    func knownLabel(for id: DownloadID) -> DownloadLabel? {
         labels.withLock { $0[id] }
     }
 
     /// Keeps `label` for download `id`; with `replacing: false`, only when none is
     /// kept yet.
-    func keep(_ label: DownloadLabel, for id: String, replacing: Bool = true) {
+    func keep(_ label: DownloadLabel, for id: DownloadID, replacing: Bool = true) {
         labels.withLock { labels in
             if replacing || labels[id] == nil { labels[id] = label }
         }

@@ -40,7 +40,7 @@ extension Command {
         let file = cache.file(for: url)
         let cached = cache.cached(url)
         let request = DownloadRequest(
-            id: "image-" + (file.final.lastPathComponent),
+            id: DownloadID("image-" + file.final.lastPathComponent),
             url: url,
             file: file,
             cached: cached?.validators,
