@@ -2,7 +2,6 @@ import Background
 import Downloads
 import FeedKit
 import Foundation
-import HTTPSupport
 import Library
 import PlainText
 import Playback
