@@ -38,4 +38,7 @@ count "CLI advice in lower modules ('run '/'use '/'--flag' in quotes)" \
     "$(grep -rhoE "'(run|use|set|sync|subscribe|resume|get) [^']*'|run '[a-z]+|--[a-z-]+ " \
         Sources/Library Sources/FeedKit Sources/Downloads Sources/Sync | wc -l)"
 count "DispatchQueue.global in Sources" "$(grep -r 'DispatchQueue.global' Sources | wc -l)"
-count "Column(\" in Sources" "$(grep -r 'Column("' Sources | wc -l)"
+# GRDB columns named by text (not TerminalKit's Table.Column). A migration names
+# its columns as they were when it was written, as GRDB advises: it must not change
+# with a record type, so one in a migration is expected.
+count "Column(\" in Sources (GRDB)" "$(grep -r 'Column("' Sources | grep -v 'Table\.Column(' | wc -l)"

@@ -226,7 +226,7 @@ extension Library {
 
     /// The oldest `limit` actions waiting to be sent.
     public func pendingActions(limit: Int) async throws(LibraryError) -> [OutboxAction] {
-        try await read { db in try OutboxAction.order(Column("id")).limit(limit).fetchAll(db) }
+        try await read { db in try OutboxAction.order(OutboxAction.Columns.id).limit(limit).fetchAll(db) }
     }
 
     /// Takes actions the server acknowledged out of the outbox.
@@ -342,5 +342,12 @@ extension Library {
             else { return }
             try Self.move(id, to: newURL, db)
         }
+    }
+}
+
+extension OutboxAction {
+    /// Its columns, named after its properties.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
     }
 }
