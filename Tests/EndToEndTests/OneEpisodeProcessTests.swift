@@ -73,7 +73,13 @@ struct OneEpisodeProcessTests {
             for (commands, number) in routes {
                 let play = try await playAWhile(commands, scene, environment: environment)
                 #expect(abs(play.from - saved) < 0.5, "\(commands): started at \(play.from), saved \(saved)")
-                #expect(abs(play.mpvAt - saved) < 1.5, "\(commands): mpv at \(play.mpvAt), saved \(saved)")
+                // mpv itself is there: read over its IPC a moment after it
+                // started, so a little on (seconds, on a loaded machine), and never
+                // near 0:00, where a play that lost the position starts.
+                #expect(
+                    play.mpvAt >= saved - 0.5 && play.mpvAt < saved + 10,
+                    "\(commands): mpv at \(play.mpvAt), saved \(saved)"
+                )
                 #expect(play.chapters == loaded.chapters, "\(commands)")
                 #expect(play.number == number, "\(commands)")
                 let now = try #require(try await scene.episode(1)["position"] as? Double)
