@@ -248,7 +248,9 @@ public actor Session {
     ) async throws(PlaybackError) -> (end: PlaybackEnd, record: PositionRecord) {
         let played = try await services.listening.play(plan, terminal: terminal, events: events)
         if played.record == .saved, let loaded = subscription?.podcast {
-            _ = try? await loadSubscription(loaded)
+            // In a task of its own: after Ctrl-C (this task cancelled) the loaded
+            // subscription still shows where playback stopped.
+            await Task { _ = try? await self.loadSubscription(loaded) }.value
         }
         return played
     }

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import FeedShell
+
+@Suite("Results as JSON")
+struct JSONValueEncoderTests {
+    private struct Inner: Encodable {
+        let name: String
+        let sizes: [Int]
+    }
+
+    private struct Outer: Encodable {
+        let zebra: Int
+        let apple: String
+        let missing: String?
+        let inner: Inner
+        let when: Date
+        let url: URL
+        let raw: JSONValue
+        let flag: Bool
+        let ratio: Double
+    }
+
+    @Test func keysKeepTheirOrderAndValuesTheirTypes() throws {
+        let value = Outer(
+            zebra: 1,
+            apple: "a\"b",
+            missing: nil,
+            inner: Inner(name: "n", sizes: [1, 2]),
+            when: Date(timeIntervalSince1970: 0),
+            url: URL(string: "https://example.com/x?y=1")!,
+            raw: .object(["kept": .bool(true)]),
+            flag: false,
+            ratio: 1.5
+        )
+        let json = try JSONValueEncoder().encode(value)
+        // Written as declared, not sorted; a nil optional is left out, as a
+        // synthesized conformance leaves it out; a JSONValue is taken as it is.
+        #expect(
+            json.text
+                == #"{"zebra":1,"apple":"a\"b","inner":{"name":"n","sizes":[1,2]},"when":"1970-01-01T00:00:00Z","#
+                + #""url":"https://example.com/x?y=1","raw":{"kept":true},"flag":false,"ratio":1.5}"#
+        )
+    }
+
+    private struct ExplicitNull: Encodable {
+        let value: Int?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(value, forKey: .value)
+        }
+
+        private enum CodingKeys: CodingKey { case value }
+    }
+
+    @Test func anOptionalEncodedOnPurposeIsNull() throws {
+        #expect(try JSONValueEncoder().encode(ExplicitNull(value: nil)).text == #"{"value":null}"#)
+        #expect(try JSONValueEncoder().encode([ExplicitNull(value: 3)]).text == #"[{"value":3}]"#)
+    }
+
+    @Test func aResultWithNothingToSayIsNull() throws {
+        #expect(try JSONValueEncoder().encode(NoResult()) == .null)
+        #expect(NoResult().text(on: Page(width: 80, color: false)) == nil)
+    }
+
+    @Test func aJSONValueEncodesTheSameThroughFoundation() throws {
+        let value: JSONValue = .object(["b": .int(2), "a": .array([.string("x"), .null, .double(0.5)])])
+        let data = try JSONEncoder().encode(value)
+        let decoded = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(decoded["b"] as? Int == 2)
+        #expect((decoded["a"] as? [Any])?.count == 3)
+    }
+}
