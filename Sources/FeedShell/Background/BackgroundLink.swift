@@ -6,11 +6,6 @@ import PlainText
 import Processes
 import Synchronization
 
-/// Where the session keeps its link, readable without waiting on the actor.
-final class LinkBox: Sendable {
-    let link = Mutex<BackgroundLink?>(nil)
-}
-
 /// A shell's connection to the background feedsh of its library. The states of the
 /// downloads it runs live on the session's ``DownloadBoard``, kept current by its
 /// events.

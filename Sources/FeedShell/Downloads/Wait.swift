@@ -40,7 +40,7 @@ extension Command {
         guard before.contains(where: \.state.isActive) || !elsewhere.isEmpty else {
             context.report(.nothingToWait(selected: arguments[waited] != nil))
             try Self.failures(in: before)
-            return Waited(downloads: [], quiet: true)
+            return Waited(downloads: [])
         }
         context.showProgress?(true)
         await downloads.settle(requests)
@@ -72,7 +72,7 @@ extension Command {
             waited.append(.init(id: view.id, label: label, end: .here(view.state)))
         }
         try Self.failures(in: after)
-        return Waited(downloads: waited, quiet: false)
+        return Waited(downloads: waited)
     }
 }
 
@@ -96,8 +96,6 @@ struct Waited: CommandResult {
     }
 
     let downloads: [Download]
-    /// Nothing was running: no text at all (the event said so).
-    let quiet: Bool
 }
 
 extension Command {

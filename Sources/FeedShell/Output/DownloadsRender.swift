@@ -121,7 +121,7 @@ extension Waited {
                 return Self.leftBy(holder, label: label, status: status, file: request)
             }
         }
-        return quiet || lines.isEmpty ? nil : SafeLine.lines(lines)
+        return lines.isEmpty ? nil : SafeLine.lines(lines)
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -7,19 +7,9 @@ import Foundation
 /// taken as it is.
 struct JSONValueEncoder {
     func encode(_ value: some Encodable) throws -> JSONValue {
-        try Self.value(of: value, at: [])
-    }
-
-    fileprivate static func value(of value: some Encodable, at path: [any CodingKey]) throws -> JSONValue {
-        switch value {
-        case let json as JSONValue: return json
-        case let date as Date: return .date(date)
-        case let url as URL: return .string(url.absoluteString)
-        default:
-            let encoder = ValueEncoder(codingPath: path)
-            try value.encode(to: encoder)
-            return encoder.storage.value ?? .object([])
-        }
+        let slot = Slot()
+        try write(value, into: slot, at: [])
+        return slot.value ?? .object([])
     }
 }
 

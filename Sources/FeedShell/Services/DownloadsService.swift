@@ -18,7 +18,7 @@ public final class DownloadsService: Sendable {
     /// by download id: set by whatever made its request.
     private let labels = Mutex<[DownloadID: DownloadLabel]>([:])
     /// The link to the background feedsh, once connected.
-    let background = LinkBox()
+    private let background = Mutex<BackgroundLink?>(nil)
     /// The library whose episodes are downloaded: what a finished download
     /// records, and what cleanup reads.
     let library: LibraryService
@@ -43,8 +43,8 @@ public final class DownloadsService: Sendable {
 
     /// The background feedsh of this library, once connected.
     var backgroundLink: BackgroundLink? {
-        get { background.link.withLock { $0 } }
-        set { background.link.withLock { $0 = newValue } }
+        get { background.withLock { $0 } }
+        set { background.withLock { $0 = newValue } }
     }
 
     /// How download `id` is named: its label when one was kept, else its id.

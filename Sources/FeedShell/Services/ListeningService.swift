@@ -6,18 +6,15 @@ import Foundation
 public final class ListeningService: Sendable {
     let configuration: ShellConfiguration
     let library: LibraryService
-    let downloads: DownloadsService
     let sources: SourcesService
 
     init(
         configuration: ShellConfiguration,
         library: LibraryService,
-        downloads: DownloadsService,
         sources: SourcesService
     ) {
         self.configuration = configuration
         self.library = library
-        self.downloads = downloads
         self.sources = sources
     }
 }

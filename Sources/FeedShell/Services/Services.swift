@@ -54,7 +54,6 @@ public struct Services: Sendable {
         listening = ListeningService(
             configuration: configuration,
             library: library,
-            downloads: downloads,
             sources: sources
         )
         sync = SyncService(configuration: configuration, library: library, sources: sources)
