@@ -152,6 +152,8 @@ public actor Session {
             return try await queueTargets()
         case .hits:
             return try await hitTargets(selector, synopsis: synopsis).map(\.target)
+        case .bookmarks:
+            return try await bookmarkTargets(selector, synopsis: synopsis).map(\.target)
         case .songs:
             guard !tracks.isEmpty else { throw .noTracks }
             let numbers: [Int]
@@ -203,7 +205,7 @@ public actor Session {
             prefix = "\(stored.number):"
         case .loaded:
             podcast = try requirePodcast()
-        case .new, .songs, .queue, .hits:
+        case .new, .songs, .queue, .hits, .bookmarks:
             throw .usage("'\(selector.text)' names no episodes of a podcast", synopsis: synopsis)
         }
         switch selector.numbers(count: podcast.episodes.count) {
@@ -231,6 +233,12 @@ public actor Session {
                 throw .usage(synopsis: synopsis)
             }
             return (hit.target, start == .saved ? hit.at.map(PlayStart.at) ?? start : start)
+        }
+        if selector.scope == .bookmarks {
+            guard let mark = try await bookmarkTargets(selector, synopsis: synopsis).first else {
+                throw .usage(synopsis: synopsis)
+            }
+            return (mark.target, start == .saved ? .at(mark.at) : start)
         }
         // One episode or song: the forms the argument takes select no more.
         guard let first = try await targets(selector, verb: "play", synopsis: synopsis).first else {
@@ -289,6 +297,39 @@ extension Session {
         let targets = try await services.downloads.targets(of: hits.map(\.episodeRef))
         let at = Dictionary(hits.map { ($0.episodeRef, $0.at) }) { first, _ in first }
         return targets.map { ($0, $0.label.episode.flatMap { at[$0] ?? nil }) }
+    }
+
+    /// The episodes of the bookmarks `selector` names (`b2`, as `bookmarks`
+    /// numbers them), with each bookmark's time. A usage error names a number
+    /// past them, or a bookmark whose episode left the library.
+    func bookmarkTargets(_ selector: Selector, synopsis: String) async throws(ShellError) -> [(
+        target: DownloadTarget, at: Double
+    )] {
+        let marks =
+            if let library = try libraryIfMade() {
+                try await libraryCall { () async throws(LibraryError) in try await library.bookmarks() }
+            } else {
+                [Bookmark]()
+            }
+        guard !marks.isEmpty else { throw .usage(.noBookmarks, synopsis: synopsis) }
+        let numbers: [Int]
+        switch selector.numbers(count: marks.count) {
+        case .success(let selected): numbers = selected
+        case .failure(let problem):
+            throw .usage(
+                "\(problem.description(noun: "bookmark", count: marks.count, prefix: "b"))",
+                synopsis: synopsis
+            )
+        }
+        var selected: [(EpisodeRef, Double)] = []
+        for number in numbers {
+            guard let ref = marks[number - 1].episodeRef else {
+                throw .usage(.bookmarkWithoutEpisode(number), synopsis: synopsis)
+            }
+            selected.append((ref, marks[number - 1].at))
+        }
+        let targets = try await services.downloads.targets(of: selected.map(\.0))
+        return zip(targets, selected).map { ($0, $1.1) }
     }
 
     /// The play queue's episodes, in its order, labelled `P:E` (none without a

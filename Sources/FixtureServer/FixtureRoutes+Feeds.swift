@@ -15,6 +15,10 @@ import NIOCore
 ///   300 bytes).
 /// - `/feeds/listening.xml`: episodes that are real audio (``ToneMedia``, at
 ///   `/media/tone/{seconds}.wav`) for playback; version V adds V bonus episodes.
+/// - `/feeds/habits.xml`: for the listening settings: a 30 s tone silent from 5 s
+///   to 15 s (`/media/gap/{seconds}-{from}-{to}.wav`), and a 40 s tone whose
+///   chapters (`/chapters/sponsored.json`) hold a sponsor chapter from 10 s to
+///   20 s, with a WebVTT transcript (`/transcripts/sponsored.vtt`).
 /// - `/feeds/chaptered.xml`: one episode, `/media/chaptered.mp3`
 ///   (``ChapteredMedia``), whose chapters are only inside the file.
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`;
@@ -69,6 +73,8 @@ extension FixtureRoutes {
                 version: 0,
                 fault: fault
             )
+        case "habits.xml":
+            return conditional(request, body: Self.habitsFeed(base: base), version: 0, fault: fault)
         case "listening.xml":
             return conditional(
                 request,
@@ -397,6 +403,31 @@ extension FixtureRoutes {
         return channel("Tones for Listening", author: "feedsh fixtures", items: items)
     }
 
+    /// The listening-settings feed: the sponsored tone (newest, `1:1`), then the
+    /// gapped one (`1:2`).
+    static func habitsFeed(base: String) -> Data {
+        let items =
+            item(
+                title: "Sponsored: 40 seconds",
+                guid: "habits-sponsored",
+                url: "\(base)/media/tone/40.wav",
+                date: Date(timeIntervalSince1970: 1_793_000_000),
+                seconds: 40,
+                description: "A tone with a sponsor chapter from 10 s to 20 s.",
+                chapters: "\(base)/chapters/sponsored.json",
+                transcripts: [("\(base)/transcripts/sponsored.vtt", "text/vtt")]
+            )
+            + item(
+                title: "Gap: 30 seconds, silent from 5 to 15",
+                guid: "habits-gap",
+                url: "\(base)/media/gap/30-5-15.wav",
+                date: Date(timeIntervalSince1970: 1_792_900_000),
+                seconds: 30,
+                description: "Ten seconds of silence in a tone."
+            )
+        return channel("Listening Habits", author: "feedsh fixtures", items: items)
+    }
+
     /// `/chapters/tone-1.json`: the long tone's chapters (one title with an
     /// escape sequence, one `toc: false` marker, out of order); `tone-2.json`: a
     /// chapter without its `startTime`.
@@ -414,6 +445,15 @@ extension FixtureRoutes {
                 """
         case "tone-2.json":
             json = #"{"version": "1.2.0", "chapters": [{"title": "No start"}]}"#
+        case "sponsored.json":
+            json = """
+                {"version": "1.2.0", "chapters": [
+                  {"startTime": 0, "title": "Welcome"},
+                  {"startTime": 10, "title": "Sponsor: Acme Mattresses"},
+                  {"startTime": 20, "title": "The story"},
+                  {"startTime": 30, "title": "Goodbye"}
+                ]}
+                """
         default:
             return .json(status: .notFound, ["errorMessage": "no fixture chapters \(name)"])
         }
@@ -462,6 +502,26 @@ extension FixtureRoutes {
 
                 00:01:30.000 --> 00:01:34.000
                 <v Grace>Closing words.
+
+                """
+            )
+        case "sponsored.vtt":
+            (type, text) = (
+                "text/vtt",
+                """
+                WEBVTT
+
+                00:00:00.000 --> 00:00:10.000
+                Welcome to the habits show.
+
+                00:00:10.000 --> 00:00:20.000
+                This part is brought to you by Acme.
+
+                00:00:20.000 --> 00:00:30.000
+                The story of the quiet lighthouse begins.
+
+                00:00:30.000 --> 00:00:40.000
+                Goodbye for now.
 
                 """
             )

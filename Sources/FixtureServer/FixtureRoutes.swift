@@ -310,6 +310,11 @@ final class FixtureRoutes: Sendable {
                 (1...3600).contains(seconds)
             {
                 ToneMedia(seconds: seconds)
+            } else if key.hasPrefix("gap/"), key.hasSuffix(".wav"),
+                case let numbers = key.dropFirst(4).dropLast(4).split(separator: "-").compactMap({ Int($0) }),
+                numbers.count == 3, (1...3600).contains(numbers[0]), numbers[1] < numbers[2], numbers[2] <= numbers[0]
+            {
+                ToneMedia(seconds: numbers[0], silence: numbers[1]..<numbers[2])
             } else if key == "chaptered.mp3" {
                 ChapteredMedia()
             } else {

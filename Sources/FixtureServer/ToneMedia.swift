@@ -23,14 +23,17 @@ public struct ToneMedia: Sendable, Equatable, ServedMedia {
     static let headerSize = 44
 
     public let seconds: Int
+    /// Seconds of the file that are silent (zero samples), for skip-silence tests.
+    public let silence: Range<Int>?
 
-    public init(seconds: Int) {
+    public init(seconds: Int, silence: Range<Int>? = nil) {
         self.seconds = seconds
+        self.silence = silence
     }
 
     var samples: Int { seconds * Self.sampleRate }
     public var size: Int { Self.headerSize + samples * 2 }
-    var tag: String { "tone-\(seconds)" }
+    var tag: String { "tone-\(seconds)" + (silence.map { "-\($0.lowerBound)-\($0.upperBound)" } ?? "") }
     var contentType: String { "audio/wav" }
 
     /// The RIFF header: PCM, one channel, 16 bits.
@@ -67,7 +70,15 @@ public struct ToneMedia: Sendable, Equatable, ServedMedia {
         let range = range.clamped(to: 0..<size)
         let header = header
         let period = Self.period
+        let quiet = silence.map {
+            (Self.headerSize + $0.lowerBound * Self.sampleRate * 2)..<(Self.headerSize + $0.upperBound * Self.sampleRate
+                * 2)
+        }
         for (out, offset) in range.enumerated() {
+            if quiet?.contains(offset) == true {
+                buffer[out] = 0
+                continue
+            }
             buffer[out] =
                 offset < Self.headerSize ? header[offset] : period[(offset - Self.headerSize) % period.count]
         }

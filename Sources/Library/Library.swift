@@ -191,7 +191,7 @@ public final class Library: Sendable {
 
     /// The schema this feedsh writes: the number of its migrations, kept in
     /// SQLite's `user_version` so that an older feedsh can tell.
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
     /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
@@ -327,6 +327,9 @@ public final class Library: Sendable {
         migrator.registerMigration("v10") { db in
             try db.alter(table: "podcast") { t in t.add(column: "lastFailure", .text) }
         }
+        // Listening, part 3: the podcasts' own listening settings, the history of
+        // plays and the bookmarks.
+        migrator.registerMigration("v11") { db in try createListeningTables(db) }
         return migrator
     }
 

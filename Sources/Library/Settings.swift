@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 import GRDB
 import HTTPSupport
@@ -26,8 +27,29 @@ public enum Setting: String, CaseIterable, Sendable {
     case rateLimit = "rate-limit"
     /// Whether `update` and `play` sync afterwards (`set sync auto on`).
     case sync
+    /// Long pauses are shortened while playing (mpv's `af`).
+    case skipSilence = "skip-silence"
+    /// Quiet and loud shows play at one level (mpv's `af`).
+    case loudness
+    /// Decibels added to the volume, 0 to 12.
+    case volumeBoost = "volume-boost"
+    /// Seconds a play from the start skips.
+    case skipIntro = "skip-intro"
+    /// Seconds before the end at which an episode counts as played and stops.
+    case skipOutro = "skip-outro"
+    /// Words: a chapter whose title holds one is jumped over.
+    case skipChapters = "skip-chapters"
 
     public var name: String { rawValue }
+
+    /// The listening settings a subscription may set for itself
+    /// (`set podcast P NAME VALUE`), over the library's.
+    public static let perPodcast: [Setting] = [
+        .skipSilence, .loudness, .volumeBoost, .skipIntro, .skipOutro, .skipChapters,
+    ]
+
+    /// The longest intro or outro that may be skipped.
+    public static let longestSkip: Double = 30 * 60
 
     /// A value never shown (`set` lists it as set or not).
     public var isSecret: Bool { self == .podcastIndexSecret }
@@ -68,6 +90,23 @@ public enum Setting: String, CaseIterable, Sendable {
                 throw SettingError(self, text, expected: "a rate of at least 1k a second, such as 200k or 1.5M")
             }
             return ByteSize.format(bytes)
+        case .skipSilence, .loudness:
+            return try Self.onOff(trimmed, for: self) ? "on" : "off"
+        case .volumeBoost:
+            let number = trimmed.lowercased().hasSuffix("db") ? String(trimmed.dropLast(2)) : trimmed
+            guard let decibels = Double(number), decibels.isFinite, (0...12).contains(decibels) else {
+                throw SettingError(self, text, expected: "decibels from 0 to 12, such as 6 or 6dB")
+            }
+            return Self.decimal(decibels)
+        case .skipIntro, .skipOutro:
+            guard let seconds = ListeningTime.seconds(trimmed), (0...Self.longestSkip).contains(seconds) else {
+                throw SettingError(self, text, expected: "a time from 0s to 30m, such as 45s, 1m30s or 1:30")
+            }
+            return ListeningTime.text(seconds)
+        case .skipChapters:
+            let words = trimmed.split(whereSeparator: { $0.isWhitespace || $0 == "," })
+            guard !words.isEmpty else { throw SettingError(self, text, expected: "words such as 'sponsor ad'") }
+            return words.joined(separator: " ")
         case .podcastIndexKey, .podcastIndexSecret:
             guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
                 throw SettingError(self, isSecret ? "…" : text, expected: "one word without spaces")
@@ -125,6 +164,93 @@ public struct Settings: Sendable, Equatable {
     public var rateLimit: Int64? { values[.rateLimit].flatMap(ByteSize.atLeast1k) }
     /// `update` and `play` sync afterwards, when an account is logged in.
     public var syncAuto: Bool { values[.sync] == "auto on" }
+
+    /// The listening settings in effect for a podcast with `overrides` of its own.
+    public func listening(overriddenBy overrides: [Setting: String] = [:]) -> ListeningSettings {
+        func value(_ setting: Setting) -> String? { overrides[setting] ?? values[setting] }
+        return ListeningSettings(
+            skipSilence: value(.skipSilence) == "on",
+            loudness: value(.loudness) == "on",
+            volumeBoost: value(.volumeBoost).flatMap(Double.init) ?? 0,
+            skipIntro: value(.skipIntro).flatMap(ListeningTime.seconds) ?? 0,
+            skipOutro: value(.skipOutro).flatMap(ListeningTime.seconds) ?? 0,
+            skipChapters: value(.skipChapters).map { $0.split(separator: " ").map(String.init) } ?? []
+        )
+    }
+}
+
+/// What a play does beyond speed, from the settings (the library's, then the
+/// podcast's own).
+public struct ListeningSettings: Sendable, Equatable {
+    public var skipSilence = false
+    public var loudness = false
+    /// Decibels added, 0 to 12.
+    public var volumeBoost: Double = 0
+    /// Seconds skipped at the start of a play from the beginning.
+    public var skipIntro: Double = 0
+    /// Seconds before the end that count as the end.
+    public var skipOutro: Double = 0
+    /// Words: chapters whose titles hold one (case-insensitive) are jumped over.
+    public var skipChapters: [String] = []
+
+    public init(
+        skipSilence: Bool = false,
+        loudness: Bool = false,
+        volumeBoost: Double = 0,
+        skipIntro: Double = 0,
+        skipOutro: Double = 0,
+        skipChapters: [String] = []
+    ) {
+        self.skipSilence = skipSilence
+        self.loudness = loudness
+        self.volumeBoost = volumeBoost
+        self.skipIntro = skipIntro
+        self.skipOutro = skipOutro
+        self.skipChapters = skipChapters
+    }
+}
+
+/// Lengths of time as listeners write them: `45s`, `30m`, `1h30m`, `90` (seconds),
+/// `1:30`, `1:02:03`.
+public enum ListeningTime {
+    /// Seconds, or nil when `text` is no such time (or is negative).
+    public static func seconds(_ text: String) -> Double? {
+        let text = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !text.isEmpty, !text.hasPrefix("-") else { return nil }
+        if let plain = Double(text) { return plain.isFinite && plain <= ChapterList.latestStart ? plain : nil }
+        if text.contains(":") { return ClockTime.seconds(text, fields: 2...3) }
+        var total = 0.0
+        var number = ""
+        for character in text {
+            if character.isNumber || character == "." {
+                number.append(character)
+                continue
+            }
+            let unit: Double
+            switch character {
+            case "h": unit = 3600
+            case "m": unit = 60
+            case "s": unit = 1
+            default: return nil
+            }
+            guard let value = Double(number) else { return nil }
+            total += value * unit
+            number = ""
+        }
+        guard number.isEmpty, total.isFinite, total <= ChapterList.latestStart else { return nil }
+        return total
+    }
+
+    /// `45s`, `1m30s`, `2h`: how `set` shows a time.
+    public static func text(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        let (hours, minutes, rest) = (whole / 3600, whole % 3600 / 60, whole % 60)
+        var text = ""
+        if hours > 0 { text += "\(hours)h" }
+        if minutes > 0 { text += "\(minutes)m" }
+        if rest > 0 || text.isEmpty { text += "\(rest)s" }
+        return text
+    }
 }
 
 extension Library {

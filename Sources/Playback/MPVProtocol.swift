@@ -16,6 +16,16 @@ public enum MPVMessage: Sendable, Equatable {
     case endFile(reason: String, error: String?)
     /// The answer to request `id`: `error` is `success` or why it failed.
     case reply(id: Int, error: String, value: Double?)
+    /// `chapter-list` changed: each chapter's start in the file and its title.
+    case chapterList([PlayRequest.Chapter])
+    /// A property holding text by name changed (`af-metadata/LABEL`); empty while
+    /// it has none.
+    case metadata(name: String, values: [String: String])
+    /// `script-message` words sent to every client (a key bound with
+    /// ``MPVCommand/keybind(_:_:)``, or another feedsh).
+    case clientMessage([String])
+    /// A seek started: what plays next restarts the audio filters.
+    case seek
     /// Any other event, by name.
     case other(String)
 
@@ -27,7 +37,24 @@ public enum MPVMessage: Sendable, Equatable {
             switch event {
             case "property-change":
                 guard let name = object["name"] as? String else { return nil }
+                if name == "chapter-list" {
+                    let list = object["data"] as? [[String: Any]] ?? []
+                    return .chapterList(
+                        list.compactMap { chapter in
+                            number(chapter["time"]).map {
+                                PlayRequest.Chapter(start: $0, title: chapter["title"] as? String ?? "")
+                            }
+                        }
+                    )
+                }
+                if name.hasPrefix("af-metadata/") {
+                    let values = object["data"] as? [String: Any] ?? [:]
+                    return .metadata(name: name, values: values.compactMapValues { $0 as? String })
+                }
                 return .propertyChange(name: name, value: number(object["data"]))
+            case "client-message":
+                return .clientMessage((object["args"] as? [Any] ?? []).compactMap { $0 as? String })
+            case "seek": return .seek
             case "file-loaded": return .fileLoaded
             case "playback-restart": return .playbackRestart
             case "end-file":
@@ -52,6 +79,16 @@ public enum MPVCommand: Sendable, Equatable {
     case get(String, requestID: Int)
     /// Sets a boolean property (`pause`).
     case set(String, Bool)
+    /// Sets a number property (`volume`).
+    case setNumber(String, Double)
+    /// Seeks to `seconds` into the file.
+    case seek(Double)
+    /// Binds a key to an input command (mpv's `keybind`).
+    case keybind(String, String)
+    /// Shows a line on mpv's OSD (and its terminal status line) for a moment.
+    case showText(String)
+    /// Sends `script-message` words to every client of this mpv.
+    case scriptMessage([String])
     case quit
 
     /// The line to send, newline included.
@@ -64,6 +101,11 @@ public enum MPVCommand: Sendable, Equatable {
             words = ["get_property", name]
             requestID = id
         case .set(let name, let value): words = ["set_property", name, value]
+        case .setNumber(let name, let value): words = ["set_property", name, value.isFinite ? value : 0]
+        case .seek(let seconds): words = ["seek", seconds.isFinite ? max(0, seconds) : 0, "absolute+exact"]
+        case .keybind(let key, let command): words = ["keybind", key, command]
+        case .showText(let text): words = ["show-text", text, 3000]
+        case .scriptMessage(let arguments): words = ["script-message"] + arguments
         case .quit: words = ["quit"]
         }
         var object: [String: Any] = ["command": words]

@@ -10,6 +10,21 @@ public enum PlaybackEvent: Sendable, Equatable {
     /// Playback entered chapter `number` (from 1), as mpv counts the chapters it
     /// has: those feedsh gave it, else the file's own.
     case chapter(Int)
+    /// feedsh controls the player through this socket (another feedsh's `sleep`
+    /// reaches it there).
+    case controlling(socket: String)
+    /// Chapter `number`, titled `title`, held a word of `skip-chapters` and was
+    /// jumped over.
+    case skippedChapter(number: Int, title: String)
+    /// The outro began at this file position: the episode counts as played.
+    case outro(at: Double)
+    /// The listener marked this file position (the bookmark key).
+    case bookmark(at: Double)
+    /// A sleep timer was set (nil: cancelled); `remaining` is its wall seconds
+    /// when it counts time.
+    case sleep(SleepTimer?, remaining: Double?)
+    /// The sleep timer stopped playback at this file position.
+    case slept(at: Double)
 }
 
 /// How playback ended.
@@ -31,6 +46,29 @@ public struct PlaybackEnd: Sendable, Equatable {
     public var duration: Double?
     /// At the end of the file, past 95 % of it, or (without IPC) exited with status 0.
     public var finished: Bool
+    /// What was heard and how long it took, for the listening history.
+    public var listened = Listened()
+    /// A sleep timer ended it (`play queue` stops).
+    public var slept = false
+    /// The sleep timer still running when it ended otherwise (a timed one with
+    /// what is left): `play queue` hands it to the next episode.
+    public var sleepLeft: SleepTimer?
+
+    /// What one playback covered.
+    public struct Listened: Sendable, Equatable {
+        /// Seconds of the file heard (seeks left out), silences included.
+        public var heard: Double = 0
+        /// Seconds of wall time it took, pauses left out.
+        public var wall: Double = 0
+        /// Seconds of the file silence skipping left out.
+        public var silenceSkipped: Double = 0
+
+        public init(heard: Double = 0, wall: Double = 0, silenceSkipped: Double = 0) {
+            self.heard = heard
+            self.wall = wall
+            self.silenceSkipped = silenceSkipped
+        }
+    }
 
     public init(reason: Reason, position: Double?, duration: Double?, finished: Bool) {
         self.reason = reason
@@ -40,13 +78,57 @@ public struct PlaybackEnd: Sendable, Equatable {
     }
 }
 
-/// Turns mpv's IPC messages into ``PlaybackEvent``s and decides, when the player
-/// exits, how playback ended. Pure: no sockets, no clock.
+/// What feedsh does while an episode plays, beyond following it: the listener's
+/// rules for outros, chapters and sleep.
+public struct PlaybackRules: Sendable, Equatable {
+    /// Seconds before the end that count as the end (0: none).
+    public var skipOutro: Double
+    /// Chapters whose titles hold one of these words (case-insensitive) are
+    /// jumped over.
+    public var skipChapters: [String]
+    public var sleep: SleepTimer?
+    /// Positions are mapped back through ``SilenceMap`` (skip silence is on).
+    public var silenceSkipped: Bool
+    /// `b` in mpv marks a bookmark.
+    public var bookmarkKey: Bool
+
+    public init(
+        skipOutro: Double = 0,
+        skipChapters: [String] = [],
+        sleep: SleepTimer? = nil,
+        silenceSkipped: Bool = false,
+        bookmarkKey: Bool = false
+    ) {
+        self.skipOutro = skipOutro
+        self.skipChapters = skipChapters
+        self.sleep = sleep
+        self.silenceSkipped = silenceSkipped
+        self.bookmarkKey = bookmarkKey
+    }
+
+    /// The key that marks a bookmark, and the message it sends.
+    public static let bookmarkKeyName = "b"
+    public static let bookmarkMessage = "feedsh-bookmark"
+    /// The message another feedsh sends to set the sleep timer: its word follows.
+    public static let sleepMessage = "feedsh-sleep"
+
+    /// Whether `title` names a chapter to jump over.
+    func skips(_ title: String) -> Bool {
+        let title = title.lowercased()
+        return skipChapters.contains { !$0.isEmpty && title.contains($0.lowercased()) }
+    }
+}
+
+/// Turns mpv's IPC messages into ``PlaybackEvent``s, applies the listener's
+/// ``PlaybackRules`` (the commands they need wait in ``takeCommands()``), and
+/// decides, when the player exits, how playback ended. Pure: no sockets; the
+/// time comes with each message (`at`, monotonic seconds).
 public struct PlaybackTracker: Sendable {
     /// The share of a file past which it counts as played.
     public static let playedFraction = 0.95
 
     let pid: Int32
+    /// The last file position seen.
     public private(set) var position: Double?
     public private(set) var duration: Double?
     private var speed: Double?
@@ -57,45 +139,128 @@ public struct PlaybackTracker: Sendable {
     private var lastReported: Double?
     private var endReason: String?
     private var endError: String?
-    /// mpv's chapter index (from 0; -1 before the first chapter), once told.
+    /// The chapter playing (from 0; -1 before the first), once known.
     private var chapter: Int?
+    /// mpv's own chapter count from `chapter`, used while `chapter-list` is unknown.
+    private var chapters: [PlayRequest.Chapter]?
 
-    /// The IDs of the observed properties and of the speed request, as
-    /// ``commands`` sends them.
+    public private(set) var rules: PlaybackRules
+    private var silence = SilenceMap()
+    /// The next position is where the filters start again (a start or a seek).
+    private var anchorPending = true
+    private var pending: [MPVCommand] = []
+    /// A seek feedsh asked for is under way: chapters are not judged until it lands.
+    private var seeking = false
+    private var outroReached = false
+    private var slept = false
+    /// When the sleep timer was set (monotonic seconds).
+    private var sleepSetAt: Double?
+    /// The volume before a fade, and the last one set.
+    private var volume: Double = 100
+    private var fadedTo: Double?
+    /// The last mpv position and time, to add up what was heard.
+    private var previous: (stream: Double, file: Double, at: Double)?
+    private var listened = PlaybackEnd.Listened()
+    /// The time of the last message or tick.
+    private var lastNow: Double = 0
+
+    /// The IDs of the observed properties and of the requests, as ``commands``
+    /// sends them.
     static let timeID = 1
     static let durationID = 2
     static let speedRequest = 3
     static let chapterID = 4
+    static let chapterListID = 5
+    static let silenceID = 6
+    static let volumeRequest = 7
 
-    public init(pid: Int32) {
+    public init(pid: Int32, rules: PlaybackRules = PlaybackRules()) {
         self.pid = pid
+        self.rules = rules
     }
 
     /// What to send mpv once connected: mpv starts paused (`--pause`) so that
     /// nothing plays before feedsh watches, and is unpaused last.
-    public static let commands: [MPVCommand] = [
-        .observe("time-pos", id: timeID), .observe("duration", id: durationID), .get("speed", requestID: speedRequest),
-        .observe("chapter", id: chapterID), .set("pause", false),
-    ]
+    public static let commands: [MPVCommand] = commands(for: PlaybackRules())
 
-    /// Takes one message; returns the events it means.
-    public mutating func handle(_ message: MPVMessage) -> [PlaybackEvent] {
+    /// What to send mpv once connected for `rules`.
+    public static func commands(for rules: PlaybackRules) -> [MPVCommand] {
+        var commands: [MPVCommand] = [
+            .observe("time-pos", id: timeID), .observe("duration", id: durationID),
+            .get("speed", requestID: speedRequest),
+            .observe("chapter", id: chapterID), .observe("chapter-list", id: chapterListID),
+            .get("volume", requestID: volumeRequest),
+        ]
+        if rules.silenceSkipped { commands.append(.observe("af-metadata/\(AudioFilters.silenceLabel)", id: silenceID)) }
+        if rules.bookmarkKey {
+            commands.append(
+                .keybind(PlaybackRules.bookmarkKeyName, "script-message \(PlaybackRules.bookmarkMessage)")
+            )
+        }
+        return commands + [.set("pause", false)]
+    }
+
+    /// The commands the rules asked for since the last call, to send mpv.
+    public mutating func takeCommands() -> [MPVCommand] {
+        defer { pending = [] }
+        return pending
+    }
+
+    /// Takes one message that arrived at `now`; returns the events it means.
+    public mutating func handle(_ message: MPVMessage, at now: Double = 0) -> [PlaybackEvent] {
+        lastNow = max(lastNow, now)
         switch message {
         case .propertyChange("time-pos", let value?):
-            position = value
-            return startedIfReady() + positionEvent(value)
+            if anchorPending {
+                silence.restart(at: value)
+                anchorPending = false
+            }
+            silence.passed(value)
+            let file = rules.silenceSkipped ? silence.file(value) : value
+            account(stream: value, file: file, at: now)
+            position = file
+            var events = startedIfReady() + positionEvent(file)
+            events += chapterEvents() + outroEvents() + sleepEvents(at: now)
+            return events
         case .propertyChange("duration", let value?):
             duration = value
             return []
         case .propertyChange("chapter", let value?):
+            // Followed from the file position once mpv gave its chapter list.
+            guard chapters == nil else { return [] }
             let index = Int(value)
             guard index != chapter else { return [] }
             chapter = index
             return index >= 0 ? [.chapter(index + 1)] : []
+        case .chapterList(let list):
+            chapters = list.isEmpty ? nil : list.sorted { $0.start < $1.start }
+            return []
+        case .metadata(_, let values):
+            if let end = values["lavfi.silence_end"].flatMap(Double.init),
+                let length = values["lavfi.silence_duration"].flatMap(Double.init)
+            {
+                silence.silence(from: end - length, to: end)
+            }
+            return []
+        case .clientMessage(let words):
+            return clientMessage(words, at: now)
+        case .seek:
+            seeking = false
+            previous = nil
+            anchorPending = true
+            return []
         case .reply(Self.speedRequest, let error, let value):
             speed = error == "success" ? value : nil
             speedAnswered = true
-            return startedIfReady()
+            var events = startedIfReady()
+            if let sleep = rules.sleep, started {
+                sleepSetAt = sleepSetAt ?? now
+                events.append(.sleep(sleep, remaining: remaining(at: now)))
+            }
+            return events
+        case .reply(Self.volumeRequest, "success", let value?):
+            volume = value
+            return []
         case .playbackRestart:
             return startedIfReady()
         case .endFile(let reason, let error):
@@ -107,7 +272,15 @@ public struct PlaybackTracker: Sendable {
         }
     }
 
-    /// `started`, once: when playback has begun and its position is known.
+    /// The clock moved on without a message (the sleep timer counts while mpv is
+    /// quiet, paused or not).
+    public mutating func tick(at now: Double) -> [PlaybackEvent] {
+        lastNow = max(lastNow, now)
+        return sleepEvents(at: now)
+    }
+
+    /// `started`, once: when playback has begun and its position is known. A
+    /// sleep timer given with the play starts counting then.
     private mutating func startedIfReady() -> [PlaybackEvent] {
         guard !started, speedAnswered, let position else { return [] }
         started = true
@@ -119,6 +292,115 @@ public struct PlaybackTracker: Sendable {
         guard started, let last = lastReported, abs(value - last) >= 1 else { return [] }
         lastReported = value
         return [.position(value, duration: duration)]
+    }
+
+    /// Adds what played since the last position to what was heard: only steps
+    /// forward that playing (at the speed, plus any silence cut) explains, so that
+    /// seeks and pauses add nothing.
+    private mutating func account(stream: Double, file: Double, at now: Double) {
+        defer { previous = (stream, file, now) }
+        guard let previous, now > previous.at, now - previous.at < 2 else { return }
+        let wall = now - previous.at
+        let cut = rules.silenceSkipped ? silence.removed(before: stream) - silence.removed(before: previous.stream) : 0
+        let heard = file - previous.file
+        guard heard > 0, heard <= wall * max(speed ?? 1, 1) * 2 + cut + 0.5 else { return }
+        listened.heard += heard
+        listened.wall += wall
+        listened.silenceSkipped += max(0, cut)
+    }
+
+    /// The chapter the position is in, from mpv's chapter list: `chapter` events,
+    /// and a jump over a chapter to skip.
+    private mutating func chapterEvents() -> [PlaybackEvent] {
+        guard let chapters, let position, !seeking else { return [] }
+        let index = chapters.lastIndex { $0.start <= position + 0.05 } ?? -1
+        guard index != chapter else { return [] }
+        chapter = index
+        guard index >= 0 else { return [] }
+        var events: [PlaybackEvent] = [.chapter(index + 1)]
+        let title = chapters[index].title
+        if rules.skips(title) {
+            let next = chapters.dropFirst(index + 1).first { !rules.skips($0.title) }
+            let target = next?.start ?? duration ?? position
+            pending.append(.seek(target))
+            pending.append(.showText("Skipped chapter: \(title)"))
+            seeking = true
+            events.append(.skippedChapter(number: index + 1, title: title))
+        }
+        return events
+    }
+
+    /// Reaching the outro ends the episode as played.
+    private mutating func outroEvents() -> [PlaybackEvent] {
+        guard rules.skipOutro > 0, !outroReached, let position, let duration, duration > rules.skipOutro + 1,
+            position >= duration - rules.skipOutro
+        else { return [] }
+        outroReached = true
+        pending.append(.quit)
+        return [.outro(at: position)]
+    }
+
+    private mutating func clientMessage(_ words: [String], at now: Double) -> [PlaybackEvent] {
+        switch words.first {
+        case PlaybackRules.bookmarkMessage? where rules.bookmarkKey:
+            guard let position else { return [] }
+            pending.append(.showText("Bookmark at \(Self.clock(position))"))
+            return [.bookmark(at: position)]
+        case PlaybackRules.sleepMessage? where words.count == 2:
+            if words[1] == "off" {
+                rules.sleep = nil
+                sleepSetAt = nil
+                if fadedTo != nil { pending.append(.setNumber("volume", volume)) }
+                fadedTo = nil
+                pending.append(.showText("Sleep timer off"))
+                return [.sleep(nil, remaining: nil)]
+            }
+            guard let timer = SleepTimer(word: words[1]) else { return [] }
+            rules.sleep = timer
+            sleepSetAt = now
+            pending.append(.showText("Sleep timer: " + Self.describe(timer)))
+            return [.sleep(timer, remaining: remaining(at: now))] + sleepEvents(at: now)
+        default:
+            return []
+        }
+    }
+
+    /// Wall seconds until the sleep timer stops playback; nil without one, or while
+    /// what it waits for is unknown.
+    public func remaining(at now: Double) -> Double? {
+        guard let sleep = rules.sleep else { return nil }
+        let speed = max(self.speed ?? 1, 0.01)
+        switch sleep {
+        case .after(let seconds):
+            return seconds - (now - (sleepSetAt ?? now))
+        case .endOfEpisode:
+            guard let position, let duration else { return nil }
+            return (duration - position) / speed
+        case .endOfChapter:
+            guard let position else { return nil }
+            guard let chapters, let next = chapters.first(where: { $0.start > position + 0.05 }) else {
+                return duration.map { ($0 - position) / speed }
+            }
+            return (next.start - position) / speed
+        }
+    }
+
+    /// The fade over the timer's last seconds, and the stop.
+    private mutating func sleepEvents(at now: Double) -> [PlaybackEvent] {
+        guard started, !slept, let sleep = rules.sleep, let left = remaining(at: now) else { return [] }
+        if left <= 0, sleep != .endOfEpisode {
+            slept = true
+            pending.append(.quit)
+            return [.slept(at: position ?? 0)]
+        }
+        if left < SleepTimer.fade {
+            let level = (volume * max(0, left) / SleepTimer.fade).rounded()
+            if fadedTo.map({ abs($0 - level) >= 2 }) ?? true {
+                fadedTo = level
+                pending.append(.setNumber("volume", level))
+            }
+        }
+        return []
     }
 
     /// How playback ended, once the player exited with `exit`.
@@ -133,10 +415,40 @@ public struct PlaybackTracker: Sendable {
             case nil where !started && exit != .exited(0) && !exit.isSignal: .failed("mpv \(exit)")
             default: .exited(exit)
             }
-        var finished = reason == .endOfFile
+        var finished = reason == .endOfFile || outroReached
         if let position, let duration, duration > 0, position >= duration * Self.playedFraction {
             finished = true
         }
-        return PlaybackEnd(reason: reason, position: position, duration: duration, finished: finished)
+        var end = PlaybackEnd(reason: reason, position: position, duration: duration, finished: finished)
+        end.listened = listened
+        let endedWithIt = (rules.sleep == .endOfEpisode || rules.sleep == .endOfChapter) && finished
+        end.slept = slept || endedWithIt
+        if !end.slept, let sleep = rules.sleep {
+            if case .after = sleep {
+                let left = remaining(at: lastNow) ?? 0
+                end.sleepLeft = left >= 1 ? .after(left) : nil
+                end.slept = left < 1
+            } else {
+                end.sleepLeft = sleep
+            }
+        }
+        return end
+    }
+
+    /// How mpv's screen says when the timer stops playback.
+    static func describe(_ timer: SleepTimer) -> String {
+        switch timer {
+        case .after(let seconds): "in " + clock(seconds)
+        case .endOfEpisode: "at the end of the episode"
+        case .endOfChapter: "at the end of the chapter"
+        }
+    }
+
+    /// `12:34`, `1:02:03`.
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+        let (hours, minutes, rest) = (whole / 3600, whole % 3600 / 60, whole % 60)
+        return hours > 0
+            ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
 }

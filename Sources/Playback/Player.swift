@@ -72,6 +72,10 @@ public struct PlayRequest: Sendable {
     /// Chapters mpv is given (its chapter keys and `chapter-list` then have them),
     /// replacing any in the file; none leaves the file's own.
     public var chapters: [Chapter]
+    /// The audio filters to play through.
+    public var filters: AudioFilters
+    /// What feedsh does while it plays: outros, chapters to skip, sleep.
+    public var rules: PlaybackRules
 
     /// A chapter: where it starts, in seconds, and its title.
     public struct Chapter: Sendable, Equatable {
@@ -90,7 +94,9 @@ public struct PlayRequest: Sendable {
         start: Double = 0,
         speed: Double = 1,
         terminal: Bool,
-        chapters: [Chapter] = []
+        chapters: [Chapter] = [],
+        filters: AudioFilters = AudioFilters(),
+        rules: PlaybackRules = PlaybackRules()
     ) {
         self.source = source
         self.title = title
@@ -98,6 +104,9 @@ public struct PlayRequest: Sendable {
         self.speed = speed
         self.terminal = terminal
         self.chapters = chapters
+        self.filters = filters
+        self.rules = rules
+        self.rules.silenceSkipped = filters.skipSilence
     }
 
     /// `chapters` as an FFmpeg metadata file, which mpv's `--chapters-file` reads:
@@ -200,6 +209,7 @@ public enum Player {
                 "--force-media-title=\(request.title)",
             ]
             if !request.terminal { options.append("--no-terminal") }
+            if let filters = request.filters.mpvOption { options.append("--af-add=\(filters)") }
             if !request.chapters.isEmpty {
                 let file = directory + "/chapters.txt"
                 guard
@@ -242,6 +252,7 @@ public enum Player {
                     await follow(
                         socket: directory + "/mpv.sock",
                         pid: process.pid,
+                        rules: request.rules,
                         until: exit,
                         control: control,
                         events: events
@@ -289,16 +300,18 @@ public enum Player {
     }
 
     /// Connects to mpv's IPC socket (trying until it appears or the player exits),
-    /// asks for the position, duration and speed, and turns what mpv says into
-    /// events until it closes the socket.
+    /// asks for the position, duration and speed, turns what mpv says into
+    /// events and sends what `rules` need, until mpv closes the socket. A clock
+    /// ticks four times a second for the sleep timer.
     static func follow(
         socket: String,
         pid: Int32,
+        rules: PlaybackRules,
         until exit: Task<ForegroundProcess.Exit, Never>,
         control: MPVControl,
-        events: @Sendable (PlaybackEvent) -> Void
+        events: @escaping @Sendable (PlaybackEvent) -> Void
     ) async -> PlaybackTracker {
-        var tracker = PlaybackTracker(pid: pid)
+        let tracker = SharedTracker(PlaybackTracker(pid: pid, rules: rules))
         var channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>?
         let exited = ExitWatch(exit)
         // mpv makes its socket within a few hundred milliseconds of starting.
@@ -310,23 +323,64 @@ public enum Player {
         guard let channel else {
             // Never connected: mpv waits paused for feedsh, which cannot unpause it.
             if !exited.done { kill(pid, SIGTERM) }
-            return tracker
+            return tracker.value
+        }
+        let origin = ContinuousClock.now
+        @Sendable func now() -> Double {
+            let elapsed = ContinuousClock.now - origin
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         }
         do {
             try await channel.executeThenClose { inbound, outbound in
-                for command in PlaybackTracker.commands {
+                for command in PlaybackTracker.commands(for: rules) {
                     try await outbound.write(ByteBuffer(string: command.line))
                 }
                 control.connected(outbound)
+                events(.controlling(socket: socket))
+                @Sendable func apply(_ step: (inout PlaybackTracker) -> [PlaybackEvent]) -> [MPVCommand] {
+                    let (happened, commands) = tracker.step(step)
+                    for event in happened { events(event) }
+                    return commands
+                }
+                let clock = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(250))
+                        for command in apply({ $0.tick(at: now()) }) {
+                            try? await outbound.write(ByteBuffer(string: command.line))
+                        }
+                    }
+                }
+                defer { clock.cancel() }
                 for try await line in inbound {
                     guard let message = MPVMessage.parse(Array(line.readableBytesView)) else { continue }
-                    for event in tracker.handle(message) { events(event) }
+                    for command in apply({ $0.handle(message, at: now()) }) {
+                        try await outbound.write(ByteBuffer(string: command.line))
+                    }
                 }
             }
         } catch {
             // The socket broke (mpv was killed): what was seen stands.
         }
-        return tracker
+        return tracker.value
+    }
+
+    /// Sends `words` as a `script-message` to the mpv listening on `socket`
+    /// (another feedsh's `play`); false when nothing answers there.
+    public static func message(_ words: [String], to socket: String) async -> Bool {
+        guard let channel = try? await connect(socket) else { return false }
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                try await outbound.write(ByteBuffer(string: MPVCommand.scriptMessage(words).line))
+                // mpv answers each command; the answer says it was taken.
+                for try await line in inbound
+                where String(buffer: line).contains("\"error\"") {
+                    break
+                }
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 
     static func connect(_ path: String) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
@@ -354,6 +408,27 @@ final class MPVControl: Sendable {
         guard let outbound = writer.withLock({ $0 }) else { return false }
         Task { try? await outbound.write(ByteBuffer(string: MPVCommand.quit.line)) }
         return true
+    }
+}
+
+/// The tracker, shared by the task that reads mpv's socket and the clock that
+/// ticks for the sleep timer.
+final class SharedTracker: Sendable {
+    private let state: Mutex<PlaybackTracker>
+
+    init(_ tracker: PlaybackTracker) {
+        state = Mutex(tracker)
+    }
+
+    var value: PlaybackTracker { state.withLock { $0 } }
+
+    /// Runs `step` on the tracker; returns the events it gave and the commands
+    /// it asked for.
+    func step(_ step: (inout PlaybackTracker) -> [PlaybackEvent]) -> ([PlaybackEvent], [MPVCommand]) {
+        state.withLock { tracker in
+            let events = step(&tracker)
+            return (events, tracker.takeCommands())
+        }
     }
 }
 

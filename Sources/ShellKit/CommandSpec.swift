@@ -44,7 +44,9 @@ public struct CommandSpec: Sendable {
     /// synopsis per verb joined by ` | `.
     public var synopsis: String {
         guard subcommands.isEmpty else {
-            return ((verbOptional ? [name] : []) + subcommands.map { name + " " + $0.synopsis })
+            var own = self
+            own.subcommands = []
+            return ((verbOptional ? [own.synopsis] : []) + subcommands.map { name + " " + $0.synopsis })
                 .joined(separator: " | ")
         }
         var parts = [name]

@@ -51,7 +51,10 @@ public struct ParsedArguments: Sendable, Equatable {
         if !spec.subcommands.isEmpty, spec.verbOptional, words.isEmpty {
             return ParsedArguments(synopsis: spec.synopsis)
         }
-        if !spec.subcommands.isEmpty {
+        // A command with verbs that takes words of its own without one (`export
+        // FILE`, `export history FILE`): a first word that is no verb is its own.
+        let ownWords = spec.verbOptional && !(spec.arguments.isEmpty && spec.flags.isEmpty)
+        if !spec.subcommands.isEmpty, !ownWords || words.first.flatMap({ spec.subcommand($0) }) != nil {
             let verbs = spec.subcommands.map(\.name).joined(separator: "|")
             guard let verb = words.first, !verb.hasPrefix("-") else {
                 throw UsageError("say which: \(verbs)", synopsis: spec.synopsis)

@@ -3,7 +3,7 @@ import PlainText
 /// Which items a command acts on, parsed once from its word: `3`, `2-4`, `1,3`,
 /// `all` of the loaded list; `P:3`, `P:2-4`, `P:all` of subscription P; `t2`,
 /// `t1-3`, `tall` of the songs; `new` for the library's new episodes; `queue` for
-/// the play queue; `f2` for a hit of the last `find`.
+/// the play queue; `f2` for a hit of the last `find`; `b2` for a bookmark.
 ///
 /// What the word can be is declared with the argument (``Forms``): a word of a
 /// form the command does not take is a usage error naming it, as is a part that
@@ -24,6 +24,9 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         case queue
         /// The hits of the last `find` (`f` before the numbers).
         case hits
+        /// The library's bookmarks, as `bookmarks` numbers them (`b` before the
+        /// numbers).
+        case bookmarks
     }
 
     /// Which of a list's items.
@@ -50,6 +53,8 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         public static let queue = Forms(rawValue: 1 << 4)
         /// `fN`: a hit of the last `find`.
         public static let hits = Forms(rawValue: 1 << 5)
+        /// `bN`: a bookmark.
+        public static let bookmarks = Forms(rawValue: 1 << 6)
 
         /// What the download commands take.
         public static let downloads: Forms = [.several, .subscription, .songs, .new]
@@ -106,6 +111,11 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
             scope = .hits
             rest = word.dropFirst()
             noun = "hit"
+        } else if word.hasPrefix("b") {
+            guard forms.contains(.bookmarks) else { return .failure(.formNotTaken(word)) }
+            scope = .bookmarks
+            rest = word.dropFirst()
+            noun = "bookmark"
         }
         guard let items = parseItems(rest) else {
             let bad = rest.split(separator: ",", omittingEmptySubsequences: false).first { parseItems($0) == nil }

@@ -72,12 +72,18 @@ extension Command {
             details: """
                 To FILE, or to standard output without one. Other podcast clients import
                 it. Private feeds are written without their user name and password unless
-                --with-credentials is given (then keep the file to yourself).
+                --with-credentials is given (then keep the file to yourself). 'export
+                history' writes the listening history instead (see 'help export history'):
+                every play, bookmark and finished episode, with the feed URL and GUID
+                another tool matches episodes by.
                 """,
             arguments: [exportedFile.spec],
-            flags: [withCredentials.spec]
+            flags: [withCredentials.spec],
+            subcommands: [historySpec],
+            verbOptional: true
         )
     ) { arguments, context throws(ShellError) in
+        if arguments.subcommand == "history" { return try await exportHistory(arguments, context) }
         let all = try await subscriptions(context)
         var credentials: [Int64: FeedCredentials] = [:]
         if arguments[withCredentials] {

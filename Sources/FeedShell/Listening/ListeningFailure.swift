@@ -7,11 +7,14 @@ enum ListeningFailure: CommandFailure {
     case notPlayable(source: String, reason: String)
     /// `play queue` with nothing queued.
     case emptyQueue
+    /// `sleep` with no `play` running in any feedsh.
+    case nothingPlaying
 
     var failureCode: String {
         switch self {
         case .notPlayable: "not-playable"
         case .emptyQueue: "empty-queue"
+        case .nothingPlaying: "nothing-playing"
         }
     }
 
@@ -19,6 +22,7 @@ enum ListeningFailure: CommandFailure {
         switch self {
         case .notPlayable(let source, let reason): "cannot play \(source): \(reason)"
         case .emptyQueue: "the queue is empty: 'queue add SELECTOR' adds episodes"
+        case .nothingPlaying: "nothing is playing: 'sleep' reaches a 'play' running in another feedsh"
         }
     }
 }

@@ -26,26 +26,35 @@ extension Command {
                 ('chapters N' lists them). 'play fN' plays hit N of the last 'find',
                 from where its words were said. 'play queue' plays the play queue in
                 order (see 'help queue'): q in mpv goes on to the next, Ctrl-C stops.
+                'play bN' plays from bookmark N ('bookmarks' lists them); b in mpv marks
+                one. --sleep 30m (or end, chapter) stops playback then, fading out over
+                the last 10 seconds; 'sleep' in another feedsh changes it. The listening
+                settings apply (see 'help set'): skip-silence, loudness, volume-boost,
+                skip-intro (a play from the start begins after it), skip-outro (reaching
+                it is the end) and skip-chapters. Every play is kept in the listening
+                history ('stats', 'export history').
                 With 'set sync auto on', a sync follows in the background.
                 """,
             arguments: [played.spec],
-            flags: [fromStart.spec, startAt.spec, chapter.spec]
+            flags: [fromStart.spec, startAt.spec, chapter.spec, sleepAfter.spec]
         ),
         syncsAfter: true
     ) { arguments, context throws(ShellError) in
         let selector = try arguments.required(played)
         let start = try playStart(arguments)
+        let sleep = arguments[sleepAfter]
         if selector.scope == .queue {
-            return try await playQueue(start: start, arguments, context)
+            return try await playQueue(start: start, sleep: sleep, arguments, context)
         }
         let (target, from) = try await context.session.playTarget(selector, start: start, synopsis: arguments.synopsis)
-        return try await playOne(target, start: from, arguments, context)
+        return try await playOne(target, start: from, sleep: sleep, arguments, context)
     }
 
     /// Plays one episode or song in the foreground and records how it ended.
     private static func playOne(
         _ target: DownloadTarget,
         start: PlayStart,
+        sleep: SleepTimer?,
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> Played {
@@ -53,6 +62,7 @@ extension Command {
         let plan = try await session.services.listening.playbackPlan(
             for: target,
             start: start,
+            sleep: sleep,
             synopsis: arguments.synopsis
         )
         context.report(.playing(plan))
@@ -76,21 +86,27 @@ extension Command {
     /// `play queue`: the queue's episodes in order, each from its saved position
     /// (the first from `start` when one was given). One played to the end leaves
     /// the queue (``Library/Library/mark(_:_:)``); quitting the player (`q`) goes
-    /// on to the next; Ctrl-C, or the player failing, stops the run.
+    /// on to the next; Ctrl-C, the player failing, or a sleep timer stops the run
+    /// (`--sleep` counts across the queue: each episode gets what is left).
     private static func playQueue(
         start: PlayStart,
+        sleep: SleepTimer?,
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> QueuePlayed {
         let targets = try await context.session.queueTargets()
         guard !targets.isEmpty else { throw .failure(ListeningFailure.emptyQueue) }
         var plays: [Played] = []
+        var sleep = sleep
         for (index, target) in targets.enumerated() {
-            let played = try await playOne(target, start: index == 0 ? start : .saved, arguments, context)
+            let played = try await playOne(target, start: index == 0 ? start : .saved, sleep: sleep, arguments, context)
             context.report(.playedInQueue(played))
             plays.append(played)
             if Task.isCancelled { throw .interrupted }
+            if played.end.slept { break }
             if case .exited(let exit) = played.end.reason, exit != .exited(0) { break }
+            // A timer set with --sleep, or from another feedsh, goes on.
+            sleep = played.end.sleepLeft
         }
         let left = try await QueueText.entries(context.session.libraryIfMade()).count
         return QueuePlayed(plays: plays, left: left)
@@ -129,8 +145,8 @@ struct QueuePlayed: CommandResult {
 
 extension Command {
     private static let played = CommandArgument<Selector>(
-        "N|tN|fN|queue",
-        forms: [.subscription, .songs, .queue, .hits],
+        "N|tN|fN|bN|queue",
+        forms: [.subscription, .songs, .queue, .hits, .bookmarks],
         noun: "episode",
         completion: .selector(CompletionDomain.episodes)
     )
@@ -139,4 +155,11 @@ extension Command {
         "--at takes a time such as 12:34, 1:02:03 or 95, not '\($0)'"
     }
     private static let chapter = CommandOption<Int>("chapter", range: 1...100_000)
+    private static let sleepAfter = CommandOption<SleepTimer>(
+        "sleep",
+        placeholder: "TIME|end|chapter",
+        parse: sleepTimer
+    ) {
+        "--sleep takes a time from 1s to 24h (30m, 1h, 1:30), end or chapter, not '\($0)'"
+    }
 }

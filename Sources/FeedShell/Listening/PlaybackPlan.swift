@@ -5,6 +5,7 @@ import Library
 import PlainText
 import Playback
 import ShellKit
+import Synchronization
 
 /// What `play` does with one episode or song, as the session decides it: the
 /// downloaded file or the stream, from the saved position, at the speed set,
@@ -22,6 +23,33 @@ struct PlaybackPlan: Sendable {
     let episodeID: Int64?
     /// The episode's `podcast:chapters`, in time order, given to mpv.
     let chapters: [PlayRequest.Chapter]
+    /// Skip silence, loudness, intros, outros and chapters, as set for its podcast.
+    let listening: ListeningSettings
+    /// `--sleep`: when a sleep timer stops playback.
+    let sleep: SleepTimer?
+
+    /// The audio filters and rules mpv plays it with.
+    func request(terminal: Bool) -> PlayRequest {
+        PlayRequest(
+            source: source,
+            title: label.title,
+            start: start,
+            speed: speed,
+            terminal: terminal,
+            chapters: chapters,
+            filters: AudioFilters(
+                skipSilence: listening.skipSilence,
+                loudness: listening.loudness,
+                volumeBoost: listening.volumeBoost
+            ),
+            rules: PlaybackRules(
+                skipOutro: listening.skipOutro,
+                skipChapters: listening.skipChapters,
+                sleep: sleep,
+                bookmarkKey: episodeID != nil
+            )
+        )
+    }
 }
 
 /// Where `play` starts.
@@ -39,6 +67,59 @@ enum PlayStart: Sendable, Equatable {
     /// or past a week (no episode is that long).
     static func seconds(_ text: String) -> Double? {
         ClockTime.seconds(text, fields: 1...3)
+    }
+}
+
+/// What a play does beside the player as it goes: the link another feedsh's
+/// `sleep` reaches it by, and the bookmarks made with mpv's key.
+final class PlaySideEffects: Sendable {
+    private let plan: PlaybackPlan
+    private let library: Library?
+    private let state = Mutex<(link: PlayerLink?, saves: [Task<Void, Never>])>((nil, []))
+
+    init(plan: PlaybackPlan, library: Library?) {
+        self.plan = plan
+        self.library = library
+    }
+
+    func handle(_ event: PlaybackEvent) {
+        switch event {
+        case .controlling(let socket):
+            let link = PlayerLink(
+                pid: getpid(),
+                socket: socket,
+                playing: "\(plan.label.number) \(plan.label.title)",
+                sleep: plan.sleep?.word,
+                sleepsAt: plan.sleep.flatMap { Self.sleepsAt($0, remaining: nil) }
+            )
+            state.withLock { $0.link = link }
+            link.write()
+        case .sleep(let timer, let remaining):
+            let link = state.withLock { state -> PlayerLink? in
+                state.link?.sleep = timer?.word
+                state.link?.sleepsAt = timer.flatMap { Self.sleepsAt($0, remaining: remaining) }
+                return state.link
+            }
+            link?.write()
+        case .bookmark(let seconds):
+            guard let library, let episodeID = plan.episodeID else { return }
+            let save = Task { _ = try? await library.addBookmark(episodeID: episodeID, at: seconds, note: nil) }
+            state.withLock { $0.saves.append(save) }
+        default:
+            break
+        }
+    }
+
+    /// Waits for the bookmarks to be written and takes the link away.
+    func finish() async {
+        let (link, saves) = state.withLock { ($0.link, $0.saves) }
+        for save in saves { await save.value }
+        if let link { PlayerLink.remove(socket: link.socket) }
+    }
+
+    private static func sleepsAt(_ timer: SleepTimer, remaining: Double?) -> Double? {
+        guard case .after(let seconds) = timer else { return nil }
+        return Date().timeIntervalSince1970 + (remaining ?? seconds)
     }
 }
 
@@ -76,6 +157,7 @@ extension ListeningService {
     func playbackPlan(
         for target: DownloadTarget,
         start: PlayStart,
+        sleep: SleepTimer? = nil,
         synopsis: String
     ) async throws(ShellError) -> PlaybackPlan {
         let request = target.request
@@ -114,10 +196,17 @@ extension ListeningService {
                 PlayRequest.Chapter(start: $0.start, title: $0.title)
             }
         }
+        let listening = await listeningSettings(ofPodcast: target.label.episode?.podcast)
+        // A play from the beginning starts after the intro (unless the episode is
+        // no longer than it).
+        let intro =
+            listening.skipIntro > 0 && listening.skipIntro < (stored?.seconds ?? .infinity) ? listening.skipIntro : 0
         let seconds: Double
         switch start {
-        case .saved: seconds = stored?.played == true ? 0 : stored?.position ?? 0
-        case .beginning: seconds = 0
+        case .saved:
+            let saved = stored?.played == true ? 0 : stored?.position ?? 0
+            seconds = saved > 0 ? saved : intro
+        case .beginning: seconds = intro
         case .at(let at): seconds = at
         case .chapter(let number):
             guard chapters.indices.contains(number - 1) else {
@@ -134,8 +223,20 @@ extension ListeningService {
             speed: await speed(ofPodcast: target.label.episode?.podcast),
             player: await player(),
             episodeID: target.label.episode?.episode,
-            chapters: chapters
+            chapters: chapters,
+            listening: listening,
+            sleep: sleep
         )
+    }
+
+    /// The listening settings for an episode of `podcastID`: the library's, with
+    /// the podcast's own over them.
+    func listeningSettings(ofPodcast podcastID: Int64?) async -> ListeningSettings {
+        let settings = await library.settings()
+        guard let podcastID, let library = library.opened,
+            let own = try? await library.podcastSettings(podcastID)
+        else { return settings.listening() }
+        return settings.listening(overriddenBy: own)
     }
 
     /// The library's row of `episode` (nil for what is no library episode).
@@ -186,33 +287,58 @@ extension ListeningService {
             }
         }
         let end: PlaybackEnd
+        let side = PlaySideEffects(plan: plan, library: library)
+        let started = Date()
         do throws(PlaybackError) {
-            end = try await Player.play(
-                PlayRequest(
-                    source: plan.source,
-                    title: plan.label.title,
-                    start: plan.start,
-                    speed: plan.speed,
-                    terminal: terminal,
-                    chapters: plan.chapters
-                ),
-                with: plan.player
-            ) { event in
+            end = try await Player.play(plan.request(terminal: terminal), with: plan.player) { event in
                 if case .position(let seconds, _) = event { continuation.yield(seconds) }
+                side.handle(event)
                 events(event)
             }
         } catch {
             continuation.finish()
             await saver.value
+            await side.finish()
             throw error
         }
         continuation.finish()
         await saver.value
+        await side.finish()
+        if let library, let episodeID, end.listened.heard > 0 || end.finished {
+            let record = end
+            await Task {
+                await Self.history(record, of: episodeID, plan: plan, started: started, in: library)
+            }.value
+        }
         // In a task of its own: a cancelled `play` still records where it stopped.
         let record = await Task {
             await Self.record(end, of: episodeID, startedAt: plan.start, in: library)
         }.value
         return (end, record)
+    }
+
+    /// Adds the playback to the listening history.
+    private static func history(
+        _ end: PlaybackEnd,
+        of episodeID: Int64,
+        plan: PlaybackPlan,
+        started: Date,
+        in library: Library
+    ) async {
+        guard let identity = try? await library.identity(ofEpisode: episodeID) else { return }
+        _ = try? await library.record(
+            PlaybackRecord(
+                episode: identity,
+                started: started,
+                fromSeconds: plan.start,
+                toSeconds: end.finished ? end.duration ?? end.position ?? plan.start : end.position ?? plan.start,
+                mediaSeconds: end.listened.heard,
+                wallSeconds: end.listened.wall,
+                speed: plan.speed,
+                silenceSkipped: end.listened.silenceSkipped,
+                finished: end.finished
+            )
+        )
     }
 
     /// Played at the end (or past 95 %), else the last position; either records

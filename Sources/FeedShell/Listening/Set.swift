@@ -15,7 +15,12 @@ extension Command {
                 on' makes 'update' download its new episodes; 'set podcast N keep K' has
                 cleanup delete the files of played episodes beyond its newest K downloads
                 (never unplayed ones; 'keep all' keeps everything); 'set podcast N speed
-                X' plays it at X over the speed setting ('default' follows it again). 'set transcripts auto
+                X' plays it at X over the speed setting ('default' follows it again). The
+                listening settings (skip-silence, loudness, volume-boost, skip-intro,
+                skip-outro, skip-chapters) apply to every podcast, and each subscription
+                may have its own: 'set podcast N skip-intro 45s', 'set podcast N
+                skip-chapters sponsor ad'. They apply however the episode is named (N,
+                P:E, fN, bN, play queue). 'set transcripts auto
                 on' has 'update' fetch the transcripts of new episodes, for 'find'. 'set sync auto on'
                 has 'update' and 'play' sync afterwards ('sync login' first) while the prompt is
                 back, saying only what failed.
@@ -30,7 +35,8 @@ extension Command {
                 CommandSpec(
                     "podcast",
                     summary:
-                        "subscription N's auto-download (on|off), how many files to keep (K|all) or speed (X|default)",
+                        "subscription N's auto-download (on|off), files to keep (K|all), speed (X|default), "
+                        + "or a listening setting of its own (skip-intro 45s; default follows the library's)",
                     arguments: [ruleSubscription.spec, rule.spec, ruleValue.spec]
                 )
             ],
@@ -77,8 +83,11 @@ extension Command {
         let effective = await session.services.library.effectiveSettings()
         // settings() opened the library when there is one; listing never makes one.
         let rules = session.services.library.opened != nil ? (try? await subscriptions(context)) ?? [] : []
-        let podcasts = rules.map(\.podcast).filter { $0.autodownload || $0.keep != nil || $0.speed != nil }
-        return SettingsListing(settings: effective, podcasts: podcasts)
+        let own = (try? await session.services.library.opened?.allPodcastSettings()) ?? [:]
+        let podcasts = rules.map(\.podcast).filter {
+            $0.autodownload || $0.keep != nil || $0.speed != nil || own[$0.id ?? -1] != nil
+        }
+        return SettingsListing(settings: effective, podcasts: podcasts, own: own)
     }
 
     private static func setPodcastRule(
@@ -89,12 +98,26 @@ extension Command {
         let number = podcast.number
         let ruleText = try arguments.required(rule)
         let valueText = try arguments.required(ruleValue)
-        guard let rule = PodcastRule(rawValue: ruleText) else {
-            throw .usage(.noSuchRule(ruleText), synopsis: arguments.synopsis)
-        }
         let library = try context.session.library()
         let id = podcast.id ?? -1
         let title = podcast.title
+        if let setting = Setting(rawValue: ruleText), Setting.perPodcast.contains(setting) {
+            var value: String?
+            if valueText != "default" {
+                do throws(SettingError) {
+                    value = try setting.normalize(valueText)
+                } catch {
+                    throw .setting(error)
+                }
+            }
+            try await libraryCall { () async throws(LibraryError) in
+                try await library.setPodcastSetting(id, setting, to: value)
+            }
+            return RuleChanged(number: number, title: title, rule: .listening(setting, value))
+        }
+        guard let rule = PodcastRule(rawValue: ruleText) else {
+            throw .usage(.noSuchRule(ruleText), synopsis: arguments.synopsis)
+        }
         switch rule {
         case .autodownload:
             let on: Bool
@@ -138,6 +161,8 @@ extension Command {
 struct SettingsListing: CommandResult {
     let settings: [EffectiveSetting]
     let podcasts: [StoredPodcast]
+    /// The subscriptions' own listening settings, by podcast id.
+    var own: [Int64: [Setting: String]] = [:]
 }
 
 /// A setting `set NAME VALUE` changed (to its default when `value` is nil).
@@ -157,6 +182,8 @@ struct RuleChanged: CommandResult {
         case keep(Int?, deleted: [CleanupDeletion])
         /// The speed over the setting (the setting's when nil).
         case speed(Double?)
+        /// A listening setting of its own (the library's when nil).
+        case listening(Setting, String?)
     }
 
     let number: Int
@@ -181,8 +208,8 @@ extension Command {
     )
     // Read as text, so that a wrong rule is named with the rules there are.
     private static let rule = CommandArgument<String>(
-        "autodownload|keep|speed",
-        completion: .words(PodcastRule.allCases.map(\.rawValue))
+        "RULE",
+        completion: .words(PodcastRule.allCases.map(\.rawValue) + Setting.perPodcast.map(\.name))
     )
     private static let ruleValue = CommandArgument<String>(
         "VALUE",

@@ -15,6 +15,10 @@ extension Setting {
         case .podcastIndexKey: "KEY"
         case .podcastIndexSecret: "SECRET"
         case .rateLimit: "RATE"
+        case .skipSilence, .loudness: "on|off"
+        case .volumeBoost: "DB"
+        case .skipIntro, .skipOutro: "TIME"
+        case .skipChapters: "WORDS"
         }
     }
 
@@ -32,6 +36,12 @@ extension Setting {
         case .podcastIndexSecret: "its secret, never shown (FEEDSH_PODCASTINDEX_SECRET wins)"
         case .rateLimit: "the most all downloads together may take a second (200k, 1.5M) when --limit-rate is not given"
         case .sync: "auto on: update and play sync afterwards, in the background, saying only what failed"
+        case .skipSilence: "shorten pauses of a second or more while playing (positions stay the file's)"
+        case .loudness: "play quiet and loud shows at one level"
+        case .volumeBoost: "decibels added to the volume, 0 to 12"
+        case .skipIntro: "a play from the start begins this far in (45s, 1m30s); best per podcast"
+        case .skipOutro: "this long before the end counts as the end: played, and the queue goes on"
+        case .skipChapters: "words (sponsor ad): chapters whose titles hold one are jumped over"
         }
     }
 
@@ -45,7 +55,10 @@ extension Setting {
         case .cleanup: "on"
         case .maxSize: "4G"
         case .transcripts, .sync: "auto off"
-        case .podcastIndexKey, .podcastIndexSecret, .rateLimit: "none"
+        case .podcastIndexKey, .podcastIndexSecret, .rateLimit, .skipChapters: "none"
+        case .skipSilence, .loudness: "off"
+        case .volumeBoost: "0"
+        case .skipIntro, .skipOutro: "0s"
         }
     }
 }

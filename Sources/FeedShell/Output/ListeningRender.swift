@@ -70,9 +70,13 @@ extension Render {
 extension Render {
     /// `set`: each setting's value and where it comes from, then the
     /// subscriptions with rules of their own.
-    static func settings(_ settings: [EffectiveSetting], podcasts: [StoredPodcast], width: Int?, color: Bool)
-        -> String
-    {
+    static func settings(
+        _ settings: [EffectiveSetting],
+        podcasts: [StoredPodcast],
+        own: [Int64: [Setting: String]],
+        width: Int?,
+        color: Bool
+    ) -> String {
         var text = Table(
             columns: [Table.Column("Setting"), Table.Column("Value", maxWidth: 50), Table.Column("From")],
             rows: settings.map { [$0.setting.name, SafeText.line($0.value ?? $0.setting.defaultText), $0.source] }
@@ -82,6 +86,9 @@ extension Render {
             if podcast.autodownload { rules.append("autodownload on") }
             if let keep = podcast.keep { rules.append("keep \(keep)") }
             if let speed = podcast.speed { rules.append("speed \(Setting.decimal(speed))") }
+            for (setting, value) in (own[podcast.id ?? -1] ?? [:]).sorted(by: { $0.key.name < $1.key.name }) {
+                rules.append("\(setting.name) \(SafeText.line(value))")
+            }
             return "\(podcast.number) \(SafeText.line(podcast.title)): \(rules.joined(separator: ", "))"
         }
         if !lines.isEmpty { text += "\nsubscriptions:\n" + lines.joined(separator: "\n") }
@@ -91,7 +98,11 @@ extension Render {
 
 extension JSONRender {
     /// `set --json`: the settings in effect and the subscriptions' own rules.
-    static func settings(_ settings: [EffectiveSetting], podcasts: [StoredPodcast]) -> JSONValue {
+    static func settings(
+        _ settings: [EffectiveSetting],
+        podcasts: [StoredPodcast],
+        own: [Int64: [Setting: String]]
+    ) -> JSONValue {
         .object([
             "settings": .array(
                 settings.map {
@@ -107,6 +118,14 @@ extension JSONRender {
                         "number": .int(podcast.number), "title": .string(podcast.title),
                         "autodownload": .bool(podcast.autodownload), "keep": podcast.keep.map { .int($0) },
                         "speed": podcast.speed.map { .double($0) } ?? .null,
+                        "settings": .array(
+                            (own[podcast.id ?? -1] ?? [:]).sorted { $0.key.name < $1.key.name }.map {
+                                .object([
+                                    "name": .string($0.key.name), "value": .string($0.value),
+                                    "source": .string("podcast"),
+                                ])
+                            }
+                        ),
                     ])
                 }
             ),

@@ -48,11 +48,11 @@ extension QueueListing {
 
 extension SettingsListing {
     func text(on page: Page) -> String? {
-        Render.settings(settings, podcasts: podcasts, width: page.width, color: page.color)
+        Render.settings(settings, podcasts: podcasts, own: own, width: page.width, color: page.color)
     }
 
     func encode(to encoder: any Encoder) throws {
-        try JSONRender.settings(settings, podcasts: podcasts).encode(to: encoder)
+        try JSONRender.settings(settings, podcasts: podcasts, own: own).encode(to: encoder)
     }
 }
 
@@ -89,6 +89,8 @@ extension RuleChanged {
             return head + kept + deleted.map { "\n" + $0.message }.joined()
         case .speed(let speed):
             return head + (speed.map { "plays at \(Setting.decimal($0))×" } ?? "plays at the speed setting")
+        case .listening(let setting, let value):
+            return head + SafeLine("\(setting.name) \(value ?? "follows the library's setting")").description
         }
     }
 
@@ -99,6 +101,9 @@ extension RuleChanged {
         case .autodownload(let on): try container.encode(on, forKey: .autodownload)
         case .keep(let keep, _): try container.encodeIfPresent(keep, forKey: .keep)
         case .speed(let speed): try container.encode(speed, forKey: .speed)
+        case .listening(let setting, let value):
+            try container.encode(setting.name, forKey: .name)
+            try container.encode(value, forKey: .value)
         }
     }
 
@@ -107,5 +112,7 @@ extension RuleChanged {
         case autodownload
         case keep
         case speed
+        case name
+        case value
     }
 }

@@ -25,6 +25,12 @@ enum Misuse: Sendable {
     case badFeedCredentials(FeedCredentialsError)
     case selector(Selector.Problem, noun: String, count: Int?)
     case search(SearchQueryError)
+    case noBookmarks
+    case bookmarkWithoutEpisode(Int)
+    case noSuchBookmark(Int, count: Int)
+    case badTime(String)
+    case badSleep(String)
+    case badDate(String)
 
     var line: SafeLine {
         switch self {
@@ -41,12 +47,21 @@ enum Misuse: Sendable {
         case .nothingToSubscribe: "nothing to subscribe to: give an ID or a feed URL, or load a podcast"
         case .noSearchResult(let text, let count): "no result '\(text)' (1-\(count))"
         case .startsTogether(let first, let second): "--\(first) and --\(second) cannot go together"
-        case .noSuchRule(let rule): "set podcast N takes autodownload, keep or speed, not '\(rule)'"
+        case .noSuchRule(let rule):
+            "set podcast N takes autodownload, keep, speed, \(Setting.perPodcast.map(\.name).joined(separator: ", ")), not '\(rule)'"
         case .badKeep(let value): "keep takes a number of files or all, not '\(value)'"
         case .noPassword(let user, let variable): "no password for \(user): type it when asked, or set \(variable)"
         case .badFeedCredentials(let error): "\(error)"
         case .selector(let problem, let noun, let count): "\(problem.description(noun: noun, count: count))"
         case .search(let error): FindText.problem(error)
+        case .noBookmarks: "no bookmarks yet: 'b' in mpv while playing, or 'bookmark P:E TIME', makes one"
+        case .bookmarkWithoutEpisode(let number): "b\(number)'s episode is no longer in the library"
+        case .noSuchBookmark(let number, let count):
+            count == 0 ? "no bookmark \(number): there are none" : "no bookmark \(number) (1-\(count))"
+        case .badTime(let text): "'\(text)' is not a time: give 12:34, 1:02:03, 95 or 1m30s"
+        case .badSleep(let text):
+            "'\(text)' is not a sleep timer: give a time from 1s to 24h (30m, 1h, 1:30), end, chapter or off"
+        case .badDate(let text): "'\(text)' is not a date: give YYYY-MM-DD"
         }
     }
 

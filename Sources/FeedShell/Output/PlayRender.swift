@@ -34,6 +34,15 @@ extension Render {
         return text
     }
 
+    /// `in 29:58`, `at the end of the episode`, `at the end of the chapter`.
+    static func sleepTimer(_ timer: SleepTimer, remaining: Double?) -> String {
+        switch timer {
+        case .after(let seconds): "stops in \(Formatting.duration(.seconds(remaining ?? seconds)))"
+        case .endOfEpisode: "stops at the end of the episode"
+        case .endOfChapter: "stops at the end of the chapter"
+        }
+    }
+
     /// `queue: 2 played, 1 left ('queue' lists them)`, after `play queue`.
     static func queuePlayed(_ played: Int, left: Int) -> String {
         "queue: \(played) played, \(left) left" + (left > 0 ? " ('queue' lists them)" : "")
@@ -73,7 +82,32 @@ struct PlaybackEvents: Sendable {
     var chapters: [PlayRequest.Chapter] = []
 
     func report(_ event: PlaybackEvent) {
-        if console.json { console.emit(json(event)) }
+        if console.json {
+            if let line = json(event) { console.emit(line) }
+        } else if let note = note(event) {
+            console.printError(note)
+        }
+    }
+
+    /// What a person is told of the listening rules at work (mpv's own screen
+    /// says so too).
+    private func note(_ event: PlaybackEvent) -> String? {
+        switch event {
+        case .skippedChapter(let number, let title):
+            SafeLine("skipped chapter \(number): \(title)").description
+        case .outro(let at):
+            "outro at \(Formatting.duration(.seconds(at))): \(label.number) counts as played"
+        case .bookmark(let at):
+            "bookmarked \(label.number) at \(Formatting.duration(.seconds(at))) ('bookmarks' lists them)"
+        case .sleep(let timer?, let remaining):
+            "sleep timer: " + Render.sleepTimer(timer, remaining: remaining)
+        case .sleep(nil, _):
+            "sleep timer off"
+        case .slept(let at):
+            "sleep timer: stopped at \(Formatting.duration(.seconds(at)))"
+        case .started, .position, .chapter, .controlling:
+            nil
+        }
     }
 
     /// `stopped`, and `played` when it played to the end.
@@ -85,7 +119,7 @@ struct PlaybackEvents: Sendable {
         if end.finished { console.emit(event("played", [:])) }
     }
 
-    private func json(_ event: PlaybackEvent) -> JSONValue {
+    private func json(_ event: PlaybackEvent) -> JSONValue? {
         switch event {
         case .started(let pid, let from, let speed, let duration):
             self.event(
@@ -105,6 +139,21 @@ struct PlaybackEvents: Sendable {
                     "chapterTitle": chapters.indices.contains(number - 1) ? .string(chapters[number - 1].title) : nil,
                 ]
             )
+        case .controlling:
+            nil
+        case .skippedChapter(let number, let title):
+            self.event("skipped-chapter", ["chapter": .int(number), "chapterTitle": .string(title)])
+        case .outro(let at):
+            self.event("outro", ["seconds": .double(at)])
+        case .bookmark(let at):
+            self.event("bookmark", ["seconds": .double(at)])
+        case .sleep(let timer, let remaining):
+            self.event(
+                "sleep",
+                ["sleep": timer.map { .string($0.word) } ?? .null, "remaining": remaining.map { .double($0) }]
+            )
+        case .slept(let at):
+            self.event("slept", ["seconds": .double(at)])
         }
     }
 

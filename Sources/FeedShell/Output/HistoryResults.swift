@@ -1,0 +1,286 @@
+import Foundation
+import Library
+import PlainText
+import Playback
+import TerminalKit
+
+extension BookmarkMade {
+    func text(on page: Page) -> String? {
+        let note = bookmark.note.map { " (\($0))" } ?? ""
+        return SafeLine("b\(number): \(bookmark.episodeTitle) at \(Formatting.duration(.seconds(bookmark.at)))\(note)")
+            .description
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try JSONRender.bookmark(bookmark, number: number, ref: nil, words: nil).encode(to: encoder)
+    }
+}
+
+extension BookmarkRemoved {
+    func text(on page: Page) -> String? {
+        SafeLine("removed b\(number) (\(bookmark.episodeTitle) at \(Formatting.duration(.seconds(bookmark.at))))")
+            .description + "; \(Formatting.count(left, "bookmark")) left"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try JSONValue.object(["removed": .int(number), "left": .int(left)]).encode(to: encoder)
+    }
+}
+
+extension BookmarkListing {
+    func text(on page: Page) -> String? {
+        guard !entries.isEmpty else {
+            return "no bookmarks: 'b' in mpv while playing, or 'bookmark P:E TIME [NOTE]', makes one"
+        }
+        return page.render(
+            Table(
+                columns: [
+                    .init("#", rightAligned: true), .init("Ref", rightAligned: true), .init("Podcast", maxWidth: 24),
+                    .init("Title", maxWidth: 36), .init("At", rightAligned: true), .init("Note / words"),
+                ],
+                rows: entries.map { entry in
+                    let mark = entry.bookmark
+                    let said = entry.words.map { "“\($0)”" }
+                    let note = [mark.note, said].compactMap { $0 }.joined(separator: " ")
+                    return [
+                        "b\(entry.number)", entry.ref ?? "-", SafeText.line(mark.podcastTitle),
+                        SafeText.line(mark.episodeTitle), Formatting.duration(.seconds(mark.at)), SafeText.line(note),
+                    ]
+                }
+            )
+        )
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try JSONValue.array(
+            entries.map { JSONRender.bookmark($0.bookmark, number: $0.number, ref: $0.ref, words: $0.words) }
+        ).encode(to: encoder)
+    }
+}
+
+extension SleepShown {
+    func text(on page: Page) -> String? {
+        let what = SafeText.line(playing)
+        guard let timer else { return changed ? "sleep timer off for \(what)" : "no sleep timer: \(what) plays on" }
+        return "\(what): " + Render.sleepTimer(timer, remaining: remaining)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try JSONValue.object([
+            "playing": .string(playing), "sleep": timer.map { .string($0.word) } ?? .null,
+            "remaining": remaining.map { .double($0) },
+        ]).encode(to: encoder)
+    }
+}
+
+extension StatsShown {
+    func text(on page: Page) -> String? {
+        let totals = stats.totals
+        guard totals.plays > 0 else {
+            return "nothing listened to" + (since.map { " since \(Formatting.date($0))" } ?? "") + " yet"
+        }
+        var lines = [
+            "listened \(Render.hours(totals.listened)) in \(Formatting.count(totals.plays, "play"))"
+                + (since.map { " since \(Formatting.date($0))" } ?? ""),
+            "finished \(Formatting.count(totals.finished, "episode"))",
+            "saved \(Render.hours(totals.savedBySpeed)) by speed and \(Render.hours(totals.savedBySilence)) "
+                + "by skipping silence",
+        ]
+        if !stats.topPodcasts.isEmpty {
+            lines.append(
+                "top: "
+                    + stats.topPodcasts.map { "\(SafeText.line($0.name)) \(Render.hours($0.totals.listened))" }
+                    .joined(separator: ", ")
+            )
+        }
+        var text = lines.joined(separator: "\n")
+        if !stats.groups.isEmpty {
+            text +=
+                "\n\n"
+                + page.render(
+                    Table(
+                        columns: [
+                            .init("", maxWidth: 36), .init("Listened", rightAligned: true),
+                            .init("Plays", rightAligned: true), .init("Finished", rightAligned: true),
+                            .init("Saved", rightAligned: true),
+                        ],
+                        rows: stats.groups.map { group in
+                            [
+                                SafeText.line(group.name), Render.hours(group.totals.listened),
+                                String(group.totals.plays), String(group.totals.finished),
+                                Render.hours(group.totals.savedBySpeed + group.totals.savedBySilence),
+                            ]
+                        }
+                    )
+                )
+        }
+        return text
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        func totals(_ totals: ListeningStats.Totals) -> [JSONValue.Member] {
+            [
+                .init(key: "listened", value: .double(totals.listened)),
+                .init(key: "heard", value: .double(totals.heard)),
+                .init(key: "plays", value: .int(totals.plays)), .init(key: "finished", value: .int(totals.finished)),
+                .init(key: "savedBySpeed", value: .double(totals.savedBySpeed)),
+                .init(key: "savedBySilence", value: .double(totals.savedBySilence)),
+            ]
+        }
+        func group(_ group: ListeningStats.Group) -> JSONValue {
+            JSONValue.object([.init(key: "name", value: .string(group.name))] + totals(group.totals))
+        }
+        try JSONValue.object(
+            totals(stats.totals) + [
+                .init(key: "since", value: since.map { .string(Formatting.date($0)) } ?? .null),
+                .init(key: "top", value: .array(stats.topPodcasts.map(group))),
+                .init(key: "groups", value: .array(stats.groups.map(group))),
+            ]
+        ).encode(to: encoder)
+    }
+}
+
+extension HistoryExported {
+    func text(on page: Page) -> String? {
+        SafeLine("exported \(Formatting.count(rows, "row")) of listening history to \(path)").description
+    }
+}
+
+/// The listening history as `export history` writes it: every play, bookmark and
+/// finished episode, with the feed URL and GUID other tools match episodes by.
+struct HistoryExport: CommandResult {
+    enum Format: String, CaseIterable, Sendable {
+        case csv
+        case json
+    }
+
+    let format: Format
+    var plays: [PlaybackRecord] = []
+    var bookmarks: [Bookmark] = []
+    var finished: [(identity: EpisodeIdentity, when: Date?)] = []
+
+    var rowCount: Int { plays.count + bookmarks.count + finished.count }
+
+    /// The file's text.
+    var document: String {
+        switch format {
+        case .json:
+            return json.text + "\n"
+        case .csv:
+            return csv
+        }
+    }
+
+    func text(on page: Page) -> String? { document }
+
+    func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+
+    private static let columns = [
+        "kind", "date", "podcast", "episode", "feedURL", "guid", "from", "to", "heard", "wall", "speed",
+        "silenceSkipped", "finished", "note",
+    ]
+
+    /// RFC 4180: a header, a row each, fields quoted when they hold a comma, quote
+    /// or line break.
+    private var csv: String {
+        func field(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        var rows = [Self.columns]
+        for play in plays {
+            rows.append([
+                "play", Self.timestamp(play.started), play.podcastTitle, play.episodeTitle, play.feedURL, play.guid,
+                number(play.fromSeconds), number(play.toSeconds), number(play.mediaSeconds), number(play.wallSeconds),
+                Setting.decimal(play.speed), number(play.silenceSkipped), play.finished ? "1" : "0", "",
+            ])
+        }
+        for mark in bookmarks {
+            rows.append([
+                "bookmark", Self.timestamp(mark.created), mark.podcastTitle, mark.episodeTitle, mark.feedURL, mark.guid,
+                number(mark.at), "", "", "", "", "", "", mark.note ?? "",
+            ])
+        }
+        for (identity, when) in finished {
+            rows.append([
+                "finished", when.map(Self.timestamp) ?? "", identity.podcastTitle, identity.episodeTitle,
+                identity.feedURL, identity.guid, "", "", "", "", "", "", "1", "",
+            ])
+        }
+        return rows.map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private var json: JSONValue {
+        func episode(_ podcast: String, _ title: String, _ feed: String, _ guid: String) -> [JSONValue.Member] {
+            [
+                .init(key: "podcast", value: .string(podcast)), .init(key: "episode", value: .string(title)),
+                .init(key: "feedURL", value: .string(feed)), .init(key: "guid", value: .string(guid)),
+            ]
+        }
+        return .object([
+            "plays": .array(
+                plays.map { play in
+                    .object(
+                        [.init(key: "date", value: .string(Self.timestamp(play.started)))]
+                            + episode(play.podcastTitle, play.episodeTitle, play.feedURL, play.guid) + [
+                                .init(key: "from", value: .double(play.fromSeconds)),
+                                .init(key: "to", value: .double(play.toSeconds)),
+                                .init(key: "heard", value: .double(play.mediaSeconds)),
+                                .init(key: "wall", value: .double(play.wallSeconds)),
+                                .init(key: "speed", value: .double(play.speed)),
+                                .init(key: "silenceSkipped", value: .double(play.silenceSkipped)),
+                                .init(key: "finished", value: .bool(play.finished)),
+                            ]
+                    )
+                }
+            ),
+            "bookmarks": .array(
+                bookmarks.map { mark in
+                    .object(
+                        [.init(key: "date", value: .string(Self.timestamp(mark.created)))]
+                            + episode(mark.podcastTitle, mark.episodeTitle, mark.feedURL, mark.guid) + [
+                                .init(key: "at", value: .double(mark.at)),
+                                .init(key: "note", value: .string(mark.note)),
+                            ]
+                    )
+                }
+            ),
+            "finished": .array(
+                finished.map { identity, when in
+                    .object(
+                        [.init(key: "date", value: when.map { .string(Self.timestamp($0)) } ?? .null)]
+                            + episode(identity.podcastTitle, identity.episodeTitle, identity.feedURL, identity.guid)
+                    )
+                }
+            ),
+        ])
+    }
+
+    /// ISO 8601 in UTC.
+    private static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}
+
+extension Render {
+    /// `2h 05m`, `12m`, `45s`: a span of listening.
+    static func hours(_ seconds: Double) -> String {
+        let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+        if whole >= 3600 { return String(format: "%dh %02dm", whole / 3600, whole % 3600 / 60) }
+        if whole >= 60 { return "\(whole / 60)m" }
+        return "\(whole)s"
+    }
+}
+
+extension JSONRender {
+    /// A bookmark: `{"number", "ref", "podcast", "title", "at", "note", "words", "created"}`.
+    static func bookmark(_ mark: Bookmark, number: Int, ref: String?, words: String?) -> JSONValue {
+        .object([
+            "number": .string("b\(number)"), "ref": .string(ref),
+            "podcast": .string(mark.podcastTitle), "title": .string(mark.episodeTitle), "at": .double(mark.at),
+            "note": .string(mark.note), "words": .string(words),
+            "guid": .string(mark.guid), "feedURL": .string(mark.feedURL),
+        ])
+    }
+}

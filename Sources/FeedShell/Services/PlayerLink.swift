@@ -1,0 +1,62 @@
+import Background
+import Foundation
+import Playback
+
+/// Where a running `play` can be reached by another feedsh (`sleep`): a small
+/// file beside the control socket, `player.json`, naming the feedsh that plays,
+/// mpv's socket and the sleep timer as last set. Written when the player starts
+/// and when the timer changes, removed when playback ends.
+struct PlayerLink: Codable, Sendable, Equatable {
+    /// The feedsh that plays.
+    var pid: Int32
+    /// mpv's JSON IPC socket.
+    var socket: String
+    /// What plays: `2:3 Title`.
+    var playing: String
+    /// The sleep timer's word (`1800`, `end`, `chapter`), nil without one.
+    var sleep: String?
+    /// When a timed sleep stops playback (seconds since 1970).
+    var sleepsAt: Double?
+
+    /// `{control directory}/player.json`.
+    static var path: String { ControlPaths().directory + "/player.json" }
+
+    /// The link of a `play` still running, if any: a file whose feedsh has exited
+    /// is removed.
+    static func current() -> PlayerLink? {
+        guard let data = FileManager.default.contents(atPath: path),
+            let link = try? JSONDecoder().decode(PlayerLink.self, from: data)
+        else { return nil }
+        guard kill(link.pid, 0) == 0 || errno == EPERM else {
+            unlink(path)
+            return nil
+        }
+        return link
+    }
+
+    /// Writes the link (0600, by rename, so that a reader never sees half of it).
+    func write() {
+        let paths = ControlPaths()
+        guard (try? paths.prepare()) != nil, let data = try? JSONEncoder().encode(self) else { return }
+        let temporary = Self.path + ".\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+        else { return }
+        if rename(temporary, Self.path) != 0 { unlink(temporary) }
+    }
+
+    /// Removes the link when it is still this process's.
+    static func remove(socket: String) {
+        if let data = FileManager.default.contents(atPath: path),
+            let link = try? JSONDecoder().decode(PlayerLink.self, from: data), link.socket == socket
+        {
+            unlink(path)
+        }
+    }
+
+    /// The timer as this link last heard of it, with the wall seconds left for
+    /// a timed one.
+    var timer: (SleepTimer, remaining: Double?)? {
+        guard let sleep, let timer = SleepTimer(word: sleep) else { return nil }
+        return (timer, sleepsAt.map { max(0, $0 - Date().timeIntervalSince1970) })
+    }
+}
