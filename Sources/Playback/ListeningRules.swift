@@ -73,9 +73,10 @@ public struct AudioFilters: Sendable, Equatable {
     public var mpvOption: String? {
         var filters: [String] = []
         if skipSilence {
-            filters.append("@\(Self.silenceLabel):lavfi=[silencedetect=n=\(Self.threshold):d=\(Self.shortestSilence)]")
+            let shortest = Player.seconds(Self.shortestSilence)
+            filters.append("@\(Self.silenceLabel):lavfi=[silencedetect=n=\(Self.threshold):d=\(shortest)]")
             filters.append(
-                "@feedsh-trim:lavfi=[silenceremove=stop_periods=-1:stop_duration=\(Self.shortestSilence)"
+                "@feedsh-trim:lavfi=[silenceremove=stop_periods=-1:stop_duration=\(shortest)"
                     + ":stop_threshold=\(Self.threshold):stop_silence=\(Self.keptSilence)]"
             )
         }

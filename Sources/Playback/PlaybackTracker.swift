@@ -155,6 +155,9 @@ public struct PlaybackTracker: Sendable {
     private var slept = false
     /// When the sleep timer was set (monotonic seconds).
     private var sleepSetAt: Double?
+    /// Where `sleep chapter` stops: the end of the chapter playing when it was set
+    /// (a file position), once known.
+    private var sleepUntil: Double?
     /// The volume before a fade, and the last one set.
     private var volume: Double = 100
     private var fadedTo: Double?
@@ -252,12 +255,7 @@ public struct PlaybackTracker: Sendable {
         case .reply(Self.speedRequest, let error, let value):
             speed = error == "success" ? value : nil
             speedAnswered = true
-            var events = startedIfReady()
-            if let sleep = rules.sleep, started {
-                sleepSetAt = sleepSetAt ?? now
-                events.append(.sleep(sleep, remaining: remaining(at: now)))
-            }
-            return events
+            return startedIfReady()
         case .reply(Self.volumeRequest, "success", let value?):
             volume = value
             return []
@@ -285,7 +283,12 @@ public struct PlaybackTracker: Sendable {
         guard !started, speedAnswered, let position else { return [] }
         started = true
         lastReported = position
-        return [.started(pid: pid, from: position, speed: speed, duration: duration)]
+        var events: [PlaybackEvent] = [.started(pid: pid, from: position, speed: speed, duration: duration)]
+        if let sleep = rules.sleep {
+            sleepSetAt = lastNow
+            events.append(.sleep(sleep, remaining: remaining(at: lastNow)))
+        }
+        return events
     }
 
     private mutating func positionEvent(_ value: Double) -> [PlaybackEvent] {
@@ -347,6 +350,7 @@ public struct PlaybackTracker: Sendable {
             pending.append(.showText("Bookmark at \(Self.clock(position))"))
             return [.bookmark(at: position)]
         case PlaybackRules.sleepMessage? where words.count == 2:
+            sleepUntil = nil
             if words[1] == "off" {
                 rules.sleep = nil
                 sleepSetAt = nil
@@ -377,17 +381,24 @@ public struct PlaybackTracker: Sendable {
             guard let position, let duration else { return nil }
             return (duration - position) / speed
         case .endOfChapter:
-            guard let position else { return nil }
-            guard let chapters, let next = chapters.first(where: { $0.start > position + 0.05 }) else {
-                return duration.map { ($0 - position) / speed }
-            }
-            return (next.start - position) / speed
+            guard let position, let end = sleepUntil ?? chapterEnd(after: position) else { return nil }
+            return (end - position) / speed
         }
+    }
+
+    /// The end of the chapter playing at `position`: the next one's start, else the
+    /// file's end.
+    private func chapterEnd(after position: Double) -> Double? {
+        chapters?.first { $0.start > position + 0.05 }?.start ?? duration
     }
 
     /// The fade over the timer's last seconds, and the stop.
     private mutating func sleepEvents(at now: Double) -> [PlaybackEvent] {
-        guard started, !slept, let sleep = rules.sleep, let left = remaining(at: now) else { return [] }
+        guard started, !slept, let sleep = rules.sleep else { return [] }
+        if sleep == .endOfChapter, sleepUntil == nil, chapters != nil, let position {
+            sleepUntil = chapterEnd(after: position)
+        }
+        guard let left = remaining(at: now) else { return [] }
         if left <= 0, sleep != .endOfEpisode {
             slept = true
             pending.append(.quit)

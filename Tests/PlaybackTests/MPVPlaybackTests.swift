@@ -69,7 +69,12 @@ struct MPVPlaybackTests {
         ) { events.append($0) }
         #expect(end.reason == .endOfFile)
         #expect(end.finished)
-        guard case .started(_, let from, let speed, _) = events.all.first else {
+        #expect(events.all.first.map { if case .controlling = $0 { true } else { false } } == true)
+        guard
+            case .started(_, let from, let speed, _) = events.all.first(where: {
+                if case .started = $0 { true } else { false }
+            })
+        else {
             Issue.record("no started event: \(events.all)")
             return
         }

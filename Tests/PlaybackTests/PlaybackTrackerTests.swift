@@ -22,7 +22,28 @@ import Testing
             MPVMessage.parse(Array(#"{"data":2.000000,"request_id":3,"error":"success"}"#.utf8))
                 == .reply(id: 3, error: "success", value: 2)
         )
-        #expect(MPVMessage.parse(Array(#"{"event":"seek"}"#.utf8)) == .other("seek"))
+        #expect(MPVMessage.parse(Array(#"{"event":"seek"}"#.utf8)) == .seek)
+        #expect(MPVMessage.parse(Array(#"{"event":"idle"}"#.utf8)) == .other("idle"))
+        #expect(
+            MPVMessage.parse(Array(#"{"event":"client-message","args":["feedsh-sleep","300"]}"#.utf8))
+                == .clientMessage(["feedsh-sleep", "300"])
+        )
+        #expect(
+            MPVMessage.parse(
+                Array(
+                    #"{"event":"property-change","id":5,"name":"chapter-list","data":[{"title":"Ad","time":10.5},{"time":20}]}"#
+                        .utf8
+                )
+            ) == .chapterList([.init(start: 10.5, title: "Ad"), .init(start: 20, title: "")])
+        )
+        #expect(
+            MPVMessage.parse(
+                Array(
+                    #"{"event":"property-change","id":6,"name":"af-metadata/feedsh-silence","data":{"lavfi.silence_end":"15.0001"}}"#
+                        .utf8
+                )
+            ) == .metadata(name: "af-metadata/feedsh-silence", values: ["lavfi.silence_end": "15.0001"])
+        )
         #expect(MPVMessage.parse(Array("not json".utf8)) == nil)
         #expect(MPVMessage.parse(Array(#"{"hello":1}"#.utf8)) == nil)
     }

@@ -14,6 +14,7 @@ extension Command {
                 marks where it is. 'bookmarks' lists them, numbered b1, b2...; 'play bN'
                 plays from one; 'bookmark rm N' removes bookmark N.
                 """,
+            arguments: [markedEpisode.spec, markedTime.spec, markNote.spec],
             subcommands: [
                 CommandSpec("rm", summary: "remove bookmark N", arguments: [removedMark.spec])
             ],

@@ -213,6 +213,7 @@ extension Command {
     )
     private static let ruleValue = CommandArgument<String>(
         "VALUE",
+        rest: true,
         completion: .words(["on", "off", "all", "default"])
     )
 
