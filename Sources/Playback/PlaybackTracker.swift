@@ -141,8 +141,11 @@ public struct PlaybackTracker: Sendable {
     private var endError: String?
     /// The chapter playing (from 0; -1 before the first), once known.
     private var chapter: Int?
-    /// mpv's own chapter count from `chapter`, used while `chapter-list` is unknown.
+    /// mpv's chapter list (file positions), once it gave one.
     private var chapters: [PlayRequest.Chapter]?
+    /// The chapter last judged against `skip-chapters` (a play may start inside
+    /// one before mpv's chapter list arrives).
+    private var judged: Int?
 
     public private(set) var rules: PlaybackRules
     private var silence = SilenceMap()
@@ -237,7 +240,8 @@ public struct PlaybackTracker: Sendable {
             return index >= 0 ? [.chapter(index + 1)] : []
         case .chapterList(let list):
             chapters = list.isEmpty ? nil : list.sorted { $0.start < $1.start }
-            return []
+            judged = nil
+            return chapterEvents()
         case .metadata(_, let values):
             if let end = values["lavfi.silence_end"].flatMap(Double.init),
                 let length = values["lavfi.silence_duration"].flatMap(Double.init)
@@ -317,10 +321,14 @@ public struct PlaybackTracker: Sendable {
     private mutating func chapterEvents() -> [PlaybackEvent] {
         guard let chapters, let position, !seeking else { return [] }
         let index = chapters.lastIndex { $0.start <= position + 0.05 } ?? -1
-        guard index != chapter else { return [] }
-        chapter = index
-        guard index >= 0 else { return [] }
-        var events: [PlaybackEvent] = [.chapter(index + 1)]
+        var events: [PlaybackEvent] = []
+        if index != chapter {
+            chapter = index
+            if index >= 0 { events.append(.chapter(index + 1)) }
+        }
+        guard index != judged else { return events }
+        judged = index
+        guard index >= 0 else { return events }
         let title = chapters[index].title
         if rules.skips(title) {
             let next = chapters.dropFirst(index + 1).first { !rules.skips($0.title) }

@@ -35,11 +35,20 @@ public struct Completer: Sendable {
         }
         guard var spec = specs.first(where: { $0.names.contains(name) }) else { return answer([]) }
         var rest = Array(line.words.dropFirst())
+        // A command whose verbs are optional and that takes words of its own
+        // (`export FILE`, `export history FILE`): its verbs and its own words.
+        let ownWords = spec.verbOptional && !(spec.arguments.isEmpty && spec.flags.isEmpty)
         if !spec.subcommands.isEmpty {
-            guard let verb = rest.first else { return answer(words(spec.subcommands.map(\.name), matching: current)) }
-            guard let chosen = spec.subcommand(verb) else { return answer([]) }
-            spec = chosen
-            rest.removeFirst()
+            if let verb = rest.first, let chosen = spec.subcommand(verb) {
+                spec = chosen
+                rest.removeFirst()
+            } else if rest.isEmpty, !current.hasPrefix("--") {
+                let verbs = words(spec.subcommands.map(\.name), matching: current)
+                guard ownWords, let first = spec.arguments.first else { return answer(verbs) }
+                return answer(verbs + candidates(first.completion, current: current, items: items))
+            } else if !ownWords {
+                return answer([])
+            }
         }
         // The value of an option: `--medium Pa` or `--medium=Pa`.
         if let previous = rest.last, previous.hasPrefix("--"), !previous.contains("="),

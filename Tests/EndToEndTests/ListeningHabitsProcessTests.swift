@@ -228,4 +228,49 @@ struct ListeningHabitsProcessTests {
             #expect(removed.standardError.contains("no bookmark 9 (1-1)"))
         }
     }
+
+    /// A podcast's own settings apply however its episode is named: `N`, `P:E`,
+    /// the queue, a `find` hit and a bookmark.
+    @Test func theSettingsApplyHoweverTheEpisodeIsNamed() async throws {
+        try await Scene.with { scene in
+            let set = try await scene.run(
+                "set podcast 1 skip-intro 8s; set podcast 1 skip-chapters sponsor; transcript 1:1; bookmark 1:1 0:12"
+            )
+            #expect(set.status == 0, "\(set.standardError)")
+            for route in [
+                "podcast 1; play 1 --from-start", "play 1:1 --from-start", "queue add 1:1; play queue --from-start",
+            ] {
+                let play = try scene.live(route)
+                let started = try await play.waitFor { $0["event"] as? String == "started" }
+                #expect(abs((started["from"] as? Double ?? 0) - 8) < 0.5, "\(route): \(started)")
+                try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
+                #expect(try await play.finish().status == 0, "\(route)")
+            }
+            // The hit and the bookmark start in the sponsor chapter, which is skipped.
+            for route in ["find acme; play f1", "play b1"] {
+                let play = try scene.live(route)
+                let skipped = try await play.waitFor { $0["event"] as? String == "skipped-chapter" }
+                #expect(skipped["chapterTitle"] as? String == "Sponsor: Acme Mattresses", "\(route)")
+                let started = try await play.waitFor { $0["event"] as? String == "started" }
+                try await sendQuit(toMPV: Int32(started["pid"] as? Int ?? 0))
+                #expect(try await play.finish().status == 0, "\(route)")
+            }
+        }
+    }
+
+    /// On a new machine, the history commands answer without making a library.
+    @Test func theHistoryCommandsWorkAsTheFirstCommand() async throws {
+        try await withServerAndFolder { server, root in
+            let library = root.appendingPathComponent("library.sqlite")
+            let result = try await runFeedsh(
+                ["-c", "stats; bookmarks; export history"],
+                environment: ["FEEDSH_LIBRARY": library.path, "XDG_RUNTIME_DIR": root.path]
+            )
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("nothing listened to yet"))
+            #expect(result.standardOutput.contains("no bookmarks"))
+            #expect(result.standardOutput.contains("kind,date,podcast,episode,feedURL,guid,"))
+            #expect(!FileManager.default.fileExists(atPath: library.path))
+        }
+    }
 }

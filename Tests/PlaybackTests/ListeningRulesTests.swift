@@ -87,16 +87,17 @@ import Testing
 
     @Test func aChapterToSkipIsJumpedOverOnce() {
         var tracker = started(PlaybackRules(skipChapters: ["Sponsor", "ad"]))
-        _ = tracker.handle(
+        let list = tracker.handle(
             .chapterList([
                 .init(start: 0, title: "Welcome"), .init(start: 10, title: "Our SPONSOR"),
                 .init(start: 20, title: "Ad break"), .init(start: 25, title: "Story"),
             ]),
             at: 0
         )
+        #expect(list == [.chapter(1)])
         #expect(
             tracker.handle(.propertyChange(name: "time-pos", value: 1), at: 1) == [
-                .position(1, duration: 40), .chapter(1),
+                .position(1, duration: 40)
             ]
         )
         #expect(tracker.takeCommands().isEmpty)
@@ -113,6 +114,21 @@ import Testing
         _ = tracker.handle(.seek, at: 2.2)
         #expect(tracker.handle(.propertyChange(name: "time-pos", value: 25), at: 2.3).contains(.chapter(4)))
         #expect(tracker.takeCommands().isEmpty)
+    }
+
+    /// A play that starts inside a chapter to skip (a `find` hit, a bookmark) jumps
+    /// once mpv's chapter list arrives, even after mpv named the chapter.
+    @Test func aPlayStartingInsideAChapterToSkipJumpsWhenTheListArrives() {
+        var tracker = started(PlaybackRules(skipChapters: ["sponsor"]), from: 12)
+        #expect(tracker.handle(.propertyChange(name: "chapter", value: 1), at: 0.1) == [.chapter(2)])
+        let arrived = tracker.handle(
+            .chapterList([
+                .init(start: 0, title: "Welcome"), .init(start: 10, title: "Sponsor"), .init(start: 20, title: "Story"),
+            ]),
+            at: 0.2
+        )
+        #expect(arrived == [.skippedChapter(number: 2, title: "Sponsor")])
+        #expect(tracker.takeCommands().first == .seek(20))
     }
 
     @Test func theOutroEndsTheEpisodeAsPlayed() {

@@ -149,6 +149,28 @@ struct ParsedArgumentsTests {
         #expect(set.synopsis == "set | set speed RATE")
     }
 
+    /// `export FILE` and `export history FILE`: a first word that is no verb is
+    /// the command's own argument; Tab offers the verbs and the command's own words.
+    @Test func anOptionalVerbBesideArgumentsOfItsOwn() throws {
+        let file = CommandArgument<String>("FILE", optional: true, completion: .words(["feeds.opml"]))
+        let export = CommandSpec(
+            "export",
+            summary: "export",
+            arguments: [file.spec],
+            subcommands: [CommandSpec("history", summary: "history", arguments: [file.spec])],
+            verbOptional: true
+        )
+        let plain = try ParsedArguments.parse(["feeds.opml"], spec: export)
+        #expect(plain.subcommand == nil && plain[file] == "feeds.opml")
+        let history = try ParsedArguments.parse(["history", "plays.csv"], spec: export)
+        #expect(history.subcommand == "history" && history[file] == "plays.csv")
+        #expect(try ParsedArguments.parse([], spec: export).subcommand == nil)
+        #expect(export.synopsis == "export [FILE] | export history [FILE]")
+        let completer = Completer(specs: [export])
+        #expect(completer.complete("export ") { _ in [] }.candidates.map(\.word) == ["history", "feeds.opml"])
+        #expect(completer.complete("export history ") { _ in [] }.candidates.map(\.word) == ["feeds.opml"])
+    }
+
     enum Mark: String, ArgumentChoice {
         case played, unplayed
     }
