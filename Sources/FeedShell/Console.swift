@@ -166,6 +166,12 @@ public struct Console: Sendable {
         return true
     }
 
+    /// A line for a person on standard error over another program's status line
+    /// (mpv's, while it has the terminal): that line is erased first.
+    func printOverStatusLine(_ text: String) {
+        printError(errorIsTerminal ? "\r\u{1B}[K" + text : text)
+    }
+
     /// Erases the progress line, before the command's result is printed.
     func endProgressLine() {
         guard errorIsTerminal else { return }

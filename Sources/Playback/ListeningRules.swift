@@ -61,16 +61,18 @@ public struct AudioFilters: Sendable, Equatable {
     /// Quieter than this is silence.
     static let threshold = "-50dB"
 
-    /// mpv's `--af` value; nil when no filter is wanted.
+    /// The filters in order, each as mpv's `--af-append` takes one (after any the
+    /// player command sets).
     ///
     /// Silence: FFmpeg's `silenceremove` shortens every pause of at least
     /// ``shortestSilence`` to ``keptSilence``. It renumbers the time it passes on,
     /// so `silencedetect` before it reports each pause in file time; from those,
     /// ``SilenceMap`` turns mpv's position back into the file's. Loudness:
     /// `dynaudnorm` with short frames evens out speakers and shows within about a
-    /// second and keeps the level steady across pauses; it keeps the timestamps.
+    /// second, keeping the timestamps; `loudnorm` took fourteen times the CPU and
+    /// left a quiet speaker twice as far behind (docs/performance.md, "Loudness").
     /// Boost: `volume`.
-    public var mpvOption: String? {
+    public var mpvFilters: [String] {
         var filters: [String] = []
         if skipSilence {
             let shortest = Player.seconds(Self.shortestSilence)
@@ -82,7 +84,7 @@ public struct AudioFilters: Sendable, Equatable {
         }
         if loudness { filters.append("@feedsh-loudness:lavfi=[dynaudnorm=f=150:g=15:p=0.9]") }
         if volumeBoost > 0 { filters.append("@feedsh-boost:lavfi=[volume=\(Player.seconds(volumeBoost))dB]") }
-        return filters.isEmpty ? nil : filters.joined(separator: ",")
+        return filters
     }
 }
 

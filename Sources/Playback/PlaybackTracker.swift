@@ -463,9 +463,9 @@ public struct PlaybackTracker: Sendable {
         }
     }
 
-    /// `12:34`, `1:02:03`.
+    /// `12:34`, `1:02:03` (whole seconds, as the shell shows times).
     static func clock(_ seconds: Double) -> String {
-        let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+        let whole = Int(min(max(0, seconds.isFinite ? seconds : 0), 1e9))
         let (hours, minutes, rest) = (whole / 3600, whole % 3600 / 60, whole % 60)
         return hours > 0
             ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)

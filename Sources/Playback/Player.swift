@@ -209,7 +209,7 @@ public enum Player {
                 "--force-media-title=\(request.title)",
             ]
             if !request.terminal { options.append("--no-terminal") }
-            if let filters = request.filters.mpvOption { options.append("--af-add=\(filters)") }
+            options += request.filters.mpvFilters.map { "--af-append=\($0)" }
             if !request.chapters.isEmpty {
                 let file = directory + "/chapters.txt"
                 guard

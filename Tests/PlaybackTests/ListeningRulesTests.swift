@@ -16,9 +16,9 @@ import Testing
     }
 
     @Test func theFiltersAreInTheChainOnlyWhenSet() {
-        #expect(AudioFilters().mpvOption == nil)
-        #expect(AudioFilters(volumeBoost: 6).mpvOption == "@feedsh-boost:lavfi=[volume=6dB]")
-        let all = AudioFilters(skipSilence: true, loudness: true, volumeBoost: 2.5).mpvOption ?? ""
+        #expect(AudioFilters().mpvFilters.isEmpty)
+        #expect(AudioFilters(volumeBoost: 6).mpvFilters == ["@feedsh-boost:lavfi=[volume=6dB]"])
+        let all = AudioFilters(skipSilence: true, loudness: true, volumeBoost: 2.5).mpvFilters.joined(separator: ",")
         #expect(all.hasPrefix("@feedsh-silence:lavfi=[silencedetect=n=-50dB:d=1]"))
         #expect(all.contains("@feedsh-trim:lavfi=[silenceremove=stop_periods=-1"))
         #expect(all.contains("@feedsh-loudness:lavfi=[dynaudnorm"))

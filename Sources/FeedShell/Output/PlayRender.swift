@@ -85,7 +85,7 @@ struct PlaybackEvents: Sendable {
         if console.json {
             if let line = json(event) { console.emit(line) }
         } else if let note = note(event) {
-            console.printError(note)
+            console.printOverStatusLine(note)
         }
     }
 
