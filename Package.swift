@@ -50,8 +50,22 @@ let package = Package(
         .target(
             name: "FeedShell",
             dependencies: [
-                "Background", "FeedKit", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback", "ShellKit",
+                "Background", "FeedKit", "FeedServer", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback",
+                "ShellKit",
+                // `serve --update-every` runs beside the server and stops with it.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "PlainText", "Processes", "Sync", "TerminalKit",
+            ]
+        ),
+        // `feedsh serve`: feeds of the downloaded episodes and the files, over
+        // Hummingbird; the library's side is a ``ServeCatalog``.
+        .target(
+            name: "FeedServer",
+            dependencies: [
+                "HTTPSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -184,6 +198,8 @@ let package = Package(
             name: "FixtureServer",
             dependencies: [
                 "FixtureData",
+                // Ranges, answered as `feedsh serve` answers them.
+                "HTTPSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The Podcast Index's SHA-1 header, checked as the real API does.
                 .product(name: "Crypto", package: "swift-crypto"),

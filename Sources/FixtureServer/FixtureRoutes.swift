@@ -1,5 +1,6 @@
 import FixtureData
 import Foundation
+import HTTPSupport
 import Hummingbird
 import NIOCore
 import Synchronization

@@ -39,6 +39,9 @@ public enum Setting: String, CaseIterable, Sendable {
     case skipOutro = "skip-outro"
     /// Words: a chapter whose title holds one is jumped over.
     case skipChapters = "skip-chapters"
+    /// The password `feedsh serve` wants (Basic auth) when `FEEDSH_SERVE_PASSWORD`
+    /// is not set.
+    case servePassword = "serve-password"
 
     public var name: String { rawValue }
 
@@ -52,7 +55,7 @@ public enum Setting: String, CaseIterable, Sendable {
     public static let longestSkip: Double = 30 * 60
 
     /// A value never shown (`set` lists it as set or not).
-    public var isSecret: Bool { self == .podcastIndexSecret }
+    public var isSecret: Bool { self == .podcastIndexSecret || self == .servePassword }
 
     /// The value `text` stands for, normalized (`1.50` is `1.5`), or why it cannot be.
     public func normalize(_ text: String) throws(SettingError) -> String {
@@ -107,6 +110,11 @@ public enum Setting: String, CaseIterable, Sendable {
             let words = trimmed.split(whereSeparator: { $0.isWhitespace || $0 == "," })
             guard !words.isEmpty else { throw SettingError(self, text, expected: "words such as 'sponsor ad'") }
             return words.joined(separator: " ")
+        case .servePassword:
+            guard trimmed.count >= 8, !trimmed.contains(where: { $0.isNewline }) else {
+                throw SettingError(self, "…", expected: "a password of at least 8 characters")
+            }
+            return trimmed
         case .podcastIndexKey, .podcastIndexSecret:
             guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
                 throw SettingError(self, isSecret ? "…" : text, expected: "one word without spaces")

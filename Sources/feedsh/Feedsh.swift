@@ -18,6 +18,7 @@ struct Feedsh: AsyncParsableCommand {
             feedsh [options]                   (interactive on a terminal, else commands from stdin)
               feedsh [options] -c 'CMD; CMD'
               feedsh [options] -f FILE
+              feedsh serve [--listen ADDR:PORT] [--update-every DURATION] [--json]
               feedsh serve-fixtures [--port N] [--rate BYTES]
             """,
         discussion: """
@@ -28,7 +29,7 @@ struct Feedsh: AsyncParsableCommand {
             usage error, 130 when interrupted (SIGINT), 129 on SIGHUP, 143 on SIGTERM.
             """,
         version: FeedKitVersion.current,
-        subcommands: [ServeFixtures.self]
+        subcommands: [Serve.self, ServeFixtures.self]
     )
 
     @Option(name: .short, help: ArgumentHelp("Run the commands in FILE.", valueName: "file"), completion: .file())
@@ -320,6 +321,101 @@ struct Feedsh: AsyncParsableCommand {
 }
 
 /// `feedsh serve-fixtures`: the fixture server on its own, for trying other clients.
+/// `feedsh serve`: flags only; the work is ``FeedShell/ServeFrontEnd``.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve your downloaded episodes as podcast feeds, for any podcast app.",
+        discussion: """
+            Serves /feeds/all.xml (every downloaded episode, newest first), /feeds/P.xml (subscription \
+            P's), /feeds/queue.xml (the play queue) and /subscriptions.opml, with the files under /media/ \
+            (ranges, ETags). Beyond loopback it wants a password (FEEDSH_SERVE_PASSWORD, or 'set \
+            serve-password' in the shell), and every route then asks for it with Basic auth (any user \
+            name). One line per request on standard error. SIGTERM or Ctrl-C lets the requests in flight \
+            and an update's writes finish, then exits 0. The library and download folder are the shell's \
+            (FEEDSH_LIBRARY, FEEDSH_DOWNLOAD_DIR).
+            """
+    )
+
+    @Option(help: ArgumentHelp("Address and port to listen on (port 0 picks a free one).", valueName: "addr:port"))
+    var listen = "127.0.0.1:8786"
+
+    @Option(
+        help: ArgumentHelp(
+            "Update every subscription this often (30m, 1h), downloading new episodes by the auto-download rules.",
+            valueName: "duration"
+        )
+    )
+    var updateEvery: String?
+
+    @Flag(help: "Log each request and update as one JSON object a line.")
+    var json = false
+
+    @Option(help: ArgumentHelp("The library file (env FEEDSH_LIBRARY).", valueName: "file"), completion: .file())
+    var library: String?
+
+    @Option(
+        help: ArgumentHelp("Where episodes are saved (env FEEDSH_DOWNLOAD_DIR).", valueName: "dir"),
+        completion: .directory
+    )
+    var downloadDir: String?
+
+    /// `--update-every`, read.
+    var interval: Duration? {
+        get throws {
+            guard let updateEvery else { return nil }
+            guard let seconds = ServeFrontEnd.duration(updateEvery), seconds >= 60 else {
+                throw ValidationError("--update-every takes a duration of at least 1m (30m, 1h), not '\(updateEvery)'.")
+            }
+            return .seconds(seconds)
+        }
+    }
+
+    func validate() throws {
+        guard ServeFrontEnd.listenAddress(listen) != nil else {
+            throw ValidationError("\(ServeFrontEnd.Refusal.badListen(listen)).")
+        }
+        _ = try interval
+    }
+
+    func run() async throws {
+        try await execute()
+    }
+
+    func execute() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let paths = XDGPaths(environment: environment)
+        let proxies: ProxyEnvironment
+        do throws(ProxyError) {
+            proxies = try ProxyEnvironment(environment: environment)
+        } catch {
+            throw ValidationError("\(error.description).")
+        }
+        let configuration = ShellConfiguration(
+            downloadDirectory: URL(
+                fileURLWithPath: downloadDir ?? given("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
+            ),
+            cacheDirectory: URL(fileURLWithPath: given("FEEDSH_CACHE_DIR") ?? paths.cache.path),
+            libraryFile: URL(fileURLWithPath: library ?? given("FEEDSH_LIBRARY") ?? paths.library.path),
+            proxies: proxies,
+            feedPassword: given("FEEDSH_FEED_PASSWORD")
+        )
+        do {
+            try await ServeFrontEnd.run(
+                configuration: configuration,
+                listen: listen,
+                updateEvery: try interval,
+                json: json
+            )
+        } catch let refusal as ServeFrontEnd.Refusal {
+            // A usage error (2), said without the shell's usage text.
+            FileHandle.standardError.write(Data("feedsh serve: \(refusal)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
 struct ServeFixtures: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-fixtures",

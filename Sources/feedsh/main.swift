@@ -16,6 +16,11 @@ do {
         try await command.execute()
     case let command as ServeFixtures:
         try await command.execute()
+    case var command as Serve:
+        // ArgumentParser hands `--json` after `serve` to the root command, which
+        // declares it too; the subcommand's own flag documents it.
+        if CommandLine.arguments.dropFirst().contains("--json") { command.json = true }
+        try await command.execute()
     case var command:
         try command.run()
     }

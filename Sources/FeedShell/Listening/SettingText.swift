@@ -19,6 +19,7 @@ extension Setting {
         case .volumeBoost: "DB"
         case .skipIntro, .skipOutro: "TIME"
         case .skipChapters: "WORDS"
+        case .servePassword: "PASSWORD"
         }
     }
 
@@ -42,6 +43,7 @@ extension Setting {
         case .skipIntro: "a play from the start begins this far in (45s, 1m30s); best per podcast"
         case .skipOutro: "this long before the end counts as the end: played, and the queue goes on"
         case .skipChapters: "words (sponsor ad): chapters whose titles hold one are jumped over"
+        case .servePassword: "the password 'feedsh serve' wants, never shown (FEEDSH_SERVE_PASSWORD wins)"
         }
     }
 
@@ -55,7 +57,7 @@ extension Setting {
         case .cleanup: "on"
         case .maxSize: "4G"
         case .transcripts, .sync: "auto off"
-        case .podcastIndexKey, .podcastIndexSecret, .rateLimit, .skipChapters: "none"
+        case .podcastIndexKey, .podcastIndexSecret, .rateLimit, .skipChapters, .servePassword: "none"
         case .skipSilence, .loudness: "off"
         case .volumeBoost: "0"
         case .skipIntro, .skipOutro: "0s"

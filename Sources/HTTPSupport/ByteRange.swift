@@ -1,5 +1,6 @@
-/// A single byte range from a `Range` request header, resolved against a length.
-enum ByteRangeRequest: Equatable {
+/// A single byte range from a `Range` request header, resolved against a length
+/// (RFC 9110, section 14): what the fixture server and `feedsh serve` answer.
+public enum ByteRangeRequest: Equatable, Sendable {
     /// No usable Range header: serve everything with 200.
     case none
     /// Serve these bytes with 206.
@@ -9,7 +10,7 @@ enum ByteRangeRequest: Equatable {
 
     /// Parses `bytes=N-`, `bytes=N-M` and `bytes=-S`. Multiple ranges and other units
     /// are ignored (answered with the whole file), as RFC 9110 allows.
-    init(header: String?, length: Int) {
+    public init(header: String?, length: Int) {
         guard let header, header.hasPrefix("bytes="), !header.contains(",") else {
             self = .none
             return

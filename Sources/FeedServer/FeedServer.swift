@@ -1,0 +1,272 @@
+import Foundation
+import HTTPSupport
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// Which feed a request asks for.
+public enum FeedChoice: Sendable, Equatable {
+    /// `/feeds/all.xml`: every downloaded episode, newest first.
+    case all
+    /// `/feeds/queue.xml`: the queue's downloaded episodes, in its order.
+    case queue
+    /// `/feeds/P.xml`: subscription P's downloaded episodes.
+    case podcast(Int64)
+}
+
+/// What `feedsh serve` serves, from the library and the download folder: the
+/// front end asks, the library's side answers.
+public protocol ServeCatalog: Sendable {
+    /// The feed, or nil when there is no such subscription.
+    func feed(_ choice: FeedChoice) async throws -> ServedFeed?
+    /// The subscriptions as OPML 2.0.
+    func subscriptionsOPML() async throws -> String
+    /// The download folder: `/media/` serves its complete files.
+    var mediaRoot: URL { get }
+}
+
+/// One request or scheduled update, as `serve` logs it on standard error.
+public struct ServeLogLine: Sendable, Equatable {
+    public var method: String
+    public var path: String
+    public var status: Int
+    public var bytes: Int?
+    public var milliseconds: Int
+}
+
+/// The HTTP front end of `feedsh serve`: feeds of the downloaded episodes, OPML,
+/// and the files themselves, with Basic auth when a password is set.
+public struct FeedServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        /// Every route wants Basic auth with this password (any user name).
+        public var password: String?
+
+        public init(host: String = "127.0.0.1", port: Int = 8786, password: String? = nil) {
+            self.host = host
+            self.port = port
+            self.password = password
+        }
+
+        /// Whether `host` is a loopback address (only this machine reaches it).
+        public var isLoopback: Bool {
+            host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
+    }
+
+    let catalog: any ServeCatalog
+    public let configuration: Configuration
+    let log: @Sendable (ServeLogLine) -> Void
+
+    public init(
+        catalog: any ServeCatalog,
+        configuration: Configuration,
+        log: @escaping @Sendable (ServeLogLine) -> Void
+    ) {
+        self.catalog = catalog
+        self.configuration = configuration
+        self.log = log
+    }
+
+    /// Serves until SIGTERM or SIGINT, then lets the requests in flight finish.
+    /// `started` gets the bound port; `services` run beside the server and are
+    /// shut down with it (the scheduled updates).
+    public func run(
+        services: [any Service] = [],
+        started: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws {
+        var logger = Logger(label: "feedsh.serve")
+        logger.logLevel = .critical
+        let router = Router()
+        router.add(middleware: RequestLog(log: log))
+        if let password = configuration.password { router.add(middleware: BasicAuthentication(password: password)) }
+        register(on: router)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in started(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: app)] + services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        group.maximumGracefulShutdownDuration = .seconds(30)
+        try await ServiceGroup(configuration: group).run()
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let catalog = self.catalog
+        router.on("/feeds/:name", method: .get) { request, context in
+            try await Self.feed(request, context: context, catalog: catalog)
+        }
+        router.on("/feeds/:name", method: .head) { request, context in
+            try await Self.feed(request, context: context, catalog: catalog).withoutBody
+        }
+        router.on("/subscriptions.opml", method: .get) { request, _ in
+            try await Self.conditional(request, body: catalog.subscriptionsOPML(), type: "text/x-opml; charset=utf-8")
+        }
+        let media = MediaFiles(root: catalog.mediaRoot)
+        router.on("/media/**", method: .get) { request, context in try await media.respond(request, context: context) }
+        router.on("/media/**", method: .head) { request, context in
+            try await media.respond(request, context: context).withoutBody
+        }
+    }
+
+    static func feed(_ request: Request, context: BasicRequestContext, catalog: any ServeCatalog) async throws
+        -> Response
+    {
+        let name = context.parameters.get("name") ?? ""
+        guard name.hasSuffix(".xml") else { throw HTTPError(.notFound) }
+        let choice: FeedChoice
+        switch name.dropLast(4) {
+        case "all": choice = .all
+        case "queue": choice = .queue
+        case let number:
+            guard let podcast = Int64(number), podcast > 0 else { throw HTTPError(.notFound) }
+            choice = .podcast(podcast)
+        }
+        guard let feed = try await catalog.feed(choice) else { throw HTTPError(.notFound) }
+        let base = Self.base(of: request)
+        let body = RSSWriter.write(feed, base: base, link: base + request.uri.path)
+        return try await conditional(request, body: body, type: "application/rss+xml; charset=utf-8")
+    }
+
+    /// A body with a strong ETag (its hash) and a Last-Modified of when that body
+    /// was first served; a matching `If-None-Match` (or, without one, an
+    /// `If-Modified-Since` not before it) gets a 304.
+    static func conditional(_ request: Request, body: String, type: String) async throws -> Response {
+        let tag = "\"" + String(fnv1a(body), radix: 16) + "\""
+        let modified = await FirstSeen.shared.date(of: request.uri.path, tag: tag)
+        var headers: HTTPFields = [
+            .contentType: type, .eTag: tag, .lastModified: HTTPDate.format(modified), .cacheControl: "no-cache",
+        ]
+        if let match = request.headers[.ifNoneMatch] {
+            if match.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*"
+            }) {
+                return Response(status: .notModified, headers: headers)
+            }
+        } else if let since = request.headers[.ifModifiedSince], let date = HTTPDate.parse(since),
+            modified.timeIntervalSince1970.rounded(.down) <= date.timeIntervalSince1970
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        let buffer = ByteBuffer(string: body)
+        headers[.contentLength] = String(buffer.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+    }
+
+    /// `http://host:port` as the client named this server (its Host header).
+    static func base(of request: Request) -> String {
+        let host = request.head.authority ?? "127.0.0.1"
+        return "http://" + host
+    }
+
+    /// FNV-1a, 64 bits: a body's ETag.
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}
+
+/// When each route's body was first served as it is now: its Last-Modified.
+actor FirstSeen {
+    static let shared = FirstSeen()
+    private var seen: [String: (tag: String, date: Date)] = [:]
+
+    func date(of path: String, tag: String, now: Date = Date()) -> Date {
+        if let known = seen[path], known.tag == tag { return known.date }
+        // Whole seconds, as HTTP dates are: never after the Date header.
+        let date = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        seen[path] = (tag, date)
+        return date
+    }
+}
+
+extension Response {
+    /// The response to a HEAD: the same head, no body.
+    var withoutBody: Response {
+        Response(status: status, headers: headers, body: .init())
+    }
+}
+
+/// One line per request, after it was answered (or failed).
+struct RequestLog: RouterMiddleware {
+    let log: @Sendable (ServeLogLine) -> Void
+
+    func handle(
+        _ request: Request,
+        context: BasicRequestContext,
+        next: (Request, BasicRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        func line(_ status: Int, _ bytes: Int?) -> ServeLogLine {
+            let elapsed = ContinuousClock.now - start
+            return ServeLogLine(
+                method: request.method.rawValue,
+                path: request.uri.path,
+                status: status,
+                bytes: bytes,
+                milliseconds: Int(
+                    elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+                )
+            )
+        }
+        do {
+            let response = try await next(request, context)
+            log(line(response.status.code, response.headers[.contentLength].flatMap { Int($0) }))
+            return response
+        } catch let error as any HTTPResponseError {
+            log(line(error.status.code, nil))
+            throw error
+        } catch {
+            log(line(500, nil))
+            throw error
+        }
+    }
+}
+
+/// Basic auth on every route: any user name, this password.
+struct BasicAuthentication: RouterMiddleware {
+    let password: String
+
+    func handle(
+        _ request: Request,
+        context: BasicRequestContext,
+        next: (Request, BasicRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers[.authorization], Self.accepts(header, password: password) else {
+            return Response(
+                status: .unauthorized,
+                headers: [.wwwAuthenticate: "Basic realm=\"feedsh\", charset=\"UTF-8\""]
+            )
+        }
+        return try await next(request, context)
+    }
+
+    /// Whether `header` is Basic credentials with `password`, compared in time
+    /// that does not depend on where they differ.
+    static func accepts(_ header: String, password: String) -> Bool {
+        guard header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return false }
+        let given = Array(text[text.index(after: colon)...].utf8)
+        let wanted = Array(password.utf8)
+        var difference = given.count ^ wanted.count
+        for index in 0..<max(given.count, wanted.count) {
+            let a = index < given.count ? given[index] : 0
+            let b = index < wanted.count ? wanted[index] : 0
+            difference |= Int(a ^ b)
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,122 @@
+import FeedServer
+import Foundation
+import Library
+import PlainText
+import ServiceLifecycle
+
+/// `feedsh serve`: the library's downloaded episodes as podcast feeds for any
+/// podcast app, and the files themselves, with scheduled updates.
+public enum ServeFrontEnd {
+    /// Why `serve` does not start.
+    public enum Refusal: Error, CustomStringConvertible {
+        case noPassword(host: String)
+        case badListen(String)
+
+        public var description: String {
+            switch self {
+            case .noPassword(let host):
+                "refusing to serve on \(SafeText.line(host)), beyond this machine, without a password: "
+                    + "set FEEDSH_SERVE_PASSWORD or 'set serve-password' (apps then use https://any:PASSWORD@host/...)"
+            case .badListen(let text):
+                "--listen takes ADDRESS:PORT (127.0.0.1:8786, 0.0.0.0:8786, [::1]:8786), not '\(SafeText.line(text))'"
+            }
+        }
+    }
+
+    /// `127.0.0.1:8786`, `[::1]:0`, `0.0.0.0:8786`: host and port; nil for
+    /// anything else.
+    public static func listenAddress(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
+        return (host, port)
+    }
+
+    /// `30m`, `1h`, `90` (seconds): as the listening settings write times.
+    public static func duration(_ text: String) -> Double? {
+        ListeningTime.seconds(text)
+    }
+
+    /// Serves until SIGTERM or SIGINT. Each request and update is one line on
+    /// standard error (`json`: one object each).
+    public static func run(
+        configuration: ShellConfiguration,
+        listen: String,
+        updateEvery: Duration?,
+        json: Bool
+    ) async throws {
+        guard let (host, port) = listenAddress(listen) else { throw Refusal.badListen(listen) }
+        let services = Services(configuration: configuration)
+        let environment = ProcessInfo.processInfo.environment["FEEDSH_SERVE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        var stored: String?
+        if environment == nil { stored = await services.library.settings().values[.servePassword] }
+        let password = environment ?? stored
+        let server = FeedServer(
+            catalog: LibraryCatalog(services: services),
+            configuration: .init(host: host, port: port, password: password),
+            log: { line in write(json ? requestJSON(line) : requestText(line)) }
+        )
+        guard password != nil || server.configuration.isLoopback else {
+            await services.close()
+            throw Refusal.noPassword(host: host)
+        }
+        let updates: [any Service] =
+            updateEvery.map { interval in
+                [
+                    ScheduledUpdate(services: services, every: interval) { line in
+                        write(json ? updateJSON(line) : updateText(line))
+                    }
+                ]
+            } ?? []
+        do {
+            try await server.run(services: updates) { bound in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                let auth = password == nil ? "" : " (Basic auth: any user, the serve password)"
+                write(
+                    json
+                        ? JSONValue.object(["event": .string("serving"), "url": .string("http://\(shown):\(bound)/")])
+                            .text
+                        : "serving http://\(shown):\(bound)/feeds/all.xml, /feeds/P.xml, /feeds/queue.xml, "
+                            + "/subscriptions.opml\(auth)"
+                )
+            }
+        } catch {
+            await services.close()
+            throw error
+        }
+        await services.close()
+    }
+
+    private static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func requestText(_ line: ServeLogLine) -> String {
+        "\(line.method) \(SafeText.line(line.path)) \(line.status)" + (line.bytes.map { " \($0) B" } ?? "")
+            + " \(line.milliseconds) ms"
+    }
+
+    static func requestJSON(_ line: ServeLogLine) -> String {
+        JSONValue.object([
+            "event": .string("request"), "method": .string(line.method), "path": .string(line.path),
+            "status": .int(line.status), "bytes": line.bytes.map { .int($0) } ?? .null, "ms": .int(line.milliseconds),
+        ]).text
+    }
+
+    static func updateText(_ line: ServeUpdateLine) -> String {
+        if let error = line.error { return "update failed: \(SafeText.line(error))" }
+        return "update: \(line.podcasts) podcasts, \(line.newEpisodes) new episodes, \(line.failed) failed, "
+            + "\(line.downloads) downloads started, \(line.milliseconds) ms"
+    }
+
+    static func updateJSON(_ line: ServeUpdateLine) -> String {
+        JSONValue.object([
+            "event": .string("update"), "podcasts": .int(line.podcasts), "newEpisodes": .int(line.newEpisodes),
+            "failed": .int(line.failed), "downloads": .int(line.downloads), "error": .string(line.error),
+            "ms": .int(line.milliseconds),
+        ]).text
+    }
+}
