@@ -210,6 +210,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
+        .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
         .testTarget(
             name: "FeedShellTests",
             dependencies: ["FeedShell", "ShellKit", "TerminalKit", "FixtureServer", "FixtureData"]

@@ -246,22 +246,6 @@ struct SyntheticMediaTests {
             #expect((3_000_000..<8_000_000).contains(SyntheticMedia(key: key).size))
         }
     }
-
-    @Test(arguments: [
-        ("bytes=0-", 10, ByteRangeRequest.satisfiable(0..<10)),
-        ("bytes=9-", 10, .satisfiable(9..<10)),
-        ("bytes=10-", 10, .unsatisfiable),
-        ("bytes=5-3", 10, .none),
-        ("bytes=-0", 10, .unsatisfiable),
-        ("bytes=-20", 10, .satisfiable(0..<10)),
-        ("bytes=0-1,3-4", 10, .none),
-        ("items=0-1", 10, .none),
-        ("bytes=x-", 10, .none),
-        ("bytes=0-", 0, .unsatisfiable),
-    ])
-    func parsesRanges(header: String, length: Int, expected: ByteRangeRequest) {
-        #expect(ByteRangeRequest(header: header, length: length) == expected)
-    }
 }
 
 @Suite("Fixture files")

@@ -1,0 +1,344 @@
+import FixtureServer
+import Foundation
+import Subprocess
+import Synchronization
+import SystemPackage
+import Testing
+
+/// `feedsh serve` on the binary, read by clients nobody here wrote: gPodder's
+/// podcastparser and Python's feedparser read its feeds, curl its files; and
+/// feedsh itself subscribes to what it serves.
+@Suite("Serve", .serialized)
+struct ServeProcessTests {
+    struct Scene {
+        let server: FixtureServer
+        let root: URL
+        var base: String { server.baseURL.absoluteString }
+        var downloads: URL { root.appendingPathComponent("downloads") }
+        var environment: [String: String] {
+            [
+                "FEEDSH_DOWNLOAD_DIR": downloads.path,
+                "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+            ]
+        }
+
+        /// A library subscribed to the habits feed with both episodes downloaded
+        /// and the gapped one queued.
+        static func with(_ body: (Scene) async throws -> Void) async throws {
+            try await withServerAndFolder(.init(mediaRate: nil)) { server, root in
+                let scene = Scene(server: server, root: root)
+                let setUp = try await runFeedsh(
+                    ["-c", "subscribe \(scene.base)/feeds/habits.xml; get 1:1,2; wait; queue add 1:2"],
+                    environment: scene.environment
+                )
+                #expect(setUp.status == 0, "\(setUp.standardError)")
+                try await body(scene)
+            }
+        }
+
+        /// The downloaded files, by name.
+        func files() -> [String: URL] {
+            let walker = FileManager.default.enumerator(at: downloads, includingPropertiesForKeys: nil)
+            let files = (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "wav" }
+            return Dictionary(files.map { ($0.lastPathComponent, $0) }) { first, _ in first }
+        }
+    }
+
+    @Test func podcastAppsReadEveryFeedWithNothingMissing() async throws {
+        try await Scene.with { scene in
+            let serve = try LiveServe(environment: scene.environment)
+            let url = try await serve.url()
+            let all = try await Self.read(url + "feeds/all.xml")
+            let gpodder = try #require(all["podcastparser"] as? [String: Any])
+            let python = try #require(all["feedparser"] as? [String: Any])
+            #expect(python["bozo"] as? Bool == false)
+            let episodes = gpodder["episodes"] as? [[String: Any]] ?? []
+            #expect(
+                episodes.map { $0["title"] as? String } == [
+                    "Sponsored: 40 seconds", "Gap: 30 seconds, silent from 5 to 15",
+                ]
+            )
+            #expect(episodes.map { $0["guid"] as? String } == ["habits-sponsored", "habits-gap"])
+            #expect(episodes.map { $0["seconds"] as? Int } == [40, 30])
+            let files = scene.files()
+            for episode in episodes {
+                let enclosure = try #require((episode["enclosures"] as? [[String: Any]])?.first)
+                let link = try #require(enclosure["url"] as? String)
+                #expect(link.hasPrefix(url + "media/"))
+                let file = try #require(files[(link as NSString).lastPathComponent])
+                let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+                #expect(enclosure["length"] as? Int == size)
+                #expect(enclosure["type"] as? String == "audio/wav")
+            }
+            let entries = python["episodes"] as? [[String: Any]] ?? []
+            #expect(entries.first?["chapters"] as? String == "\(scene.base)/chapters/sponsored.json")
+            #expect(entries.first?["transcript"] as? String == "\(scene.base)/transcripts/sponsored.vtt")
+            #expect(entries.map { $0["duration"] as? String } == ["40", "30"])
+
+            let one = try await Self.read(url + "feeds/1.xml")
+            #expect((one["podcastparser"] as? [String: Any])?["title"] as? String == "Listening Habits")
+            let queue = try await Self.read(url + "feeds/queue.xml")
+            let queued = ((queue["feedparser"] as? [String: Any])?["episodes"] as? [[String: Any]])?.map {
+                $0["guid"] as? String
+            }
+            #expect(queued == ["habits-gap"])
+            let opml = try await Self.curl(["-s", url + "subscriptions.opml"])
+            #expect(opml.contains("xmlUrl=\"\(scene.base)/feeds/habits.xml\""))
+            #expect(try await Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", url + "feeds/7.xml"]) == "404")
+            #expect(try await serve.stop() == 0)
+            // One line per request.
+            let lines = jsonLines(serve.errors).filter { $0["event"] as? String == "request" }
+            #expect(lines.contains { $0["path"] as? String == "/feeds/all.xml" && $0["status"] as? Int == 200 })
+        }
+    }
+
+    @Test func filesAreServedInRangesAndNothingElseIs() async throws {
+        try await Scene.with { scene in
+            let serve = try LiveServe(environment: scene.environment)
+            let url = try await serve.url()
+            let file = try #require(
+                scene.files().values.first { $0.lastPathComponent.contains("4b5d") } ?? scene.files().values.first
+            )
+            let bytes = try Data(contentsOf: file)
+            let media =
+                url + "media/" + file.deletingLastPathComponent().lastPathComponent + "/" + file.lastPathComponent
+            let whole = root(scene).appendingPathComponent("whole.wav")
+            _ = try await Self.curl(["-s", "-o", whole.path, media])
+            #expect(try Data(contentsOf: whole) == bytes)
+            func code(_ arguments: [String]) async throws -> String {
+                try await Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download}"] + arguments)
+            }
+            #expect(try await code(["-r", "0-0", media]) == "206 1")
+            #expect(try await code(["-r", "\(bytes.count - 1)-", media]) == "206 1")
+            #expect(try await code(["-r", "-100", media]) == "206 100")
+            #expect(try await code(["-r", "\(bytes.count)-", media]) == "416 0")
+            let tail = root(scene).appendingPathComponent("tail.bin")
+            _ = try await Self.curl(["-s", "-r", "-4", "-o", tail.path, media])
+            #expect(try Data(contentsOf: tail) == bytes.suffix(4))
+            let head = try await Self.curl(["-s", "-I", media])
+            #expect(head.contains("Content-Length: \(bytes.count)"))
+            let tag = try #require(
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(6)
+            )
+            #expect(try await code(["-H", "If-None-Match: \(tag)", media]) == "304 0")
+            #expect(try await code(["-r", "0-9", "-H", "If-Range: \(tag)", media]) == "206 10")
+            #expect(try await code(["-r", "0-9", "-H", "If-Range: \"changed\"", media]) == "200 \(bytes.count)")
+            // An unchanged feed costs a 304.
+            let feedTag = try await Self.curl(["-s", "-I", url + "feeds/all.xml"]).split(separator: "\r\n")
+                .first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(6)
+            #expect(try await code(["-H", "If-None-Match: \(feedTag ?? "")", url + "feeds/all.xml"]) == "304 0")
+            // No .part, no way out of the folder, no link.
+            let folder = file.deletingLastPathComponent()
+            try Data("partial".utf8).write(to: folder.appendingPathComponent("next.wav.part"))
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("link.wav"),
+                withDestinationURL: root(scene).appendingPathComponent("library.sqlite")
+            )
+            let podcastFolder = folder.lastPathComponent
+            for path in [
+                "media/\(podcastFolder)/next.wav.part", "media/\(podcastFolder)/link.wav", "media/../library.sqlite",
+                "media/%2e%2e/library.sqlite", "media/\(podcastFolder)%2F..%2F..%2Flibrary.sqlite",
+                "media/\(podcastFolder)/..%2F..%2Flibrary.sqlite", "media/\(podcastFolder)",
+            ] {
+                #expect(try await code(["--path-as-is", url + path]) == "404 0", "\(path)")
+            }
+            #expect(try await serve.stop() == 0)
+        }
+    }
+
+    @Test func beyondLoopbackAPasswordIsRequiredAndAsked() async throws {
+        try await Scene.with { scene in
+            let refused = try await runFeedsh(["serve", "--listen", "0.0.0.0:0"], environment: scene.environment)
+            #expect(refused.status == 2)
+            #expect(refused.standardError.contains("without a password: set FEEDSH_SERVE_PASSWORD"))
+            var environment = scene.environment
+            environment["FEEDSH_SERVE_PASSWORD"] = "correct horse"
+            let serve = try LiveServe(environment: environment, listen: "0.0.0.0:0")
+            let port = try #require(URL(string: try await serve.url())?.port)
+            let url = "http://127.0.0.1:\(port)/"
+            for path in ["feeds/all.xml", "feeds/1.xml", "feeds/queue.xml", "subscriptions.opml", "media/x/y.wav"] {
+                let code = try await Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", url + path])
+                #expect(code == "401", "\(path)")
+                let wrong = try await Self.curl([
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "me:wrong", url + path,
+                ])
+                #expect(wrong == "401", "\(path)")
+            }
+            let read = try await Self.read(url + "feeds/all.xml", user: "anyone", password: "correct horse")
+            #expect(((read["podcastparser"] as? [String: Any])?["episodes"] as? [Any])?.count == 2)
+            #expect(try await serve.stop() == 0)
+            #expect(!serve.errors.contains("correct horse"))
+        }
+    }
+
+    /// feedsh subscribes to the feed it serves and gets the same episodes, and a
+    /// file downloaded from it is the same bytes.
+    @Test func feedshSubscribedToItsOwnFeedGetsTheSameEpisodes() async throws {
+        try await Scene.with { scene in
+            let serve = try LiveServe(environment: scene.environment)
+            let url = try await serve.url()
+            let other = scene.root.appendingPathComponent("other")
+            let environment = [
+                "FEEDSH_DOWNLOAD_DIR": other.appendingPathComponent("downloads").path,
+                "FEEDSH_LIBRARY": other.appendingPathComponent("library.sqlite").path,
+            ]
+            let result = try await runFeedsh(
+                ["--json", "-c", "subscribe \(url)feeds/1.xml; episodes; get 2; wait"],
+                environment: environment
+            )
+            #expect(result.status == 0, "\(result.standardError)")
+            let lines = jsonLines(result.standardOutput)
+            let episodes = lines.first { $0["command"] as? String == "episodes" }?["result"] as? [[String: Any]] ?? []
+            #expect(
+                episodes.map { $0["title"] as? String } == [
+                    "Sponsored: 40 seconds", "Gap: 30 seconds, silent from 5 to 15",
+                ]
+            )
+            #expect(episodes.map { $0["guid"] as? String } == ["habits-sponsored", "habits-gap"])
+            let walker = FileManager.default.enumerator(
+                at: other.appendingPathComponent("downloads"),
+                includingPropertiesForKeys: nil
+            )
+            let got = try #require((walker?.allObjects as? [URL])?.first { $0.pathExtension == "wav" })
+            // Episode 2 of both is the 30 s gapped tone: 16,000 bytes a second and a header.
+            let original = try #require(
+                scene.files().values.first { (try? Data(contentsOf: $0).count) == 30 * 16_000 + 44 }
+            )
+            #expect(try Data(contentsOf: got) == Data(contentsOf: original))
+            #expect(try await serve.stop() == 0)
+        }
+    }
+
+    /// `--update-every` updates on schedule; SIGTERM during the run ends it with
+    /// status 0 and the library as it was written.
+    @Test func scheduledUpdatesRunBesideTheServerAndStopCleanly() async throws {
+        try await Scene.with { scene in
+            let serve = try LiveServe(environment: scene.environment, extra: ["--update-every", "1s"])
+            _ = try await serve.url()
+            let update = try await serve.waitFor { $0["event"] as? String == "update" }
+            #expect(update["podcasts"] as? Int == 1)
+            #expect(update["failed"] as? Int == 0)
+            #expect(try await serve.stop() == 0)
+            let check = try await runFeedsh(["-c", "podcasts"], environment: scene.environment)
+            #expect(check.status == 0)
+            #expect(check.standardOutput.contains("Listening Habits"))
+        }
+    }
+
+    private func root(_ scene: Scene) -> URL { scene.root }
+
+    static func read(_ url: String, user: String? = nil, password: String? = nil) async throws -> [String: Any] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let python = root.appendingPathComponent(".build-venv/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw ServeTestError("no \(python.path): 'make test-deps' makes the venv with feedparser and podcastparser")
+        }
+        var arguments = [root.appendingPathComponent("Scripts/read-feed.py").path, url]
+        if let user, let password { arguments += [user, password] }
+        let result = try await Subprocess.run(
+            .path(FilePath(python.path)),
+            arguments: Arguments(arguments),
+            output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 16)
+        )
+        guard result.terminationStatus.isSuccess,
+            let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        else { throw ServeTestError("read-feed.py \(url): \(result.standardError)") }
+        return object
+    }
+
+    static func curl(_ arguments: [String]) async throws -> String {
+        let result = try await Subprocess.run(
+            .name("curl"),
+            arguments: Arguments(["--max-time", "20"] + arguments),
+            output: .string(limit: 1 << 22),
+            error: .string(limit: 1 << 16)
+        )
+        return result.standardOutput
+    }
+}
+
+struct ServeTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `feedsh serve --json` running in the background, its standard error read as
+/// it comes.
+final class LiveServe: Sendable {
+    /// What the process wrote to standard error so far.
+    private final class Output: Sendable {
+        let text = Mutex<String>("")
+    }
+
+    private let process: Process
+    private let output = Output()
+    private let reader: Task<Void, Never>
+    private let home: URL
+
+    init(environment: [String: String], listen: String = "127.0.0.1:0", extra: [String] = []) throws {
+        home = try temporaryDirectory()
+        let process = Process()
+        process.executableURL = feedshBinary
+        process.arguments = ["serve", "--listen", listen, "--json"] + extra
+        process.environment = testEnvironment(environment, home: home)
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let handle = errors.fileHandleForReading
+        let output = self.output
+        reader = Task {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    while true {
+                        let data = handle.availableData
+                        if data.isEmpty { break }
+                        output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                    }
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    var errors: String { output.text.withLock { $0 } }
+
+    /// The first JSON line for which `condition` holds, waiting up to `timeout`.
+    func waitFor(
+        timeout: Duration = .seconds(30),
+        _ condition: ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let match = jsonLines(errors).first(where: condition) { return match }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        Issue.record("no such line within \(timeout); standard error so far:\n\(errors)")
+        throw CancellationError()
+    }
+
+    /// `http://127.0.0.1:PORT/`, once it listens.
+    func url() async throws -> String {
+        let serving = try await waitFor { $0["event"] as? String == "serving" }
+        return serving["url"] as? String ?? ""
+    }
+
+    /// SIGTERM, then its exit status (killed after 30 s).
+    func stop() async throws -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        if !(await waitForExit(process, timeout: .seconds(30))) { process.terminate() }
+        await reader.value
+        return process.terminationStatus
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import FeedServer
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The pieces of `feedsh serve` that need no socket: the RSS it writes, which
+/// paths it serves, and Basic auth.
+@Suite struct FeedServerTests {
+    let item = ServedItem(
+        guid: "a&b <1>",
+        title: "Tom & \"Jerry\" <live>\u{1B}[31m",
+        podcastTitle: "P",
+        date: Date(timeIntervalSince1970: 1_793_000_000),
+        description: "<p>Notes</p>",
+        seconds: 2400.4,
+        mediaPath: "1386867488/100 0.mp3",
+        length: 12_345_678_901,
+        type: "audio/mpeg",
+        chaptersURL: "https://example.org/c.json?a=1&b=2",
+        transcripts: [("https://example.org/t.vtt", "text/vtt")]
+    )
+
+    @Test func theFeedHasTheNamespacesEscapingAndExactLengths() throws {
+        let feed = ServedFeed(
+            title: "All & more",
+            description: "d",
+            artworkURL: "https://example.org/a.jpg",
+            items: [item]
+        )
+        let xml = RSSWriter.write(feed, base: "http://127.0.0.1:8786", link: "http://127.0.0.1:8786/feeds/all.xml")
+        #expect(xml.contains(#"xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd""#))
+        #expect(xml.contains(#"xmlns:podcast="https://podcastindex.org/namespace/1.0""#))
+        #expect(xml.contains("<title>Tom &amp; &quot;Jerry&quot; &lt;live&gt;[31m</title>"))
+        #expect(xml.contains(#"<guid isPermaLink="false">a&amp;b &lt;1&gt;</guid>"#))
+        #expect(
+            xml.contains(
+                #"<enclosure url="http://127.0.0.1:8786/media/1386867488/100%200.mp3" length="12345678901" type="audio/mpeg"/>"#
+            )
+        )
+        #expect(xml.contains("<itunes:duration>2400</itunes:duration>"))
+        #expect(xml.contains("<pubDate>Mon, 26 Oct 2026 07:33:20 GMT</pubDate>"))
+        #expect(xml.contains(#"<podcast:chapters url="https://example.org/c.json?a=1&amp;b=2""#))
+        #expect(xml.contains(#"<podcast:transcript url="https://example.org/t.vtt" type="text/vtt"/>"#))
+        // Well-formed: Foundation's parser reads it to the end.
+        let parser = XMLParser(data: Data(xml.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    }
+
+    @Test func onlyCompleteFilesInsideTheFolderAreServed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("12")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["34.mp3", "35.mp3.part", "35.mp3.part.json", ".hidden.mp3"] {
+            try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        try Data("secret".utf8).write(to: root.appendingPathComponent("library.sqlite"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("link.mp3"),
+            withDestinationURL: root.appendingPathComponent("library.sqlite")
+        )
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("out"), withDestinationURL: folder)
+        #expect(MediaFiles.file(for: "/media/12/34.mp3", root: root) == folder.path + "/34.mp3")
+        for path in [
+            "/media/12/35.mp3.part", "/media/12/35.mp3.part.json", "/media/12/.hidden.mp3", "/media/12/link.mp3",
+            "/media/out/34.mp3", "/media/../library.sqlite", "/media/12/../../library.sqlite",
+            "/media/%2e%2e/library.sqlite",
+            "/media/12%2F34.mp3", "/media/12/34.mp3%00", "/media/12", "/media/12/", "/media/library.sqlite",
+            "/feeds/12/34.mp3",
+        ] {
+            #expect(MediaFiles.file(for: path, root: root) == nil, "\(path)")
+        }
+    }
+
+    @Test func basicAuthWantsThePasswordAndAnyUser() {
+        let good = "Basic " + Data("anyone:correct horse".utf8).base64EncodedString()
+        #expect(BasicAuthentication.accepts(good, password: "correct horse"))
+        #expect(
+            BasicAuthentication.accepts(
+                "basic " + Data(":correct horse".utf8).base64EncodedString(),
+                password: "correct horse"
+            )
+        )
+        #expect(
+            !BasicAuthentication.accepts(
+                "Basic " + Data("anyone:correct".utf8).base64EncodedString(),
+                password: "correct horse"
+            )
+        )
+        #expect(
+            !BasicAuthentication.accepts(
+                "Basic " + Data("correct horse".utf8).base64EncodedString(),
+                password: "correct horse"
+            )
+        )
+        #expect(!BasicAuthentication.accepts("Bearer x", password: "correct horse"))
+        #expect(!BasicAuthentication.accepts("Basic !!!", password: "correct horse"))
+    }
+
+    @Test func loopbackIsKnownByItsAddress() {
+        #expect(FeedServer.Configuration(host: "127.0.0.1").isLoopback)
+        #expect(FeedServer.Configuration(host: "::1").isLoopback)
+        #expect(FeedServer.Configuration(host: "localhost").isLoopback)
+        #expect(!FeedServer.Configuration(host: "0.0.0.0").isLoopback)
+        #expect(!FeedServer.Configuration(host: "192.0.2.7").isLoopback)
+    }
+}
