@@ -28,28 +28,31 @@ demo: build
 
 # tmux drives the end-to-end tests of the interactive shell (less is its pager); zsh
 # and fish load the completion scripts; mpv is the player of the playback tests;
-# tinyproxy is the real proxy of the proxy tests; php-cli and php-sqlite3 run opodsync
+# newsboat's podboat downloads from `feedsh serve`; tinyproxy is the real proxy of
+# the proxy tests; php-cli and php-sqlite3 run opodsync
 # (../shared/sync-server), the real sync server of the sync tests; a venv with
 # mygpoclient (PyPI), gPodder's own client library, is their reference client, and
-# gPodder's podcastparser and Python's feedparser read the feeds of `feedsh serve`.
+# gPodder's podcastparser and Python's feedparser read the feeds of `feedsh serve`,
+# and the MCP reference SDK for Python (`mcp`) drives `feedsh mcp`.
 test-deps: deps
 	@command -v tmux >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null \
-		&& command -v less >/dev/null && command -v mpv >/dev/null \
+		&& command -v less >/dev/null && command -v mpv >/dev/null && command -v podboat >/dev/null \
+		&& command -v curl >/dev/null \
 		&& { command -v tinyproxy || test -x /usr/sbin/tinyproxy; } >/dev/null \
 		&& php -r 'exit(extension_loaded("sqlite3") ? 0 : 1);' 2>/dev/null || { \
-		echo "installing tmux, zsh, fish, less, mpv, tinyproxy, php-cli and php-sqlite3"; \
+		echo "installing tmux, zsh, fish, less, mpv, newsboat (podboat), curl, tinyproxy, php-cli and php-sqlite3"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less mpv tinyproxy \
-			php-cli php-sqlite3; }
-	@test -x .build-venv/bin/python && .build-venv/bin/python -c 'import mygpoclient, feedparser, podcastparser' \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less mpv newsboat curl \
+			tinyproxy php-cli php-sqlite3; }
+	@test -x .build-venv/bin/python && .build-venv/bin/python -c 'import mygpoclient, feedparser, podcastparser, mcp' \
 		2>/dev/null || { \
 		echo "making .build-venv with mygpoclient (gPodder's client library, the sync tests' reference client)" \
-			"and feedparser and podcastparser (the feed readers of the serve tests)"; \
+			"with feedparser and podcastparser (the serve tests' feed readers) and mcp (the MCP tests' client)"; \
 		rm -rf .build-venv; \
 		{ python3 -m venv .build-venv 2>/dev/null || { rm -rf .build-venv && \
 			$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-pip && \
 			python3 -m venv .build-venv; }; } && \
-		.build-venv/bin/pip install -q mygpoclient==1.10 feedparser==6.0.14 podcastparser==0.6.11; }
+		.build-venv/bin/pip install -q mygpoclient==1.10 feedparser==6.0.14 podcastparser==0.6.11 mcp==1.26.0; }
 
 # The whole suite on the debug build, then every end-to-end test again on the
 # release binary that `make install` ships: the optimizer has changed behaviour

@@ -225,6 +225,64 @@ struct ServeProcessTests {
         }
     }
 
+    /// newsboat reads the served feed and podboat, its podcast downloader,
+    /// downloads an enclosure from `serve`, byte for byte.
+    @Test(.enabled(if: podboatRuns, "newsboat's podboat is not installed"))
+    func podboatDownloadsAnEnclosureByteExact() async throws {
+        try await Scene.with { scene in
+            let serve = try LiveServe(environment: scene.environment)
+            let url = try await serve.url()
+            let work = scene.root.appendingPathComponent("podboat")
+            try FileManager.default.createDirectory(
+                at: work.appendingPathComponent("dl"),
+                withIntermediateDirectories: true
+            )
+            let urls = work.appendingPathComponent("urls")
+            let config = work.appendingPathComponent("config")
+            let cache = work.appendingPathComponent("cache.db")
+            try Data((url + "feeds/all.xml\n").utf8).write(to: urls)
+            try Data("download-path \"\(work.path)/dl\"\n".utf8).write(to: config)
+            let reload = try await Subprocess.run(
+                .name("newsboat"),
+                arguments: ["-u", urls.path, "-c", cache.path, "-C", config.path, "-x", "reload"],
+                environment: .inherit.updating(["HOME": work.path]),
+                output: .string(limit: 1 << 16),
+                error: .string(limit: 1 << 16)
+            )
+            #expect(reload.terminationStatus.isSuccess, "\(reload.standardError)")
+            // The enclosure newsboat stored for the 40 s episode.
+            let query = try await Subprocess.run(
+                .name("python3"),
+                arguments: [
+                    "-c",
+                    "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select enclosure_url from rss_item "
+                        + "where title like 'Sponsored%'\").fetchone()[0])",
+                    cache.path,
+                ],
+                output: .string(limit: 1 << 16),
+                error: .string(limit: 1 << 16)
+            )
+            let enclosure = query.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(enclosure.hasPrefix(url + "media/"), "\(query.standardError)")
+            let target = work.appendingPathComponent("dl/sponsored.wav")
+            let queue = work.appendingPathComponent("queue")
+            try Data("\(enclosure) \"\(target.path)\"\n".utf8).write(to: queue)
+            let original = try #require(
+                scene.files().values.first { (try? Data(contentsOf: $0).count) == 40 * 16_000 + 44 }
+            )
+            let expected = try Data(contentsOf: original)
+            try await TmuxSession.with(command: { _ in ["podboat", "-C", config.path, "-q", queue.path, "-a"] }) {
+                session in
+                try await session.waitForScreen { screen in
+                    screen.contains("100.0 %") && (try? Data(contentsOf: target).count) == expected.count
+                }
+                session.keys("q")
+            }
+            #expect(try Data(contentsOf: target) == expected)
+            #expect(try await serve.stop() == 0)
+        }
+    }
+
     private func root(_ scene: Scene) -> URL { scene.root }
 
     static func read(_ url: String, user: String? = nil, password: String? = nil) async throws -> [String: Any] {
@@ -258,6 +316,13 @@ struct ServeProcessTests {
         return result.standardOutput
     }
 }
+
+/// Whether the podboat test runs: where newsboat is installed, and always in CI
+/// (which installs it), where a missing podboat must fail it.
+let podboatRuns =
+    ProcessInfo.processInfo.environment["CI"] != nil
+    || (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/podboat") }
 
 struct ServeTestError: Error, CustomStringConvertible {
     let description: String
