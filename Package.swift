@@ -33,6 +33,8 @@ let package = Package(
         // SHA-1 for the Podcast Index's Authorization header (swift-certificates,
         // under async-http-client, builds it already).
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // `feedsh mcp`: the Model Context Protocol's Swift SDK (its stdio server).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
     ],
     targets: [
         .executableTarget(
@@ -54,6 +56,7 @@ let package = Package(
                 "ShellKit",
                 // `serve --update-every` runs beside the server and stops with it.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MCP", package: "swift-sdk"),
                 "PlainText", "Processes", "Sync", "TerminalKit",
             ]
         ),

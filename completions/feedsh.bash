@@ -222,13 +222,59 @@ _feedsh() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve-fixtures|help)
+    serve|mcp|serve-fixtures|help)
         # Offer subcommand argument completions
         "_feedsh_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve-fixtures help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve mcp serve-fixtures help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_feedsh_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--listen --update-every --library --download-dir)
+    __feedsh_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--listen')
+        return
+        ;;
+    '--update-every')
+        return
+        ;;
+    '--library')
+        __feedsh_add_completions -f
+        return
+        ;;
+    '--download-dir')
+        __feedsh_add_completions -d
+        return
+        ;;
+    esac
+}
+
+_feedsh_mcp() {
+    repeating_flags=()
+    non_repeating_flags=(--allow-changes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--library --download-dir)
+    __feedsh_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--library')
+        __feedsh_add_completions -f
+        return
+        ;;
+    '--download-dir')
+        __feedsh_add_completions -d
+        return
         ;;
     esac
 }

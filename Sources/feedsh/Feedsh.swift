@@ -19,6 +19,7 @@ struct Feedsh: AsyncParsableCommand {
               feedsh [options] -c 'CMD; CMD'
               feedsh [options] -f FILE
               feedsh serve [--listen ADDR:PORT] [--update-every DURATION] [--json]
+              feedsh mcp [--allow-changes]
               feedsh serve-fixtures [--port N] [--rate BYTES]
             """,
         discussion: """
@@ -29,7 +30,7 @@ struct Feedsh: AsyncParsableCommand {
             usage error, 130 when interrupted (SIGINT), 129 on SIGHUP, 143 on SIGTERM.
             """,
         version: FeedKitVersion.current,
-        subcommands: [Serve.self, ServeFixtures.self]
+        subcommands: [Serve.self, MCPServer.self, ServeFixtures.self]
     )
 
     @Option(name: .short, help: ArgumentHelp("Run the commands in FILE.", valueName: "file"), completion: .file())
@@ -416,6 +417,41 @@ struct Serve: AsyncParsableCommand {
     }
 }
 
+/// `feedsh mcp`: flags only; the work is ``FeedShell/MCPFrontEnd``.
+struct MCPServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Your library for assistants: a Model Context Protocol server on standard input and output.",
+        discussion: """
+            Tools: search, subscriptions, episodes, episode, transcript, new, queue and stats, read-only. \
+            With --allow-changes also queue_add, mark, download (it goes on in the background feedsh when \
+            the server exits) and subscribe; without it they are not listed, and a call is refused. The \
+            library and download folder are the shell's (FEEDSH_LIBRARY, FEEDSH_DOWNLOAD_DIR).
+            """
+    )
+
+    @Flag(help: "List and run the tools that change the library: queue_add, mark, download, subscribe.")
+    var allowChanges = false
+
+    @Option(help: ArgumentHelp("The library file (env FEEDSH_LIBRARY).", valueName: "file"), completion: .file())
+    var library: String?
+
+    @Option(
+        help: ArgumentHelp("Where episodes are saved (env FEEDSH_DOWNLOAD_DIR).", valueName: "dir"),
+        completion: .directory
+    )
+    var downloadDir: String?
+
+    func run() async throws {
+        try await execute()
+    }
+
+    func execute() async throws {
+        let configuration = try XDGPaths.libraryConfiguration(library: library, downloadDir: downloadDir)
+        try await MCPFrontEnd.run(configuration: configuration, allowChanges: allowChanges)
+    }
+}
+
 struct ServeFixtures: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-fixtures",
@@ -467,6 +503,30 @@ struct FileSize: ExpressibleByArgument {
 
 /// The XDG base directories feedsh uses.
 struct XDGPaths {
+    /// The configuration of a front end over the library (`serve`, `mcp`): the
+    /// shell's library, download folder, cache and proxies, from the flags, else
+    /// the environment, else the XDG defaults.
+    static func libraryConfiguration(library: String?, downloadDir: String?) throws -> ShellConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let paths = XDGPaths(environment: environment)
+        let proxies: ProxyEnvironment
+        do throws(ProxyError) {
+            proxies = try ProxyEnvironment(environment: environment)
+        } catch {
+            throw ValidationError("\(error.description).")
+        }
+        return ShellConfiguration(
+            downloadDirectory: URL(
+                fileURLWithPath: downloadDir ?? given("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
+            ),
+            cacheDirectory: URL(fileURLWithPath: given("FEEDSH_CACHE_DIR") ?? paths.cache.path),
+            libraryFile: URL(fileURLWithPath: library ?? given("FEEDSH_LIBRARY") ?? paths.library.path),
+            proxies: proxies,
+            feedPassword: given("FEEDSH_FEED_PASSWORD")
+        )
+    }
+
     let downloads: URL
     let cache: URL
     let history: URL

@@ -16,6 +16,8 @@ do {
         try await command.execute()
     case let command as ServeFixtures:
         try await command.execute()
+    case let command as MCPServer:
+        try await command.execute()
     case var command as Serve:
         // ArgumentParser hands `--json` after `serve` to the root command, which
         // declares it too; the subcommand's own flag documents it.

@@ -1,0 +1,398 @@
+import Downloads
+import FeedKit
+import Foundation
+import Library
+import MCP
+import PlainText
+import ShellKit
+
+/// The tools `feedsh mcp` offers an assistant, over the same services the shell
+/// calls: each takes typed arguments, returns structured JSON with a short text,
+/// and refuses a bad argument by name. Nothing returned carries terminal escapes
+/// or feed credentials.
+public struct AssistantTools: Sendable {
+    let services: Services
+    /// `--allow-changes`: the tools that change the library are listed and run.
+    let allowChanges: Bool
+
+    public init(services: Services, allowChanges: Bool) {
+        self.services = services
+        self.allowChanges = allowChanges
+    }
+
+    /// A tool's failure: said to the assistant as a tool error.
+    struct Refusal: Error {
+        let message: String
+        init(_ message: String) { self.message = SafeText.line(message) }
+
+        static func argument(_ name: String, _ problem: String) -> Refusal {
+            Refusal("argument '\(name)': \(problem)")
+        }
+    }
+
+    static let readOnly = ["search", "subscriptions", "episodes", "episode", "transcript", "new", "queue", "stats"]
+    static let changing = ["queue_add", "mark", "download", "subscribe"]
+
+    /// The tools listed: the read-only ones, and with `--allow-changes` the rest.
+    public var list: [Tool] {
+        Self.definitions.filter { allowChanges || Self.readOnly.contains($0.name) }
+    }
+
+    /// Runs tool `name`; a refusal or failure is a tool error naming what was wrong.
+    public func call(_ name: String, _ arguments: [String: Value]) async -> CallTool.Result {
+        do {
+            guard Self.readOnly.contains(name) || Self.changing.contains(name) else {
+                throw Refusal("no tool '\(name)'")
+            }
+            guard allowChanges || Self.readOnly.contains(name) else {
+                throw Refusal("'\(name)' changes the library: feedsh mcp refuses it without --allow-changes")
+            }
+            let (value, text) = try await run(name, Arguments(values: arguments))
+            return CallTool.Result(
+                content: [.text(text: text, annotations: nil, _meta: nil)],
+                structuredContent: value as Value?,
+                isError: false
+            )
+        } catch let refusal as Refusal {
+            return CallTool.Result(content: [.text(text: refusal.message, annotations: nil, _meta: nil)], isError: true)
+        } catch {
+            return CallTool.Result(
+                content: [.text(text: SafeText.line("\(error)"), annotations: nil, _meta: nil)],
+                isError: true
+            )
+        }
+    }
+
+    /// The arguments of one call, read with the checks each tool needs.
+    struct Arguments {
+        let values: [String: Value]
+
+        func string(_ name: String) throws -> String? {
+            guard let value = values[name], !value.isNull else { return nil }
+            guard let text = value.stringValue else { throw Refusal.argument(name, "must be a string") }
+            return text
+        }
+
+        func required(_ name: String) throws -> String {
+            guard let text = try string(name), !text.isEmpty else { throw Refusal.argument(name, "is required") }
+            return text
+        }
+
+        func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let value = values[name], !value.isNull else { return nil }
+            let number = value.intValue ?? value.doubleValue.flatMap { $0 == $0.rounded() ? Int(exactly: $0) : nil }
+            guard let number, range.contains(number) else {
+                throw Refusal.argument(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+
+        func seconds(_ name: String) throws -> Double? {
+            guard let value = values[name], !value.isNull else { return nil }
+            if let number = value.doubleValue ?? value.intValue.map(Double.init), number >= 0 { return number }
+            if let text = value.stringValue, let seconds = ListeningTime.seconds(text) { return seconds }
+            throw Refusal.argument(name, "must be seconds or a time such as 12:34")
+        }
+    }
+
+    private func run(_ name: String, _ arguments: Arguments) async throws -> (Value, String) {
+        switch name {
+        case "search": return try await search(arguments)
+        case "subscriptions": return try await subscriptions()
+        case "episodes": return try await episodes(arguments)
+        case "episode": return try await episode(arguments)
+        case "transcript": return try await transcript(arguments)
+        case "new": return try await newEpisodes(arguments)
+        case "queue": return try await queue()
+        case "stats": return try await stats(arguments)
+        case "queue_add": return try await queueAdd(arguments)
+        case "mark": return try await mark(arguments)
+        case "download": return try await download(arguments)
+        default: return try await subscribe(arguments)
+        }
+    }
+
+    /// The library, or the refusal that says there is none yet.
+    private func library() throws -> Library {
+        guard let library = try services.library.ifMade() else {
+            throw Refusal("no library yet: subscribe to a podcast first")
+        }
+        return library
+    }
+
+    /// `P:E` as `episodes` numbers them, resolved to the library's episode.
+    private func resolve(_ text: String, argument: String = "ref") async throws -> ResolvedLibraryEpisode {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let podcast = Int64(parts[0]), podcast > 0, let number = Int(parts[1]), number > 0
+        else {
+            throw Refusal.argument(argument, "must be P:E, episode E of subscription P (such as 2:1), not '\(text)'")
+        }
+        let library = try library()
+        guard try await library.podcast(podcast) != nil else {
+            throw Refusal.argument(argument, "there is no subscription \(podcast)")
+        }
+        let ids = try await library.episodeIDs(of: podcast)
+        guard ids.indices.contains(number - 1) else {
+            throw Refusal.argument(argument, "subscription \(podcast) has episodes 1-\(ids.count), not \(number)")
+        }
+        guard let resolved = try await library.resolve([EpisodeRef(podcast: podcast, episode: ids[number - 1])]).first
+        else { throw Refusal.argument(argument, "no episode \(text)") }
+        return resolved
+    }
+
+    private func search(_ arguments: Arguments) async throws -> (Value, String) {
+        let words = try arguments.required("words")
+        let limit = try arguments.int("limit", in: 1...100) ?? 10
+        let query: SearchQuery
+        do {
+            query = try SearchQuery(Tokenizer.statements(words).first ?? [words])
+        } catch let error as SearchQueryError {
+            throw Refusal.argument("words", FindText.problem(error).description)
+        } catch {
+            throw Refusal.argument("words", "cannot be read as words")
+        }
+        guard let library = try services.library.ifMade() else { return (.object(["hits": .array([])]), "no hits") }
+        let hits = try await library.search(query, limit: limit).map { hit -> Value in
+            .object([
+                "ref": .string("\(hit.podcastNumber):\(hit.episodeNumber)"),
+                "podcast": .string(SafeText.line(hit.podcast)),
+                "title": .string(SafeText.line(hit.title)),
+                "snippet": .string(
+                    SafeText.line(hit.snippet.filter { $0 != SearchHit.markStart && $0 != SearchHit.markEnd })
+                ),
+                "at": hit.at.map { .double($0) } ?? .null,
+            ])
+        }
+        return (.object(["hits": .array(hits)]), "\(hits.count) hits for '\(SafeText.line(words))'")
+    }
+
+    private func subscriptions() async throws -> (Value, String) {
+        let all = try await services.library.ifMade()?.podcasts() ?? []
+        let items = all.map { summary -> Value in
+            let podcast = summary.podcast
+            return .object([
+                "number": .int(podcast.number), "title": .string(SafeText.line(podcast.title)),
+                "author": podcast.author.map { .string(SafeText.line($0)) } ?? .null,
+                "feedURL": .string(URL.redacted(podcast.feedURL)), "episodes": .int(summary.episodeCount),
+                "new": .int(summary.newCount), "downloaded": .int(summary.downloadedCount),
+                "updated": podcast.updated.map { .string($0.formatted(.iso8601)) } ?? .null,
+            ])
+        }
+        return (.object(["subscriptions": .array(items)]), "\(items.count) subscriptions")
+    }
+
+    /// An episode as the list tools give it.
+    private func summary(_ episode: StoredEpisode, ref: String, podcast: StoredPodcast) -> Value {
+        .object([
+            "ref": .string(ref), "podcast": .string(SafeText.line(podcast.title)),
+            "title": .string(SafeText.line(episode.title)),
+            "date": episode.published.map { .string($0.formatted(.iso8601)) } ?? .null,
+            "seconds": episode.seconds.map { .double($0) } ?? .null, "new": .bool(episode.isNew),
+            "played": .bool(episode.played), "position": .double(episode.position),
+            "downloaded": .bool(episode.downloaded),
+        ])
+    }
+
+    private func episodes(_ arguments: Arguments) async throws -> (Value, String) {
+        guard let number = try arguments.int("podcast", in: 1...Int(Int32.max)) else {
+            throw Refusal.argument("podcast", "is required: a subscription's number from 'subscriptions'")
+        }
+        let words = try arguments.string("words")?.lowercased().split(separator: " ").map(String.init) ?? []
+        let limit = try arguments.int("limit", in: 1...500) ?? 20
+        let library = try library()
+        guard let podcast = try await library.podcast(Int64(number)) else {
+            throw Refusal.argument("podcast", "there is no subscription \(number)")
+        }
+        let all = try await library.episodes(of: Int64(number))
+        var items: [Value] = []
+        for (index, episode) in all.enumerated() where items.count < limit {
+            let title = episode.title.lowercased()
+            guard words.allSatisfy({ title.contains($0) }) else { continue }
+            items.append(summary(episode, ref: "\(number):\(index + 1)", podcast: podcast))
+        }
+        return (
+            .object(["episodes": .array(items)]),
+            "\(items.count) of \(all.count) episodes of \(SafeText.line(podcast.title))"
+        )
+    }
+
+    private func episode(_ arguments: Arguments) async throws -> (Value, String) {
+        let ref = try arguments.required("ref")
+        let resolved = try await resolve(ref)
+        let library = try library()
+        let stored = try await library.episode(resolved.episodeID) ?? resolved.stored
+        let notes = try await library.summary(of: resolved.episodeID)
+        let transcript = try await library.transcript(of: resolved.episodeID)
+        guard case .object(var fields) = summary(stored, ref: resolved.ref, podcast: resolved.podcast) else {
+            return (.null, "")
+        }
+        fields["description"] = notes.map { .string(SafeText.block($0)) } ?? .null
+        fields["chapters"] = stored.chaptersURL.map { .string(URL.redacted($0)) } ?? .null
+        fields["transcriptOffered"] = .bool(!stored.transcriptList.isEmpty)
+        fields["transcriptKept"] = .bool(transcript != nil)
+        return (.object(fields), "\(resolved.ref) \(SafeText.line(stored.title))")
+    }
+
+    private func transcript(_ arguments: Arguments) async throws -> (Value, String) {
+        let ref = try arguments.required("ref")
+        let from = try arguments.seconds("from")
+        let to = try arguments.seconds("to")
+        if let from, let to, to < from { throw Refusal.argument("to", "must not be before 'from'") }
+        let resolved = try await resolve(ref)
+        let stored = resolved.stored
+        guard !stored.transcriptList.isEmpty else { throw Refusal("\(ref) has no transcript (its feed offers none)") }
+        let kept = try await services.listening.transcript(
+            of: resolved.episodeID,
+            offered: stored.transcriptList,
+            title: stored.title
+        )
+        // The paragraphs said between the two times: each runs from its start to
+        // the next one's.
+        let all = kept.paragraphs
+        let paragraphs = all.indices.filter { index in
+            guard let start = all[index].start else { return from == nil && to == nil }
+            let end = all[(index + 1)...].lazy.compactMap(\.start).first ?? .infinity
+            return start <= (to ?? .infinity) && end > (from ?? 0)
+        }.map { all[$0] }
+        let items = paragraphs.map { paragraph -> Value in
+            .object([
+                "start": paragraph.start.map { .double($0) } ?? .null,
+                "speaker": paragraph.speaker.map { .string(SafeText.line($0)) } ?? .null,
+                "text": .string(SafeText.line(paragraph.text)),
+            ])
+        }
+        return (
+            .object(["ref": .string(resolved.ref), "paragraphs": .array(items)]), "\(items.count) paragraphs of \(ref)"
+        )
+    }
+
+    private func newEpisodes(_ arguments: Arguments) async throws -> (Value, String) {
+        let limit = try arguments.int("limit", in: 1...500) ?? 50
+        guard let library = try services.library.ifMade() else {
+            return (.object(["episodes": .array([])]), "none new")
+        }
+        let fresh = Array(try await library.newEpisodes().prefix(limit))
+        let refs = try await library.resolve(
+            fresh.compactMap { item in
+                item.episode.id.map { EpisodeRef(podcast: item.podcast.id ?? 0, episode: $0) }
+            }
+        )
+        let items = refs.map { summary($0.stored, ref: $0.ref, podcast: $0.podcast) }
+        return (.object(["episodes": .array(items)]), "\(items.count) new episodes")
+    }
+
+    private func queue() async throws -> (Value, String) {
+        let entries = try await services.library.ifMade()?.queue() ?? []
+        let items = entries.map { entry -> Value in
+            .object([
+                "position": .int(entry.position), "ref": .string(entry.ref),
+                "podcast": .string(SafeText.line(entry.podcast)),
+                "title": .string(SafeText.line(entry.title)),
+            ])
+        }
+        return (.object(["queue": .array(items)]), "\(items.count) in the queue")
+    }
+
+    private func stats(_ arguments: Arguments) async throws -> (Value, String) {
+        var since: Date?
+        if let text = try arguments.string("since") {
+            guard let day = Command.day(text) else { throw Refusal.argument("since", "must be a date YYYY-MM-DD") }
+            since = day
+        }
+        let records = try await services.library.ifMade()?.playbacks(since: since) ?? []
+        let stats = ListeningStats(records, by: .podcast)
+        func totals(_ totals: ListeningStats.Totals) -> [String: Value] {
+            [
+                "listened": .double(totals.listened), "heard": .double(totals.heard), "plays": .int(totals.plays),
+                "finished": .int(totals.finished), "savedBySpeed": .double(totals.savedBySpeed),
+                "savedBySilence": .double(totals.savedBySilence),
+            ]
+        }
+        var object = totals(stats.totals)
+        object["podcasts"] = .array(
+            stats.groups.map { group in
+                var fields = totals(group.totals)
+                fields["title"] = .string(SafeText.line(group.name))
+                return .object(fields)
+            }
+        )
+        return (.object(object), "\(stats.totals.plays) plays, \(Render.hours(stats.totals.listened)) listened")
+    }
+
+    private func queueAdd(_ arguments: Arguments) async throws -> (Value, String) {
+        let resolved = try await resolve(try arguments.required("ref"))
+        let added = try await library().enqueue([resolved.episodeID])
+        let count = try await library().queue().count
+        return (
+            .object(["added": .bool(added > 0), "queued": .int(count)]),
+            added > 0 ? "queued \(resolved.ref)" : "\(resolved.ref) was queued already"
+        )
+    }
+
+    private func mark(_ arguments: Arguments) async throws -> (Value, String) {
+        let resolved = try await resolve(try arguments.required("ref"))
+        let word = try arguments.required("as")
+        guard let mark = Library.Mark(rawValue: word) else {
+            throw Refusal.argument("as", "must be played, unplayed or old, not '\(word)'")
+        }
+        try await library().mark([resolved.episodeID], mark)
+        return (.object(["ref": .string(resolved.ref), "as": .string(word)]), "marked \(resolved.ref) \(word)")
+    }
+
+    private func download(_ arguments: Arguments) async throws -> (Value, String) {
+        let resolved = try await resolve(try arguments.required("ref"))
+        let targets: [DownloadTarget]
+        do throws(ShellError) {
+            targets = try await services.downloads.targets(of: [resolved.episodeRef])
+        } catch {
+            throw Refusal("\(error)")
+        }
+        guard let target = targets.first else { throw Refusal.argument("ref", "no episode \(resolved.ref)") }
+        if FileManager.default.fileExists(atPath: target.request.file.final.path) {
+            return (
+                .object(["ref": .string(resolved.ref), "state": .string("completed")]),
+                "\(resolved.ref) is downloaded already"
+            )
+        }
+        await services.downloads.applySettings()
+        let result = await services.downloads.start([target.request]).first
+        let state: String =
+            switch result {
+            case .queued?: "queued"
+            case .alreadyActive?: "downloading"
+            default: "downloading"
+            }
+        return (
+            .object(["ref": .string(resolved.ref), "state": .string(state)]),
+            "downloading \(resolved.ref) \(SafeText.line(resolved.stored.title)); it goes on in the background feedsh when this server exits"
+        )
+    }
+
+    private func subscribe(_ arguments: Arguments) async throws -> (Value, String) {
+        let text = try arguments.required("url")
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw Refusal.argument("url", "must be an http or https feed URL")
+        }
+        let library: Library
+        do throws(ShellError) {
+            library = try services.library.make()
+        } catch {
+            throw Refusal("\(error)")
+        }
+        let updater = FeedUpdater(library: library, client: services.sources.feeds)
+        let (podcast, created, result) = try await updater.subscribe(feedURL: url, title: url.host ?? text)
+        if case .failed(let reason) = result.status {
+            if created { throw Refusal("cannot subscribe to \(url.redacted): \(reason)") }
+        }
+        let count = try await library.episodeIDs(of: podcast.id ?? -1).count
+        return (
+            .object([
+                "number": .int(podcast.number), "title": .string(SafeText.line(podcast.title)),
+                "created": .bool(created),
+                "episodes": .int(count),
+            ]),
+            (created ? "subscribed to " : "already subscribed to ")
+                + "\(podcast.number) \(SafeText.line(podcast.title))"
+        )
+    }
+}

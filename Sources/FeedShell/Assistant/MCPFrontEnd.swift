@@ -1,0 +1,31 @@
+import FeedKit
+import Foundation
+import MCP
+
+/// `feedsh mcp`: the library for assistants, as an MCP server on standard input
+/// and output (the Swift SDK's stdio transport). Read-only tools by default; with
+/// `allowChanges` also those that change the library.
+public enum MCPFrontEnd {
+    /// Serves until the client closes standard input. Downloads a `download` call
+    /// started go on in the background feedsh.
+    public static func run(configuration: ShellConfiguration, allowChanges: Bool) async throws {
+        let services = Services(configuration: configuration)
+        let tools = AssistantTools(services: services, allowChanges: allowChanges)
+        let server = Server(
+            name: "feedsh",
+            version: FeedKitVersion.current,
+            instructions: "A podcast library: subscriptions, episodes as P:E, show notes, transcripts, the queue "
+                + "and listening statistics.",
+            capabilities: .init(tools: .init(listChanged: false))
+        )
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools.list) }
+        await server.withMethodHandler(CallTool.self) { params in
+            await tools.call(params.name, params.arguments ?? [:])
+        }
+        try await server.start(transport: StdioTransport())
+        await server.waitUntilCompleted()
+        // What a `download` started finishes without this process.
+        _ = try? await services.downloads.detach()
+        await services.close()
+    }
+}

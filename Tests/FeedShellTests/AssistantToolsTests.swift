@@ -1,0 +1,117 @@
+import FeedKit
+import Foundation
+import MCP
+import Testing
+
+@testable import FeedShell
+
+/// Each MCP tool against services over an in-memory web: no socket, no process.
+@Suite("MCP tools over in-memory services")
+struct AssistantToolsTests {
+    /// Services with one subscription of two episodes, the first with show notes.
+    static func withLibrary(allowChanges: Bool = false, _ body: (AssistantTools, InMemoryWeb) async throws -> Void)
+        async throws
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let web = InMemoryWeb()
+        web.serve(
+            "/show.xml",
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0"><channel><title>Memory Lane</title>
+                <item><guid>b</guid><title>Second \u{1B}[31mred</title><pubDate>Tue, 03 Nov 2026 09:00:00 GMT</pubDate>
+                <description>Notes about lighthouses.</description>
+                <enclosure url="http://media.invalid/b.mp3" length="1000" type="audio/mpeg"/></item>
+                <item><guid>a</guid><title>First steps</title><pubDate>Mon, 02 Nov 2026 09:00:00 GMT</pubDate>
+                <enclosure url="http://media.invalid/a.mp3" length="1000" type="audio/mpeg"/></item>
+                </channel></rss>
+                """.utf8
+            )
+        )
+        let configuration = ShellConfiguration(
+            endpoints: Endpoints(allAt: InMemoryShell.base),
+            downloadDirectory: folder
+        )
+        let services = Services(configuration: configuration, network: Network(http: web, feeds: web))
+        let tools = AssistantTools(services: services, allowChanges: allowChanges)
+        if allowChanges {
+            let made = await tools.call("subscribe", ["url": .string("http://feeds.invalid/show.xml")])
+            #expect(made.isError == false, "\(made.content)")
+        } else {
+            let changing = AssistantTools(services: services, allowChanges: true)
+            _ = await changing.call("subscribe", ["url": .string("http://feeds.invalid/show.xml")])
+        }
+        try await body(tools, web)
+        await services.close()
+    }
+
+    @Test func theReadOnlyToolsAreListedAndAnswer() async throws {
+        try await Self.withLibrary { tools, _ in
+            #expect(tools.list.map(\.name) == AssistantTools.readOnly)
+            let subscriptions = await tools.call("subscriptions", [:])
+            #expect(subscriptions.structuredContent?.objectValue?["subscriptions"]?.arrayValue?.count == 1)
+            let episodes = await tools.call("episodes", ["podcast": .int(1), "words": .string("first")])
+            let listed = episodes.structuredContent?.objectValue?["episodes"]?.arrayValue ?? []
+            #expect(listed.map { $0.objectValue?["ref"]?.stringValue } == ["1:2"])
+            let episode = await tools.call("episode", ["ref": .string("1:1")])
+            let fields = episode.structuredContent?.objectValue ?? [:]
+            // Sanitized: no escape reaches the assistant.
+            #expect(fields["title"]?.stringValue == "Second [31mred")
+            #expect(fields["description"]?.stringValue == "Notes about lighthouses.")
+            let found = await tools.call("search", ["words": .string("lighthouses")])
+            #expect(
+                found.structuredContent?.objectValue?["hits"]?.arrayValue?.first?.objectValue?["ref"]?.stringValue
+                    == "1:1"
+            )
+            #expect(await tools.call("new", [:]).isError == false)
+            #expect(
+                await tools.call("queue", [:]).structuredContent?.objectValue?["queue"]?.arrayValue?.isEmpty == true
+            )
+            #expect(await tools.call("stats", [:]).structuredContent?.objectValue?["plays"]?.intValue == 0)
+        }
+    }
+
+    @Test func badArgumentsAreToolErrorsThatNameThem() async throws {
+        try await Self.withLibrary { tools, _ in
+            let cases: [(String, [String: Value], String)] = [
+                ("episodes", [:], "argument 'podcast': is required"),
+                ("episodes", ["podcast": .int(7)], "argument 'podcast': there is no subscription 7"),
+                (
+                    "episodes", ["podcast": .int(1), "limit": .int(0)],
+                    "argument 'limit': must be a whole number from 1"
+                ),
+                ("episode", ["ref": .string("1:3")], "argument 'ref': subscription 1 has episodes 1-2, not 3"),
+                ("episode", ["ref": .int(3)], "argument 'ref': must be a string"),
+                ("transcript", ["ref": .string("1:1"), "from": .int(9), "to": .int(3)], "argument 'to'"),
+                ("transcript", ["ref": .string("1:1")], "1:1 has no transcript"),
+                ("search", ["words": .string("a*b")], "argument 'words': 'a*b'"),
+                ("stats", ["since": .string("yesterday")], "argument 'since': must be a date"),
+                ("queue_add", ["ref": .string("1:1")], "without --allow-changes"),
+                ("nonsense", [:], "no tool 'nonsense'"),
+            ]
+            for (tool, arguments, words) in cases {
+                let result = await tools.call(tool, arguments)
+                #expect(result.isError == true, "\(tool)")
+                let text = result.content.compactMap { if case .text(let text, _, _) = $0 { text } else { nil } }
+                    .joined()
+                #expect(text.contains(words), "\(tool): \(text)")
+            }
+        }
+    }
+
+    @Test func withChangesAllowedTheLibraryChanges() async throws {
+        try await Self.withLibrary(allowChanges: true) { tools, _ in
+            #expect(tools.list.count == 12)
+            #expect(await tools.call("queue_add", ["ref": .string("1:2")]).isError == false)
+            let queue = await tools.call("queue", [:]).structuredContent?.objectValue?["queue"]?.arrayValue
+            #expect(queue?.first?.objectValue?["ref"]?.stringValue == "1:2")
+            #expect(await tools.call("mark", ["ref": .string("1:1"), "as": .string("played")]).isError == false)
+            let episode = await tools.call("episode", ["ref": .string("1:1")]).structuredContent?.objectValue
+            #expect(episode?["played"]?.boolValue == true)
+            let again = await tools.call("subscribe", ["url": .string("http://feeds.invalid/show.xml")])
+            #expect(again.structuredContent?.objectValue?["created"]?.boolValue == false)
+        }
+    }
+}
