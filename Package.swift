@@ -66,6 +66,7 @@ let package = Package(
             name: "FeedServer",
             dependencies: [
                 "HTTPSupport",
+                "PlainText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

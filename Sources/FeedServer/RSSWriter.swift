@@ -1,4 +1,5 @@
 import Foundation
+import PlainText
 
 /// A feed `feedsh serve` writes: a subscription's downloaded episodes, all of
 /// them, or the queue.
@@ -129,27 +130,9 @@ public enum RSSWriter {
         return out
     }
 
-    /// Text as XML character data or an attribute value: the five special
-    /// characters escaped, and characters XML 1.0 forbids (C0 controls but tab,
-    /// line feed and carriage return; lone surrogates cannot occur in a String)
-    /// left out.
+    /// Text as XML character data or an attribute value.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        XMLText.escape(text)
     }
 
     /// `Tue, 10 Jun 2003 04:00:00 GMT`, as RSS 2.0 dates are written.

@@ -352,14 +352,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Log each request and update as one JSON object a line.")
     var json = false
 
-    @Option(help: ArgumentHelp("The library file (env FEEDSH_LIBRARY).", valueName: "file"), completion: .file())
-    var library: String?
-
-    @Option(
-        help: ArgumentHelp("Where episodes are saved (env FEEDSH_DOWNLOAD_DIR).", valueName: "dir"),
-        completion: .directory
-    )
-    var downloadDir: String?
+    @OptionGroup var paths: LibraryPaths
 
     /// `--update-every`, read.
     var interval: Duration? {
@@ -384,24 +377,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func execute() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let paths = XDGPaths(environment: environment)
-        let proxies: ProxyEnvironment
-        do throws(ProxyError) {
-            proxies = try ProxyEnvironment(environment: environment)
-        } catch {
-            throw ValidationError("\(error.description).")
-        }
-        let configuration = ShellConfiguration(
-            downloadDirectory: URL(
-                fileURLWithPath: downloadDir ?? given("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
-            ),
-            cacheDirectory: URL(fileURLWithPath: given("FEEDSH_CACHE_DIR") ?? paths.cache.path),
-            libraryFile: URL(fileURLWithPath: library ?? given("FEEDSH_LIBRARY") ?? paths.library.path),
-            proxies: proxies,
-            feedPassword: given("FEEDSH_FEED_PASSWORD")
-        )
+        let configuration = try paths.configuration()
         do {
             try await ServeFrontEnd.run(
                 configuration: configuration,
@@ -414,6 +390,42 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("feedsh serve: \(refusal)\n".utf8))
             throw ExitCode(2)
         }
+    }
+}
+
+/// Where a front end over the library (`serve`, `mcp`) finds it: the shell's
+/// library and download folder, from these flags, else the environment, else
+/// the XDG defaults.
+struct LibraryPaths: ParsableArguments {
+    @Option(help: ArgumentHelp("The library file (env FEEDSH_LIBRARY).", valueName: "file"), completion: .file())
+    var library: String?
+
+    @Option(
+        help: ArgumentHelp("Where episodes are saved (env FEEDSH_DOWNLOAD_DIR).", valueName: "dir"),
+        completion: .directory
+    )
+    var downloadDir: String?
+
+    /// The configuration, with the cache folder and proxies from the environment.
+    func configuration() throws -> ShellConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let paths = XDGPaths(environment: environment)
+        let proxies: ProxyEnvironment
+        do throws(ProxyError) {
+            proxies = try ProxyEnvironment(environment: environment)
+        } catch {
+            throw ValidationError("\(error.description).")
+        }
+        return ShellConfiguration(
+            downloadDirectory: URL(
+                fileURLWithPath: downloadDir ?? given("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
+            ),
+            cacheDirectory: URL(fileURLWithPath: given("FEEDSH_CACHE_DIR") ?? paths.cache.path),
+            libraryFile: URL(fileURLWithPath: library ?? given("FEEDSH_LIBRARY") ?? paths.library.path),
+            proxies: proxies,
+            feedPassword: given("FEEDSH_FEED_PASSWORD")
+        )
     }
 }
 
@@ -433,21 +445,14 @@ struct MCPServer: AsyncParsableCommand {
     @Flag(help: "List and run the tools that change the library: queue_add, mark, download, subscribe.")
     var allowChanges = false
 
-    @Option(help: ArgumentHelp("The library file (env FEEDSH_LIBRARY).", valueName: "file"), completion: .file())
-    var library: String?
-
-    @Option(
-        help: ArgumentHelp("Where episodes are saved (env FEEDSH_DOWNLOAD_DIR).", valueName: "dir"),
-        completion: .directory
-    )
-    var downloadDir: String?
+    @OptionGroup var paths: LibraryPaths
 
     func run() async throws {
         try await execute()
     }
 
     func execute() async throws {
-        let configuration = try XDGPaths.libraryConfiguration(library: library, downloadDir: downloadDir)
+        let configuration = try paths.configuration()
         try await MCPFrontEnd.run(configuration: configuration, allowChanges: allowChanges)
     }
 }
@@ -503,30 +508,6 @@ struct FileSize: ExpressibleByArgument {
 
 /// The XDG base directories feedsh uses.
 struct XDGPaths {
-    /// The configuration of a front end over the library (`serve`, `mcp`): the
-    /// shell's library, download folder, cache and proxies, from the flags, else
-    /// the environment, else the XDG defaults.
-    static func libraryConfiguration(library: String?, downloadDir: String?) throws -> ShellConfiguration {
-        let environment = ProcessInfo.processInfo.environment
-        func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let paths = XDGPaths(environment: environment)
-        let proxies: ProxyEnvironment
-        do throws(ProxyError) {
-            proxies = try ProxyEnvironment(environment: environment)
-        } catch {
-            throw ValidationError("\(error.description).")
-        }
-        return ShellConfiguration(
-            downloadDirectory: URL(
-                fileURLWithPath: downloadDir ?? given("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
-            ),
-            cacheDirectory: URL(fileURLWithPath: given("FEEDSH_CACHE_DIR") ?? paths.cache.path),
-            libraryFile: URL(fileURLWithPath: library ?? given("FEEDSH_LIBRARY") ?? paths.library.path),
-            proxies: proxies,
-            feedPassword: given("FEEDSH_FEED_PASSWORD")
-        )
-    }
-
     let downloads: URL
     let cache: URL
     let history: URL

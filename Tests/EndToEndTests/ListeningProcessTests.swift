@@ -534,20 +534,28 @@ final class LiveFeedsh: Sendable {
     private let reader: Task<Void, Never>
     private let home: URL
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Which stream holds the JSON lines: standard output for commands,
+    /// standard error for `serve`'s log.
+    enum Lines {
+        case standardOutput
+        case standardError
+    }
+
+    init(_ arguments: [String], environment: [String: String], lines: Lines = .standardOutput) throws {
         home = try temporaryDirectory()
         let process = Process()
         process.executableURL = feedshBinary
         process.arguments = arguments
         process.environment = testEnvironment(environment, home: home)
-        let stdout = Pipe()
+        let read = Pipe()
         errors = Pipe()
-        process.standardOutput = stdout
-        process.standardError = errors
+        process.standardOutput = lines == .standardOutput ? read : FileHandle.nullDevice
+        process.standardError = lines == .standardOutput ? errors : read
         process.standardInput = FileHandle.nullDevice
         try process.run()
         self.process = process
-        let handle = stdout.fileHandleForReading
+        if lines == .standardError { try? errors.fileHandleForWriting.close() }
+        let handle = read.fileHandleForReading
         // Blocking reads on a thread of their own, not one of Swift's pool.
         reader = Task { [output] in
             await withCheckedContinuation { continuation in
@@ -568,7 +576,8 @@ final class LiveFeedsh: Sendable {
         try? FileManager.default.removeItem(at: home)
     }
 
-    private var text: String { output.text.withLock { $0 } }
+    /// What it wrote to the stream of JSON lines so far.
+    var text: String { output.text.withLock { $0 } }
 
     /// The process's id, to signal it.
     var pid: Int32 { process.processIdentifier }

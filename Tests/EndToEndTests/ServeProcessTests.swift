@@ -1,7 +1,6 @@
 import FixtureServer
 import Foundation
 import Subprocess
-import Synchronization
 import SystemPackage
 import Testing
 
@@ -87,7 +86,7 @@ struct ServeProcessTests {
             #expect(try await Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", url + "feeds/7.xml"]) == "404")
             #expect(try await serve.stop() == 0)
             // One line per request.
-            let lines = jsonLines(serve.errors).filter { $0["event"] as? String == "request" }
+            let lines = jsonLines(serve.text).filter { $0["event"] as? String == "request" }
             #expect(lines.contains { $0["path"] as? String == "/feeds/all.xml" && $0["status"] as? Int == 200 })
         }
     }
@@ -167,7 +166,7 @@ struct ServeProcessTests {
             let read = try await Self.read(url + "feeds/all.xml", user: "anyone", password: "correct horse")
             #expect(((read["podcastparser"] as? [String: Any])?["episodes"] as? [Any])?.count == 2)
             #expect(try await serve.stop() == 0)
-            #expect(!serve.errors.contains("correct horse"))
+            #expect(!serve.text.contains("correct horse"))
         }
     }
 
@@ -222,6 +221,31 @@ struct ServeProcessTests {
             let check = try await runFeedsh(["-c", "podcasts"], environment: scene.environment)
             #expect(check.status == 0)
             #expect(check.standardOutput.contains("Listening Habits"))
+        }
+    }
+
+    /// SIGTERM while a scheduled update waits on a slow feed: the update finishes
+    /// and writes what it read, then the server exits 0.
+    @Test func sigtermDuringAnUpdateLetsItFinish() async throws {
+        try await Scene.with { scene in
+            let slow = try await runFeedsh(
+                ["-c", "subscribe \(scene.base)/fault/delay=2500/feeds/listening.xml"],
+                environment: scene.environment
+            )
+            #expect(slow.status == 0, "\(slow.standardError)")
+            let serve = try LiveServe(environment: scene.environment, extra: ["--update-every", "1s"])
+            _ = try await serve.url()
+            // The first update starts a second in and waits 2.5 s for the slow feed.
+            try await Task.sleep(for: .milliseconds(1800))
+            #expect(jsonLines(serve.text).allSatisfy { $0["event"] as? String != "update" }, "\(serve.text)")
+            #expect(try await serve.stop() == 0)
+            let update = try #require(jsonLines(serve.text).first { $0["event"] as? String == "update" })
+            #expect(update["podcasts"] as? Int == 2)
+            #expect(update["failed"] as? Int == 0)
+            let podcasts = try await runFeedsh(["--json", "-c", "podcasts"], environment: scene.environment)
+            let listed = jsonLines(podcasts.standardOutput).last?["result"] as? [[String: Any]] ?? []
+            #expect(listed.count == 2)
+            #expect(listed.allSatisfy { $0["error"] is NSNull || $0["error"] == nil }, "\(listed)")
         }
     }
 
@@ -329,68 +353,13 @@ struct ServeTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// `feedsh serve --json` running in the background, its standard error read as
-/// it comes.
-final class LiveServe: Sendable {
-    /// What the process wrote to standard error so far.
-    private final class Output: Sendable {
-        let text = Mutex<String>("")
-    }
+/// `feedsh serve --json` running in the background, its log (standard error)
+/// read as it comes.
+typealias LiveServe = LiveFeedsh
 
-    private let process: Process
-    private let output = Output()
-    private let reader: Task<Void, Never>
-    private let home: URL
-
-    init(environment: [String: String], listen: String = "127.0.0.1:0", extra: [String] = []) throws {
-        home = try temporaryDirectory()
-        let process = Process()
-        process.executableURL = feedshBinary
-        process.arguments = ["serve", "--listen", listen, "--json"] + extra
-        process.environment = testEnvironment(environment, home: home)
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        let handle = errors.fileHandleForReading
-        let output = self.output
-        reader = Task {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    while true {
-                        let data = handle.availableData
-                        if data.isEmpty { break }
-                        output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-                    }
-                    continuation.resume()
-                }
-            }
-        }
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: home)
-    }
-
-    var errors: String { output.text.withLock { $0 } }
-
-    /// The first JSON line for which `condition` holds, waiting up to `timeout`.
-    func waitFor(
-        timeout: Duration = .seconds(30),
-        _ condition: ([String: Any]) -> Bool
-    ) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let match = jsonLines(errors).first(where: condition) { return match }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        process.terminate()
-        Issue.record("no such line within \(timeout); standard error so far:\n\(errors)")
-        throw CancellationError()
+extension LiveFeedsh {
+    convenience init(environment: [String: String], listen: String = "127.0.0.1:0", extra: [String] = []) throws {
+        try self.init(["serve", "--listen", listen, "--json"] + extra, environment: environment, lines: .standardError)
     }
 
     /// `http://127.0.0.1:PORT/`, once it listens.
@@ -401,9 +370,7 @@ final class LiveServe: Sendable {
 
     /// SIGTERM, then its exit status (killed after 30 s).
     func stop() async throws -> Int32 {
-        kill(process.processIdentifier, SIGTERM)
-        if !(await waitForExit(process, timeout: .seconds(30))) { process.terminate() }
-        await reader.value
-        return process.terminationStatus
+        kill(pid, SIGTERM)
+        return try await finish().status
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPSupport
+import PlainText
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -67,21 +68,7 @@ public enum OPML {
     }
 
     static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 has no way to write most control characters.
-                if scalar.value < 0x20, scalar != "\t", scalar != "\n", scalar != "\r" { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        XMLText.escape(text)
     }
 }
 

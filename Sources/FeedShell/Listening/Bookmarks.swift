@@ -28,9 +28,7 @@ extension Command {
             else { throw .usage(arguments.usage()) }
             let library = try session.libraryIfMade()
             let marks = try await libraryCall { () async throws(LibraryError) in try await library?.bookmarks() ?? [] }
-            guard (1...max(marks.count, 1)).contains(number), marks.indices.contains(number - 1),
-                let id = marks[number - 1].id
-            else {
+            guard marks.indices.contains(number - 1), let id = marks[number - 1].id else {
                 throw .usage(.noSuchBookmark(number, count: marks.count), synopsis: arguments.synopsis)
             }
             _ = try await libraryCall { () async throws(LibraryError) in try await library?.removeBookmark(id) }
