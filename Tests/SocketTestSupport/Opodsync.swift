@@ -30,7 +30,23 @@ public final class Opodsync: Sendable {
 
     /// Starts one (its `start.sh`, which waits until it answers) with account
     /// `user`/`password`.
+    ///
+    /// On a loaded machine php can take longer than the 5 s `start.sh` waits for
+    /// it to answer (it then cannot add the account: "no such table: users"), so
+    /// a start is tried up to three times, each on a port and folder of its own.
     public static func start(user: String = "alice", password: String = "secret") async throws -> Opodsync {
+        var failure: (any Error)?
+        for _ in 1...3 {
+            do {
+                return try await startOnce(user: user, password: password)
+            } catch {
+                failure = error
+            }
+        }
+        throw failure ?? OpodsyncError("opodsync did not start")
+    }
+
+    private static func startOnce(user: String, password: String) async throws -> Opodsync {
         let script = serverFolder.appendingPathComponent("start.sh")
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
             throw OpodsyncError("no sync server at \(script.path)")
@@ -50,6 +66,15 @@ public final class Opodsync: Sendable {
         )
         let printed = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard result.terminationStatus.isSuccess, let pid = Int32(printed) else {
+            // A server that started but could not be set up is stopped (by its
+            // listening address, as the script did not get to print its pid).
+            _ = try? await Subprocess.run(
+                .name("pkill"),
+                arguments: ["-f", "php -S 127.0.0.1:\(port) "],
+                output: .discarded,
+                error: .discarded
+            )
+            try? FileManager.default.removeItem(at: folder)
             throw OpodsyncError(
                 "opodsync did not start ('make test-deps' installs php-cli and php-sqlite3): "
                     + result.standardError
