@@ -185,11 +185,8 @@ public struct PlaybackTracker: Sendable {
         self.rules = rules
     }
 
-    /// What to send mpv once connected: mpv starts paused (`--pause`) so that
-    /// nothing plays before feedsh watches, and is unpaused last.
-    public static let commands: [MPVCommand] = commands(for: PlaybackRules())
-
-    /// What to send mpv once connected for `rules`.
+    /// What to send mpv once connected for `rules`: mpv starts paused (`--pause`)
+    /// so that nothing plays before feedsh watches, and is unpaused last.
     public static func commands(for rules: PlaybackRules) -> [MPVCommand] {
         var commands: [MPVCommand] = [
             .observe("time-pos", id: timeID), .observe("duration", id: durationID),
