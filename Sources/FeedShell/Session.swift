@@ -156,15 +156,7 @@ public actor Session {
             return try await bookmarkTargets(selector, synopsis: synopsis).map(\.target)
         case .songs:
             guard !tracks.isEmpty else { throw .noTracks }
-            let numbers: [Int]
-            switch selector.numbers(count: tracks.count) {
-            case .success(let selected): numbers = selected
-            case .failure(let problem):
-                throw .usage(
-                    "\(problem.description(noun: "song", count: tracks.count))",
-                    synopsis: synopsis
-                )
-            }
+            let numbers = try Self.numbers(selector, count: tracks.count, noun: "song", synopsis: synopsis)
             return try numbers.map { number throws(ShellError) in
                 let track = tracks[number - 1]
                 guard let url = track.previewURL else {
@@ -284,19 +276,27 @@ extension Session {
         guard !findHits.isEmpty else {
             throw .usage("no hits to play: 'find WORDS' lists some", synopsis: synopsis)
         }
-        let numbers: [Int]
-        switch selector.numbers(count: findHits.count) {
-        case .success(let selected): numbers = selected
-        case .failure(let problem):
-            throw .usage(
-                "\(problem.description(noun: "hit", count: findHits.count, prefix: "f"))",
-                synopsis: synopsis
-            )
-        }
+        let numbers = try Self.numbers(selector, count: findHits.count, noun: "hit", prefix: "f", synopsis: synopsis)
         let hits = numbers.map { findHits[$0 - 1] }
         let targets = try await services.downloads.targets(of: hits.map(\.episodeRef))
         let at = Dictionary(hits.map { ($0.episodeRef, $0.at) }) { first, _ in first }
         return targets.map { ($0, $0.label.episode.flatMap { at[$0] ?? nil }) }
+    }
+
+    /// The 1-based numbers `selector` names of a list of `count` (`t2`, `f1-3`,
+    /// `b2`), or the usage error that names the first past it (`no hit f9 (1-3)`).
+    private static func numbers(
+        _ selector: Selector,
+        count: Int,
+        noun: String,
+        prefix: String = "",
+        synopsis: String
+    ) throws(ShellError) -> [Int] {
+        switch selector.numbers(count: count) {
+        case .success(let selected): return selected
+        case .failure(let problem):
+            throw .usage("\(problem.description(noun: noun, count: count, prefix: prefix))", synopsis: synopsis)
+        }
     }
 
     /// The episodes of the bookmarks `selector` names (`b2`, as `bookmarks`
@@ -312,15 +312,13 @@ extension Session {
                 [Bookmark]()
             }
         guard !marks.isEmpty else { throw .usage(.noBookmarks, synopsis: synopsis) }
-        let numbers: [Int]
-        switch selector.numbers(count: marks.count) {
-        case .success(let selected): numbers = selected
-        case .failure(let problem):
-            throw .usage(
-                "\(problem.description(noun: "bookmark", count: marks.count, prefix: "b"))",
-                synopsis: synopsis
-            )
-        }
+        let numbers = try Self.numbers(
+            selector,
+            count: marks.count,
+            noun: "bookmark",
+            prefix: "b",
+            synopsis: synopsis
+        )
         var selected: [(EpisodeRef, Double)] = []
         for number in numbers {
             guard let ref = marks[number - 1].episodeRef else {

@@ -94,9 +94,17 @@ public struct LibraryCatalog: ServeCatalog {
         return declared
     }
 
-    /// A podcast's episodes whose complete file is on disk, newest first.
+    /// A podcast's episodes whose complete file is on disk, newest first. Its
+    /// folder is listed once (``DownloadLayout/completedNames(podcastID:)``): a
+    /// podcast with no file costs no read of its episodes, and only its episodes
+    /// with a file are looked at on disk.
     private func downloaded(of podcast: StoredPodcast, in library: Library) async throws -> [ServedItem] {
-        try await library.episodes(of: podcast.id ?? -1, withSummaries: true).compactMap { served($0, of: podcast) }
+        let names = services.downloads.layout.completedNames(podcastID: podcast.downloadKey)
+        guard !names.isEmpty else { return [] }
+        return try await library.episodes(of: podcast.id ?? -1, withSummaries: true).compactMap { stored in
+            guard names.contains(DownloadLayout.name(stored.downloadKey(in: podcast))) else { return nil }
+            return served(stored, of: podcast)
+        }
     }
 
     /// The episode as a served item, when its complete file is on disk.
