@@ -14,11 +14,16 @@ struct SyncStore {
     }
 
     var users: [String: User] = [:]
+    /// The sessions the password opened: `sessionid` cookie value to user name.
+    var sessions: [String: String] = [:]
 }
 
 /// The gpodder.net API v2 as feedsh uses it, for `--demo` and for faults opodsync
 /// cannot make. Basic authentication with any user name and the password
 /// ``FixtureServer/syncPassword``; what it stores lives as long as the server.
+/// As gpodder.net does, a request with the password opens a session, answered
+/// with a `sessionid` cookie that stands for the password afterwards
+/// (``FixtureServer/endSyncSessions()`` ends them all).
 ///
 /// - `POST /api/2/auth/USER/login.json`, `POST /api/2/devices/USER/DEVICE.json`;
 /// - `GET /api/2/subscriptions/USER/DEVICE.json?since=T`: `add`/`remove` changed at
@@ -127,19 +132,41 @@ extension FixtureRoutes {
         _ body: (inout SyncStore.User) -> Data
     ) -> Response {
         let user = String((name ?? "").replacingOccurrences(of: ".json", with: "").removingPercentEncoding ?? "")
-        guard Self.syncPasswordGiven(request, user: user) else {
-            return .json(status: .unauthorized, ["errorMessage": "wrong user name or password"])
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if Self.syncPasswordGiven(request, user: user) {
+            let session = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            syncStore.withLock { $0.sessions[session] = user }
+            headers[.setCookie] = "sessionid=\(session); path=/; HttpOnly"
+        } else {
+            let session = Self.sessionID(request)
+            guard let session, syncStore.withLock({ $0.sessions[session] }) == user else {
+                return .json(status: .unauthorized, ["errorMessage": "wrong user name or password"])
+            }
         }
         let data = syncStore.withLock { store in body(&store.users[user, default: SyncStore.User()]) }
         return Self.body(
             status: .ok,
-            headers: [.contentType: "application/json"],
+            headers: headers,
             range: 0..<data.count,
             fault: context.fault,
             rate: nil
         ) { range, buffer in
             data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: range)
         }
+    }
+
+    /// Ends every session: the next request must carry the password again.
+    func endSyncSessions() {
+        syncStore.withLock { $0.sessions.removeAll() }
+    }
+
+    /// The `sessionid` of the request's `Cookie` header.
+    private static func sessionID(_ request: Request) -> String? {
+        for pair in (request.headers[.cookie] ?? "").split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == "sessionid" { return parts[1] }
+        }
+        return nil
     }
 
     private static func syncPasswordGiven(_ request: Request, user: String) -> Bool {

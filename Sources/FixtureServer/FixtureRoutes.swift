@@ -183,6 +183,7 @@ final class FixtureRoutes: Sendable {
                     accept: request.headers[.accept],
                     acceptEncoding: request.headers[.acceptEncoding],
                     authorization: request.headers[.authorization],
+                    cookie: request.headers[.cookie],
                     authority: request.head.authority
                 )
             )

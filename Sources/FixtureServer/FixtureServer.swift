@@ -147,6 +147,12 @@ public final class FixtureServer: Sendable {
         routes.syncActions(user: user)
     }
 
+    /// Ends the sync API's sessions, as a server that restarted or expired them
+    /// would: the next request with a `sessionid` cookie is refused (401).
+    public func endSyncSessions() {
+        routes.endSyncSessions()
+    }
+
     /// Stores episode actions for `user` as another device would upload them (a
     /// JSON list of action objects); false when `json` is no such list.
     @discardableResult
@@ -187,5 +193,7 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The `Authorization` header and the host the request was sent to
     /// (`127.0.0.1:PORT` or `localhost:PORT`), to see where credentials went.
     public var authorization: String? = nil
+    /// The `Cookie` header, if any (the sync API's session).
+    public var cookie: String? = nil
     public var authority: String? = nil
 }

@@ -5,6 +5,7 @@ import HTTPSupport
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import Synchronization
 
 /// Which API a server speaks.
 public enum SyncFlavor: String, Codable, Sendable {
@@ -41,13 +42,20 @@ public struct SubscriptionDelta: Sendable, Equatable {
     public var timestamp: Int64
 }
 
-/// The gpodder.net API v2 and Nextcloud gPodder Sync over HTTP: Basic
-/// authentication on every request (which every server of both takes; no session
-/// cookie to expire), JSON both ways, and every failure a ``SyncError`` that names
-/// the URL or host.
+/// The gpodder.net API v2 and Nextcloud gPodder Sync over HTTP: JSON both ways,
+/// and every failure a ``SyncError`` that names the URL or host.
+///
+/// Nextcloud takes Basic authentication on every request. A gpodder.net server
+/// answers it with a `sessionid` cookie, which this client sends in the
+/// password's place from then on, as gPodder's own client does: opodsync checks a
+/// password with bcrypt on every request that carries one (about 80 ms, longer
+/// than storing a page of 1,000 actions). A request the session no longer
+/// covers (401 or 403) is sent once more with the password. The session lives as
+/// long as the client (one sync) and is never written down.
 public struct SyncClient: Sendable {
     public let account: SyncAccount
     private let password: String
+    private let session = SessionCookie()
     private let clients: HTTPClientPool
     private let userAgent: String
     private let timeout: Duration
@@ -197,10 +205,15 @@ public struct SyncClient: Sendable {
         request.method = method
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(
-            name: "Authorization",
-            value: FeedCredentials(user: account.user, password: password).authorization
-        )
+        let cookie = account.flavor == .gpodder ? session.value : nil
+        if let cookie {
+            request.headers.add(name: "Cookie", value: "\(SessionCookie.name)=\(cookie)")
+        } else {
+            request.headers.add(
+                name: "Authorization",
+                value: FeedCredentials(user: account.user, password: password).authorization
+            )
+        }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: body))
@@ -210,7 +223,11 @@ public struct SyncClient: Sendable {
             let response = try await clients.client(for: url).execute(request, timeout: TimeAmount(timeout))
             let data = Data(buffer: try await response.body.collect(upTo: 64 << 20, within: timeout, since: start))
             switch response.status.code {
-            case 200..<300: return data
+            case 200..<300:
+                if account.flavor == .gpodder, let set = SessionCookie.sessionID(in: response.headers) {
+                    session.value = set
+                }
+                return data
             case 300..<400:
                 let location = response.headers.first(name: "Location")
                 if [307, 308].contains(response.status.code), hops < 5,
@@ -220,7 +237,13 @@ public struct SyncClient: Sendable {
                     return try await send(method, target, body: body, hops: hops + 1)
                 }
                 throw SyncError.moved(Int(response.status.code), url: url, to: location)
-            case 401, 403: throw SyncError.refused(user: account.user)
+            case 401, 403:
+                if let cookie {
+                    // The session ended (expired, or the server restarted): the password again.
+                    session.forget(cookie)
+                    return try await send(method, url, body: body, hops: hops)
+                }
+                throw SyncError.refused(user: account.user)
             default: throw SyncError.status(Int(response.status.code), url: url)
             }
         } catch let error as SyncError {
@@ -264,5 +287,39 @@ public struct SyncClient: Sendable {
     static func pathSegment(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
             ?? text
+    }
+}
+
+/// The `sessionid` cookie a gpodder.net server set, shared by the copies of one
+/// ``SyncClient``.
+final class SessionCookie: Sendable {
+    static let name = "sessionid"
+    private let state = Mutex<String?>(nil)
+
+    var value: String? {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// Drops `value` unless another request has set a newer one meanwhile.
+    func forget(_ value: String) {
+        state.withLock { if $0 == value { $0 = nil } }
+    }
+
+    /// The `sessionid` value of a `Set-Cookie` in `headers`: nil when there is
+    /// none, or it is empty (a logout) or holds more than a cookie's octets
+    /// (RFC 6265: printable ASCII less space, quote, comma, semicolon and
+    /// backslash; 256 at most).
+    static func sessionID(in headers: HTTPHeaders) -> String? {
+        for header in headers["Set-Cookie"] {
+            let pair = header.prefix { $0 != ";" }
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+            guard name == Self.name else { continue }
+            let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let octets = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"\",;\\".utf8.contains($0) }
+            return !value.isEmpty && value.utf8.count <= 256 && octets ? value : nil
+        }
+        return nil
     }
 }

@@ -93,6 +93,43 @@ struct SyncFaultTests {
         #expect(server.syncState(user: "alice").actions == 0)
     }
 
+    /// The password opens a session on the first request and the session cookie
+    /// stands for it afterwards (opodsync checks a password with bcrypt each
+    /// time). A session the server ended is refused once and answered with the
+    /// password, and the sync goes on.
+    @Test func aSessionStandsForThePasswordUntilTheServerEndsIt() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library()
+        let synchronizer = Self.sync(library, server: server.baseURL)
+        _ = try await synchronizer.sync(keeper: Self.keeper)
+        let first = server.requests
+        #expect(first.count >= 4, "\(first.map(\.path))")
+        #expect(first.first?.authorization != nil)
+        #expect(first.first?.cookie == nil)
+        for request in first.dropFirst() {
+            #expect(request.authorization == nil, "\(request.path) carried the password")
+            #expect(request.cookie?.hasPrefix("sessionid=") == true, "\(request.path) had no session")
+        }
+        let session = first.last?.cookie
+
+        server.endSyncSessions()
+        let episodes = try await library.episodes(of: 1).compactMap(\.id)
+        try await library.mark(episodes, .unplayed)
+        try await library.mark(episodes, .played)
+        let queued = try await library.outboxSize().actions
+        #expect(queued >= 1)
+        let report = try await synchronizer.sync(keeper: Self.keeper)
+        #expect(report.pushed.values.reduce(0, +) == queued)
+        let second = Array(server.requests.dropFirst(first.count))
+        try #require(second.count >= 3)
+        // The ended session, refused; the same request with the password; a new session.
+        #expect(second[0].cookie == session && second[0].authorization == nil)
+        #expect(second[1].path == second[0].path && second[1].authorization != nil && second[1].cookie == nil)
+        #expect(second[2].cookie != nil && second[2].cookie != session && second[2].authorization == nil)
+        #expect(server.syncState(user: "alice").actions == 1 + queued)
+    }
+
     @Test func anUnreachableServerIsNamed() async throws {
         let closed = try ClosedPort()
         let library = try await Self.library()
