@@ -117,7 +117,9 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_feedsh \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/feedsh.fish
 
-# Downloads against curl and aria2c on loopback nginx (not part of `make test`).
+# The speed and memory goals first, each as a ratio to its reference
+# (bench-out/goals.md), then downloads against curl and aria2c on loopback nginx,
+# the library, the shell, search and sync (not part of `make test`).
 # The binary is linked statically against the Swift runtime (as a release would be:
 # it starts with ~5 MiB less resident memory); static FoundationNetworking needs
 # libcurl's development files.
@@ -129,11 +131,13 @@ bench: deps
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			nginx-light aria2 curl wget time libcurl4-openssl-dev newsboat libsqlite3-dev libxml2-dev; }
 	$(SWIFT) build -c release --static-swift-stdlib --product feedsh --scratch-path .build-static
+	$(MAKE) test-deps
+	python3 Scripts/bench-goals.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
+		$${BASELINE:+--baseline $$BASELINE}
 	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
 	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
-	$(MAKE) test-deps
 	python3 Scripts/bench-sync.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
 	python3 Scripts/bench-rate.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh

@@ -112,6 +112,7 @@ def main():
     rng = random.Random(7)
     words = vocabulary(rng)
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-find-"))
+    scratch.chmod(0o755)  # nginx's workers run as another user when this runs as root
     www = scratch / "www"
     port = bench.free_port()
     base = f"http://127.0.0.1:{port}"

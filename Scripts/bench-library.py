@@ -62,6 +62,7 @@ def main():
     args = bench.arguments(__doc__)
 
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-library-"))
+    scratch.chmod(0o755)  # nginx's workers run as another user when this runs as root
     www = scratch / "www"
     port = bench.free_port()
     base = f"http://127.0.0.1:{port}"

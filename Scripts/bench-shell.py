@@ -118,6 +118,7 @@ def main():
     args = bench.arguments(__doc__)
 
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-shell-"))
+    scratch.chmod(0o755)  # nginx's workers run as another user when this runs as root
     www = scratch / "www"
     (www / "feeds").mkdir(parents=True)
     with open(www / "media.bin", "wb") as f:

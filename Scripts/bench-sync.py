@@ -56,6 +56,7 @@ def main():
     if not PYTHON.exists():
         raise SystemExit("bench: no .build-venv with mygpoclient; 'make test-deps' makes it")
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-sync-"))
+    scratch.chmod(0o755)  # nginx's workers run as another user when this runs as root
     www = scratch / "www"
     (www / "feeds").mkdir(parents=True)
     port = bench.free_port()

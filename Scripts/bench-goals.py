@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""`make bench`, first: the speed and memory goals, each as a ratio to its reference.
+
+Four rows, every tool of a row run in turn (the order rotating from run to run),
+`--runs` times, in this one invocation; the table gives medians:
+
+1. 1 GiB from nginx on loopback through feedsh's real path (`lookup; get 1; wait`:
+   `.part`, sidecar, fdatasync, rename), against plain `curl -o` (not durable) and
+   `dd if=/dev/zero bs=1M count=1024 conv=fdatasync` (the disk's own durable write).
+   The reference is the slower of the two. Goal: ≤ 1.1×, ≤ 32 MiB.
+2. `update` of 500 feeds (20 items each), 150 of them changed and the rest answering
+   304, against `newsboat -x reload` on the same URLs. Goal: ≤ 0.10×, ≤ 64 MiB.
+3. A first full sync of 500 subscriptions and 20,000 play actions against opodsync,
+   against gPodder's mygpoclient uploading and reading back the same actions.
+   Goal: ≤ 1.0×, ≤ 64 MiB.
+4. Peak RSS of `feedsh -c help`, and of feedsh idle at its prompt in a
+   pseudo-terminal (VmHWM once the prompt has shown for a second), against
+   `newsboat -v`. Goal: ≤ 24 MiB.
+
+Each run is preceded by `sync`, so no tool pays for another's writeback. Writes
+bench-out/goals.md and goals.json. `--baseline OLD` runs an older feedsh beside this
+one in every row, to give a change's before and after from one invocation. Run from
+the repository root after a release build.
+"""
+import importlib
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import bench  # noqa: E402  (nginx, /usr/bin/time, a free port, shared)
+
+library_bench = importlib.import_module("bench-library")
+sync_bench = importlib.import_module("bench-sync")
+shell_bench = importlib.import_module("bench-shell")
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MiB = 1 << 20
+FEEDS = 500
+SYNC_FEEDS = 500
+
+
+class Row:
+    """One goal: its tools' samples, which of them is the reference, and the bounds."""
+
+    def __init__(self, name, ratio_goal, rss_goal, reference, measure="wall"):
+        self.name = name
+        self.ratio_goal = ratio_goal
+        self.rss_goal = rss_goal
+        self.reference = reference  # tools -> the reference's median, in the measure's unit
+        self.measure = measure  # "wall" (seconds) or "rss" (MiB)
+        self.samples = {}
+
+    def record(self, tool, wall, rss_kib):
+        self.samples.setdefault(tool, []).append((wall, rss_kib / 1024))
+        print(f"bench: {self.name:34} {tool:36} {wall:7.3f} s {rss_kib / 1024:7.1f} MiB", file=sys.stderr)
+
+    def median(self, tool, index):
+        return statistics.median(sample[index] for sample in self.samples[tool])
+
+
+def binaries(args):
+    """(name, path) of the feedsh under test and, with --baseline, the older one."""
+    return [("feedsh", args.feedsh)] + ([("baseline feedsh", args.baseline)] if args.baseline else [])
+
+
+def download_row(args, scratch, env, rows):
+    www = ROOT / ".build-bench/www"
+    bench.make_files(www)
+    port = bench.free_port()
+    base = f"http://127.0.0.1:{port}"
+    bench.write_lookup(www, base)
+    nginx = bench.start_nginx(www, port, scratch / "nginx-download")
+    downloads = scratch / "downloads"
+    env = dict(env, FEEDSH_ITUNES_URL=f"{base}/bench")
+    row = Row("1 GiB durable download", 1.1, 32,
+              lambda m: max(m("curl -o (not durable)"), m("dd conv=fdatasync (durable)")))
+    tools = {
+        f"{name} lookup; get 1; wait": [binary, "--download-dir", str(downloads), "-c", "lookup 1 --limit 20; get 1; wait"]
+        for name, binary in binaries(args)
+    }
+    tools |= {
+        "curl -o (not durable)": ["curl", "-sS", "-o", str(downloads / "big.bin"), f"{base}/big.bin"],
+        "dd conv=fdatasync (durable)": ["dd", "if=/dev/zero", f"of={downloads / 'dd.bin'}", "bs=1M",
+                                        "count=1024", "conv=fdatasync", "status=none"],
+    }
+    try:
+        for run in range(args.runs):
+            names = list(tools)
+            for tool in names[run % len(names):] + names[:run % len(names)]:
+                shutil.rmtree(downloads, ignore_errors=True)
+                downloads.mkdir(parents=True)
+                os.sync()
+                wall, rss = bench.timed(tools[tool], env)
+                row.record(tool, wall, rss)
+                if run == 0 and "feedsh" in tool:
+                    got = downloads / "1" / "1001.bin"
+                    if subprocess.run(["cmp", "-s", str(got), str(www / "big.bin")]).returncode != 0:
+                        raise SystemExit("bench: feedsh wrote a file that differs from the source")
+    finally:
+        nginx.terminate()
+        nginx.wait()
+        shutil.rmtree(downloads, ignore_errors=True)
+    rows.append(row)
+
+
+def update_row(args, scratch, env, rows):
+    folder = scratch / "update"
+    www = folder / "www"
+    port = bench.free_port()
+    base = f"http://127.0.0.1:{port}"
+    folder.mkdir()
+    nginx = bench.start_nginx(www, port, folder)
+    urls = [f"{base}/feeds/{n}.xml" for n in range(1, FEEDS + 1)]
+    (folder / "urls").write_text("\n".join(urls) + "\n")
+    (folder / "config").write_text("")
+    opml = "".join(f'<outline type="rss" text="{n}" xmlUrl="{u}"/>\n' for n, u in enumerate(urls, 1))
+    (folder / "feeds.opml").write_text(f'<opml version="2.0"><body>\n{opml}</body></opml>\n')
+    changed = {n for n in range(1, FEEDS + 1) if n % 10 in (1, 2, 3)}
+    row = Row(f"update of {FEEDS} feeds, {len(changed)} changed", 0.10, 64, lambda m: m("newsboat -x reload"))
+    try:
+        for run in range(args.runs):
+            cache = folder / f"newsboat-{run}.db"
+            commands = {"newsboat -x reload": ["newsboat", "-x", "reload", "-u", str(folder / "urls"), "-c", str(cache),
+                                               "-C", str(folder / "config")]}
+            library_bench.write_feeds(www, base)
+            for name, binary in binaries(args):
+                library = folder / f"{name}-{run}.sqlite"
+                subprocess.run([binary, "--library", str(library), "-c", f"import {folder / 'feeds.opml'}; update"],
+                               env=env, check=True, capture_output=True)
+                commands[f"{name} update"] = [binary, "--library", str(library), "-c", "update"]
+            subprocess.run(commands["newsboat -x reload"], env=env, check=True, capture_output=True)
+            library_bench.write_feeds(www, base, changed=changed)
+            names = list(commands)
+            for tool in names[run % len(names):] + names[:run % len(names)]:
+                os.sync()
+                wall, rss = bench.timed(commands[tool], env)
+                row.record(tool, wall, rss)
+    finally:
+        nginx.terminate()
+        nginx.wait()
+    rows.append(row)
+
+
+def sync_row(args, scratch, env, rows):
+    python = ROOT / ".build-venv" / "bin" / "python"
+    if not python.exists():
+        raise SystemExit("bench: no .build-venv with mygpoclient; 'make test-deps' makes it")
+    folder = scratch / "sync"
+    www = folder / "www"
+    (www / "feeds").mkdir(parents=True)
+    port = bench.free_port()
+    base = f"http://127.0.0.1:{port}"
+    nginx = bench.start_nginx(www, port, folder)
+    env = dict(env, FEEDSH_SYNC_PASSWORD="secret")
+    episodes = sync_bench.EPISODES
+    row = Row(f"first sync: {SYNC_FEEDS} feeds, {SYNC_FEEDS * episodes:,} actions", 1.0, 64,
+              lambda m: m("mygpoclient"))
+    try:
+        for number in range(1, SYNC_FEEDS + 1):
+            (www / "feeds" / f"{number}.xml").write_text(sync_bench.feed_xml(number, base))
+        opml = "".join(f'<outline type="rss" xmlUrl="{base}/feeds/{n}.xml"/>\n' for n in range(1, SYNC_FEEDS + 1))
+        (folder / "feeds.opml").write_text(f'<opml version="2.0"><body>\n{opml}</body></opml>\n')
+        prepared = folder / "prepared.sqlite"
+        marks = "; ".join(f"mark played {n}:1-{episodes}" for n in range(1, SYNC_FEEDS + 1))
+        subprocess.run([args.feedsh, "--library", str(prepared), "-c", f"import {folder / 'feeds.opml'}; update; {marks}"],
+                       env=env, check=True, capture_output=True)
+        actions = [
+            {"podcast": f"{base}/feeds/{n}.xml", "episode": f"{base}/media/{n}/{i}.mp3", "action": "play",
+             "timestamp": "2026-11-24T10:00:00", "started": 0, "position": 600 + i, "total": 600 + i}
+            for n in range(1, SYNC_FEEDS + 1) for i in range(1, episodes + 1)
+        ]
+        (folder / "actions.json").write_text(sync_bench.json.dumps(actions))
+        feedshes = {f"{name} sync": binary for name, binary in binaries(args)}
+        for run in range(args.runs):
+            names = list(feedshes) + ["mygpoclient"]
+            for tool in names[run % len(names):] + names[:run % len(names)]:
+                server, pid = sync_bench.start_opodsync(folder / f"opodsync-{run}-{tool.replace(' ', '-')}")
+                try:
+                    if tool in feedshes:
+                        library = folder / f"run-{run}.sqlite"
+                        shutil.copy(prepared, library)
+                        subprocess.run([feedshes[tool], "--library", str(library), "-c",
+                                        f"sync login {server} alice --device bench"],
+                                       env=env, check=True, capture_output=True)
+                        os.sync()
+                        wall, rss = bench.timed([feedshes[tool], "--library", str(library), "-c", "sync"], env)
+                    else:
+                        os.sync()
+                        wall, rss = bench.timed([str(python), str(ROOT / "Scripts" / "mygpo.py"), "upload-file",
+                                                 server, "alice", "secret", str(folder / "actions.json")], env)
+                    row.record(tool, wall, rss)
+                finally:
+                    os.kill(pid, 15)
+    finally:
+        nginx.terminate()
+        nginx.wait()
+    rows.append(row)
+
+
+def idle_prompt_rss(feedsh, env):
+    """(seconds to the prompt, peak RSS in KiB) of feedsh at its prompt in a pty."""
+    terminal = shell_bench.Terminal([feedsh, "--no-pager"], env)
+    try:
+        start = time.monotonic()
+        terminal.expect(rb"feedsh> ", timeout=30)
+        wall = time.monotonic() - start
+        time.sleep(1)
+        status = pathlib.Path(f"/proc/{terminal.process.pid}/status").read_text()
+        peak = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:"))
+        return wall, peak
+    finally:
+        terminal.close()
+
+
+def start_row(args, scratch, env, rows):
+    env = dict(env, TERM="xterm-256color", LANG="C.UTF-8")
+    row = Row("start: peak RSS", None, 24, lambda m: m("newsboat -v"), measure="rss")
+    for run in range(args.runs):
+        for name, binary in binaries(args):
+            wall, rss = bench.timed([binary, "-c", "help"], env)
+            row.record(f"{name} -c help", wall, rss)
+            wall, rss = idle_prompt_rss(binary, env)
+            row.record(f"{name} idle at its prompt", wall, rss)
+        wall, rss = bench.timed(["newsboat", "-v"], env)
+        row.record("newsboat -v", wall, rss)
+    rows.append(row)
+
+
+def report(rows, runs, out):
+    lines = [
+        f"Medians of {runs} runs, alternating, on {os.cpu_count()} cores. The ratio is feedsh's wall time "
+        "(peak RSS for the start row) over the reference's.",
+        "",
+        "| what | tool | wall (s) | peak RSS (MiB) | ratio | goal | met |",
+        "|---|---|---:|---:|---:|---|---|",
+    ]
+    result = {}
+    for row in rows:
+        index = 0 if row.measure == "wall" else 1
+        reference = row.reference(lambda tool: row.median(tool, index))
+        for tool in row.samples:
+            wall, rss = row.median(tool, 0), row.median(tool, 1)
+            mine = "feedsh" in tool
+            ratio = (wall if index == 0 else rss) / reference
+            goal = ", ".join(filter(None, [f"≤ {row.ratio_goal:.2f}×" if row.ratio_goal else None,
+                                           f"≤ {row.rss_goal} MiB"])) if mine else ""
+            met = ""
+            if mine:
+                met = "yes" if (row.ratio_goal is None or ratio <= row.ratio_goal) and rss <= row.rss_goal else "no"
+            lines.append(f"| {row.name} | {tool} | {wall:.3f} | {rss:.1f} | {ratio:.2f} | {goal} | {met} |")
+            result.setdefault(row.name, {})[tool] = {
+                "wall": wall, "rss_mib": rss, "ratio": ratio, "met": met or None, "runs": row.samples[tool]}
+    table = "\n".join(lines)
+    print(table)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "goals.md").write_text(table + "\n")
+    (out / "goals.json").write_text(bench.json.dumps(result, indent=1))
+
+
+def main():
+    def options(parser):
+        parser.add_argument("--only", action="append", choices=["download", "update", "sync", "start"],
+                            help="run only these rows (repeatable)")
+        parser.add_argument("--baseline", help="another feedsh binary (an older build) to run beside this one")
+
+    args = bench.arguments(__doc__, options)
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-goals-"))
+    scratch.chmod(0o755)  # nginx's workers run as another user when this runs as root
+    (scratch / "nginx-download").mkdir()
+    env = dict(os.environ, HOME=str(scratch), NO_COLOR="1", FEEDSH_DOWNLOAD_DIR=str(scratch / "downloads"))
+    rows = []
+    steps = {"download": download_row, "update": update_row, "sync": sync_row, "start": start_row}
+    try:
+        for name, step in steps.items():
+            if not args.only or name in args.only:
+                step(args, scratch, env, rows)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    report(rows, args.runs, pathlib.Path(args.out))
+
+
+if __name__ == "__main__":
+    main()
