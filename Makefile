@@ -7,16 +7,22 @@ DESTDIR ?=
 
 .PHONY: all deps test-deps build release demo test lint format clean bench completions man install uninstall
 
+# The build that ships (make release, install, bench and the release half of make
+# test): the Swift runtime linked in statically, so it runs where no toolchain is
+# installed and starts 5 MiB lighter (docs/performance.md, "Start").
+RELEASE := -c release --static-swift-stdlib
+
 all: build
 
 # libedit's headers and pkg-config file (the CEditLine system library needs both),
-# SQLite's for GRDB (the library), libxml2 for FoundationXML (the feed parser).
+# SQLite's for GRDB (the library), libxml2 for FoundationXML (the feed parser), and
+# libcurl's for the static FoundationNetworking of the release build.
 deps:
-	@pkg-config --exists libedit sqlite3 libxml-2.0 2>/dev/null || { \
-		echo "installing libedit-dev, libsqlite3-dev, libxml2-dev and pkg-config"; \
+	@pkg-config --exists libedit sqlite3 libxml-2.0 libcurl 2>/dev/null || { \
+		echo "installing libedit-dev, libsqlite3-dev, libxml2-dev, libcurl4-openssl-dev and pkg-config"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			libedit-dev libsqlite3-dev libxml2-dev pkg-config; }
+			libedit-dev libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config; }
 
 build: deps
 	$(SWIFT) build
@@ -69,7 +75,7 @@ test: test-deps lint
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) Scripts/test-within 600 --skip-build --skip EndToEndTests
 	SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
-	$(SWIFT) build -c release --product feedsh
+	$(SWIFT) build $(RELEASE) --product feedsh
 	FEEDSH_BINARY=$(CURDIR)/.build/release/feedsh SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 
 lint:
@@ -97,7 +103,7 @@ man: build
 	mv .build/feedsh.1 feedsh.1
 
 release: deps
-	$(SWIFT) build -c release --product feedsh
+	$(SWIFT) build $(RELEASE) --product feedsh
 
 # make install PREFIX=$HOME/.local (DESTDIR for packaging).
 install: release
@@ -120,24 +126,20 @@ uninstall:
 # The speed and memory goals first, each as a ratio to its reference
 # (bench-out/goals.md), then downloads against curl and aria2c on loopback nginx,
 # the library, the shell, search and sync (not part of `make test`).
-# The binary is linked statically against the Swift runtime (as a release would be:
-# it starts with ~5 MiB less resident memory); static FoundationNetworking needs
-# libcurl's development files.
-bench: deps
+# It measures the release build, as make install ships it.
+bench: release
 	@command -v nginx >/dev/null && command -v aria2c >/dev/null && command -v curl >/dev/null \
-		&& command -v newsboat >/dev/null && command -v wget >/dev/null && [ -x /usr/bin/time ] && pkg-config --exists libcurl \
-		&& pkg-config --exists sqlite3 && pkg-config --exists libxml-2.0 || { \
+		&& command -v newsboat >/dev/null && command -v wget >/dev/null && [ -x /usr/bin/time ] || { \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			nginx-light aria2 curl wget time libcurl4-openssl-dev newsboat libsqlite3-dev libxml2-dev; }
-	$(SWIFT) build -c release --static-swift-stdlib --product feedsh --scratch-path .build-static
+			nginx-light aria2 curl wget time newsboat; }
 	$(MAKE) test-deps
-	python3 Scripts/bench-goals.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
+	python3 Scripts/bench-goals.py --runs $${RUNS:-5} --feedsh .build/release/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
-	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh \
+	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build/release/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
-	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
-	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
-	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
-	python3 Scripts/bench-sync.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
-	python3 Scripts/bench-rate.py --runs $${RUNS:-5} --feedsh .build-static/release/feedsh
+	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
+	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
+	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
+	python3 Scripts/bench-sync.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
+	python3 Scripts/bench-rate.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
