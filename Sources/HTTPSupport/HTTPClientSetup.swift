@@ -60,10 +60,11 @@ public final class HTTPClientPool: Sendable {
     public let followsRedirects: Bool
     /// A client with the pool's options, through a proxy or direct (nil).
     private let make: @Sendable (ProxyServer?) -> HTTPClient
-    /// By proxy (nil is the direct client, made at once), and whether
-    /// ``shutdown()`` ran: after it, no client is made (one that is never shut down
-    /// would trap in AsyncHTTPClient's deinit); a late request gets a shut-down
-    /// client and fails as such.
+    /// By proxy (nil is the direct client), each made at its first request, and
+    /// whether ``shutdown()`` ran. A start that sends nothing (`help`, `podcasts`,
+    /// an idle prompt) makes no client, and so starts no event loop threads. After
+    /// shutdown a late request gets a client that is shut down already (one never
+    /// shut down would trap in AsyncHTTPClient's deinit), and fails as such.
     private let state: Mutex<(clients: [ProxyServer?: HTTPClient], closed: Bool)>
 
     /// A pool whose clients are made by ``HTTPClientSetup/makeClient(connectTimeout:readTimeout:followRedirects:decompressUpTo:proxy:)``
@@ -86,7 +87,7 @@ public final class HTTPClientPool: Sendable {
                 proxy: proxy
             )
         }
-        state = Mutex(([nil: make(nil)], false))
+        state = Mutex(([:], false))
     }
 
     /// The client for a request to `url`.
@@ -94,12 +95,19 @@ public final class HTTPClientPool: Sendable {
         let proxy = proxies.proxy(for: url)
         return state.withLock { state in
             if let client = state.clients[proxy] { return client }
-            if state.closed, let any = state.clients[nil] { return any }
+            if state.closed, let any = state.clients.values.first { return any }
             let client = make(proxy)
+            if state.closed {
+                // No thread of the client's event loops waits on this one.
+                try? client.syncShutdown()
+            }
             state.clients[proxy] = client
             return client
         }
     }
+
+    /// How many clients have been made (for tests: a start makes none).
+    var clientsMade: Int { state.withLock { $0.clients.count } }
 
     /// The failure of a request to `url`, naming the proxy when it was the proxy
     /// that could not be reached or refused.

@@ -69,3 +69,29 @@ import Testing
         #expect(HTTPStatusPhrase.suffix(599) == "")
     }
 }
+
+/// The pool makes a client at its first request, not before: a start that sends
+/// nothing starts no event loop threads. A request after shutdown gets a client
+/// that is shut down, and fails as such instead of trapping.
+@Suite struct HTTPClientPoolTests {
+    @Test func aClientIsMadeAtItsFirstRequest() async throws {
+        let pool = HTTPClientPool(connectTimeout: .seconds(1), readTimeout: .seconds(1))
+        #expect(pool.clientsMade == 0)
+        let first = pool.client(for: URL(string: "http://a.example/feed.xml")!)
+        let second = pool.client(for: URL(string: "http://b.example/feed.xml")!)
+        #expect(first === second)
+        #expect(pool.clientsMade == 1)
+        try await pool.shutdown()
+    }
+
+    @Test func aRequestAfterShutdownFailsAsShutDown() async throws {
+        let pool = HTTPClientPool(connectTimeout: .seconds(1), readTimeout: .seconds(1))
+        try await pool.shutdown()
+        let late = pool.client(for: URL(string: "http://127.0.0.1:9/feed.xml")!)
+        #expect(pool.clientsMade == 1)
+        await #expect(throws: HTTPClientError.alreadyShutdown) {
+            _ = try await late.execute(HTTPClientRequest(url: "http://127.0.0.1:9/feed.xml"), timeout: .seconds(1))
+        }
+        #expect(pool.client(for: URL(string: "http://127.0.0.1:9/other.xml")!) === late)
+    }
+}
