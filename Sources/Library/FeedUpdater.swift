@@ -82,7 +82,14 @@ public struct FeedUpdater: Sendable {
     ) async -> [UpdateResult] {
         let deadline = deadline ?? Self.deadline(forFeeds: podcasts.count)
         let slowAfter = self.slowAfter
-        var pending = podcasts[...]
+        // Each feed with its host, worked out once: the scan below runs on every
+        // finished feed, and parsing every pending URL there made 500 feeds on one
+        // host cost 250,000 URL parses.
+        var pending = podcasts.map { podcast in
+            (podcast: podcast, host: URL(string: podcast.feedURL)?.host?.lowercased() ?? podcast.feedURL)
+        }[...]
+        // Every private feed's credentials in one read, not one read a feed.
+        let credentials = (try? await library.allCredentials()) ?? [:]
         var inFlight: [String: Int] = [:]
         var results: [UpdateResult] = []
         var failed = 0
@@ -92,9 +99,6 @@ public struct FeedUpdater: Sendable {
             var holding: Set<Int> = []
             var running = 0
             var nextToken = 0
-            func host(_ podcast: StoredPodcast) -> String {
-                URL(string: podcast.feedURL)?.host?.lowercased() ?? podcast.feedURL
-            }
             func timer(_ wait: Duration, _ event: Event) -> @Sendable () async -> Event {
                 {
                     do {
@@ -107,17 +111,22 @@ public struct FeedUpdater: Sendable {
             }
             func startMore() {
                 while holding.count < concurrency, running < maxInFlight,
-                    let index = pending.firstIndex(where: { inFlight[host($0), default: 0] < perHost })
+                    let index = pending.firstIndex(where: { inFlight[$0.host, default: 0] < perHost })
                 {
-                    let podcast = pending[index]
+                    let (podcast, key) = pending[index]
                     pending.remove(at: index)
-                    let key = host(podcast)
                     inFlight[key, default: 0] += 1
                     let token = nextToken
                     nextToken += 1
                     holding.insert(token)
                     running += 1
-                    group.addTask { .finished(token: token, host: key, await self.update(podcast)) }
+                    group.addTask {
+                        .finished(
+                            token: token,
+                            host: key,
+                            await self.update(podcast, credentials: .known(credentials[podcast.id ?? -1]))
+                        )
+                    }
                     group.addTask(operation: timer(slowAfter, .slow(token: token)))
                 }
             }
@@ -148,11 +157,21 @@ public struct FeedUpdater: Sendable {
             }
         }
         if deadlinePassed {
-            results += pending.map { UpdateResult(podcastID: $0.id ?? -1, title: $0.title, status: .unfinished) }
+            results += pending.map {
+                UpdateResult(podcastID: $0.podcast.id ?? -1, title: $0.podcast.title, status: .unfinished)
+            }
         }
         // In the order asked for.
         let order = Dictionary(uniqueKeysWithValues: podcasts.enumerated().map { ($0.element.id ?? -1, $0.offset) })
         return results.sorted { (order[$0.podcastID] ?? 0) < (order[$1.podcastID] ?? 0) }
+    }
+
+    /// Where ``update(_:trackIDs:atOnce:credentials:)`` finds a feed's credentials.
+    public enum GivenCredentials: Sendable {
+        /// Read from the library.
+        case stored
+        /// Read already (with every other feed's, for an update of many).
+        case known(FeedCredentials?)
     }
 
     /// Fetches one feed and stores what came: in batches as it is parsed, or,
@@ -161,7 +180,8 @@ public struct FeedUpdater: Sendable {
     public func update(
         _ podcast: StoredPodcast,
         trackIDs: [String: Int64] = [:],
-        atOnce: Bool = false
+        atOnce: Bool = false,
+        credentials given: GivenCredentials = .stored
     ) async -> UpdateResult {
         let id = podcast.id ?? -1
         var result = UpdateResult(podcastID: id, title: podcast.title, status: .unchanged)
@@ -186,7 +206,11 @@ public struct FeedUpdater: Sendable {
         }
         do throws(FeedError) {
             // A private feed's user name and password, sent to its origin only.
-            let credentials = try? await library.credentials(of: id)
+            let credentials =
+                switch given {
+                case .stored: try? await library.credentials(of: id)
+                case .known(let known): known
+                }
             let outcome = try await client.fetch(
                 url,
                 etag: podcast.etag,
