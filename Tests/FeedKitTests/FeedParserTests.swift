@@ -103,6 +103,87 @@ struct FeedParserTests {
         #expect(FeedDates.parse(text) == nil)
     }
 
+    /// The day arithmetic that replaced a `Calendar` per date gives what Foundation's
+    /// Gregorian calendar gives: leap years (1700, 1900, 2000, 2100), days past a
+    /// month's end, hours and minutes that carry into the next day, zones on both
+    /// sides and one out of range (taken as UTC).
+    @Test func dayArithmeticAgreesWithTheGregorianCalendar() {
+        func reference(_ year: Int, _ month: Int, _ day: Int, _ time: (Int, Int, Int), _ offset: Int) -> Date? {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(secondsFromGMT: offset * 60) ?? TimeZone(identifier: "UTC")!
+            let components = DateComponents(
+                year: year,
+                month: month,
+                day: day,
+                hour: time.0,
+                minute: time.1,
+                second: min(time.2, 59)
+            )
+            guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else {
+                return nil
+            }
+            return date
+        }
+        let years = [1600, 1700, 1899, 1900, 1969, 1970, 2000, 2024, 2026, 2100, 2400, 9999]
+        let times = [(0, 0, 0), (23, 59, 60), (10, 75, 0), (24, 0, 0), (25, 30, 0)]
+        var checked = 0
+        for year in years {
+            for month in 1...12 {
+                for day in [1, 28, 29, 30, 31] {
+                    for time in times {
+                        for offset in [0, 330, -480, 14 * 60, -(19 * 60)] {
+                            let got = FeedDates.date(year: year, month: month, day: day, time: time, offset: offset)
+                            let want = reference(year, month, day, time, offset)
+                            #expect(got == want, "\(year)-\(month)-\(day) \(time) \(offset)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked == 12 * 12 * 5 * 5 * 5)
+    }
+
+    /// The byte-level reading of the usual RFC 822 form gives what the general
+    /// reader gives, for valid and invalid days, hours, seconds and zones, with
+    /// and without a weekday or seconds; what it does not take (a zone it does not
+    /// know, two-digit years, a trailing space) is left to the general reader.
+    @Test func theUsualFormIsReadAsTheGeneralReaderReadsIt() {
+        let weekdays = ["", "Mon, ", "tue, "]
+        let days = ["0", "1", "02", "29", "31", "32"]
+        let months = ["Jan", "feb", "Nov", "Foo"]
+        let years = ["1599", "2024", "2100", "26"]
+        let times = ["10:00:00", "23:59:60", "24:00:00", "09:75", "7:00"]
+        let zones = ["+0000", "-0530", "+9999", "GMT", "pst", "Z", "XYZ", "+05:30"]
+        var taken = 0
+        for weekday in weekdays {
+            for day in days {
+                for month in months {
+                    for year in years {
+                        for time in times {
+                            for zone in zones {
+                                let text = "\(weekday)\(day) \(month) \(year) \(time) \(zone)"
+                                guard let fast = FeedDates.canonical(text) else { continue }
+                                taken += 1
+                                var general = FeedDates.rfc822(text)
+                                if let date = general.date,
+                                    !(FeedDates.earliest...FeedDates.latest).contains(date)
+                                {
+                                    general.date = nil
+                                }
+                                #expect(fast == general, "\(text)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(taken > 1000)
+        #expect(FeedDates.canonical("Mon, 02 Nov 2026 10:00:00 +0000 ") == nil)
+        #expect(FeedDates.canonical("Mon, 02 Nov 2026 10:00:00 XYZ") == nil)
+        #expect(FeedDates.read("Mon, 02 Nov 2026 10:00:00 XYZ").unknownZone == "XYZ")
+    }
+
     @Test func durationForms() {
         #expect(FeedDurations.parse("90") == .seconds(90))
         #expect(FeedDurations.parse("1:30") == .seconds(90))
