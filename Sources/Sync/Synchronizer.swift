@@ -314,10 +314,15 @@ public struct Synchronizer: Sendable {
             )
         }
         let outcome = SyncMerge.merge(actions, into: locals)
-        let byID = Dictionary(uniqueKeysWithValues: states.map { ($0.id, $0) })
+        // Where each changed episode is in `states` (ids to positions, not copies
+        // of every state).
+        let changedIDs = Set(outcome.changed.keys)
+        var positions: [Int64: Int] = [:]
+        for (index, state) in states.enumerated() where changedIDs.contains(state.id) { positions[state.id] = index }
         var changed: [Int64: EpisodePlayState] = [:]
         for (id, state) in outcome.changed {
-            guard var episode = byID[id] else { continue }
+            guard let index = positions[id] else { continue }
+            var episode = states[index]
             episode.played = state.played
             episode.position = state.played ? 0 : Double(state.position)
             episode.changed = state.changed

@@ -82,6 +82,14 @@ struct MergeTests {
         moved.podcast = "http://old-premium/rss"
         moved.episode = "http://old-premium/1.mp3"
         #expect(SyncMerge.merge([moved], into: [twins[1]]).changed.keys.sorted() == [2])
+        // Both in one merge: the named feed among its own episodes, the moved one
+        // across all (by GUID, the first episode that has it).
+        var movedFree = free
+        (movedFree.podcast, movedFree.timestamp, movedFree.position) = ("http://old-free/rss", at(30), 7)
+        let both = SyncMerge.merge([premium, movedFree], into: twins)
+        #expect(both.changed[2]?.position == 42)
+        #expect(both.changed[1]?.position == 7)
+        #expect(both.unmatched == 0)
     }
 
     /// Tracking prefixes redirect to the real URL: a device that read the feed
