@@ -307,6 +307,13 @@ public enum FeedDates {
             guard civilDate(days: Int((Double(seconds) / 86_400).rounded(.down))).day == day else { return nil }
             return Date(timeIntervalSince1970: TimeInterval(seconds - zone))
         }
+        return calendarDate(year: year, month: month, day: day, time: time, offset: offset)
+    }
+
+    /// ``date(year:month:day:time:offset:)`` through Foundation's Gregorian
+    /// calendar, for the years before 1600, and what the day arithmetic is tested
+    /// against.
+    static func calendarDate(year: Int, month: Int, day: Int, time: (Int, Int, Int), offset: Int) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: offset * 60) ?? TimeZone(identifier: "UTC")!
         let components = DateComponents(
