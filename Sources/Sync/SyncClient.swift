@@ -192,20 +192,28 @@ public struct SyncClient: Sendable {
 
     /// One request; a 401 is the password refused, any other status outside 2xx
     /// an error with the URL, and a failure to connect one that names the host.
+    /// It carries the session cookie when there is one, unless `withPassword`;
+    /// a 401 or 403 to the cookie is sent once more with the password.
     ///
     /// Moves are followed here, not by the HTTP client (whose pool must not
     /// follow them): a 307 or 308 on the same origin is sent again as it was,
     /// body and method kept; any other move is an error. A POST answered 301
     /// would otherwise come back as a GET, whose answer was taken as the
     /// acknowledgement: the outbox emptied while the server stored nothing.
-    private func send(_ method: HTTPMethod, _ url: URL, body: Data? = nil, hops: Int = 0) async throws(SyncError)
+    private func send(
+        _ method: HTTPMethod,
+        _ url: URL,
+        body: Data? = nil,
+        hops: Int = 0,
+        withPassword: Bool = false
+    ) async throws(SyncError)
         -> Data
     {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "application/json")
-        let cookie = account.flavor == .gpodder ? session.value : nil
+        let cookie = account.flavor == .gpodder && !withPassword ? session.value : nil
         if let cookie {
             request.headers.add(name: "Cookie", value: "\(SessionCookie.name)=\(cookie)")
         } else {
@@ -234,14 +242,15 @@ public struct SyncClient: Sendable {
                     let target = location.flatMap({ URL(string: $0, relativeTo: url)?.absoluteURL }),
                     target.origin == url.origin
                 {
-                    return try await send(method, target, body: body, hops: hops + 1)
+                    return try await send(method, target, body: body, hops: hops + 1, withPassword: withPassword)
                 }
                 throw SyncError.moved(Int(response.status.code), url: url, to: location)
             case 401, 403:
                 if let cookie {
-                    // The session ended (expired, or the server restarted): the password again.
+                    // The session ended (expired, or the server restarted): once
+                    // more with the password, whatever session is set meanwhile.
                     session.forget(cookie)
-                    return try await send(method, url, body: body, hops: hops)
+                    return try await send(method, url, body: body, hops: hops, withPassword: true)
                 }
                 throw SyncError.refused(user: account.user)
             default: throw SyncError.status(Int(response.status.code), url: url)
