@@ -100,10 +100,12 @@ struct ListeningHabitsProcessTests {
             // From its start, 20 s of file at 2× is 10 s of wall time; with the pause
             // cut, about 5 s (a loaded machine adds to both).
             #expect(elapsed < .seconds(8.5), "\(elapsed)")
-            // mpv's own position is the shortened stream's, about 10 s behind.
-            #expect(streamed < 15, "mpv's time-pos \(streamed)")
             let saved = try #require(try await scene.episode(2)["position"] as? Double)
             #expect(saved >= 20 && saved < 30, "saved \(saved)")
+            // mpv's own position is the shortened stream's, about 10 s behind the
+            // file's. Read just before the quit, it can only be further behind the
+            // position saved at the quit (a fixed bound on it failed under load).
+            #expect(saved - streamed > 5, "mpv's time-pos \(streamed), saved \(saved)")
             let stats = jsonLines(try await scene.run("stats", json: true).standardOutput).last?["result"]
             let silence = (stats as? [String: Any])?["savedBySilence"] as? Double ?? 0
             // 9.75 s of the pause cut, played at 2×.
