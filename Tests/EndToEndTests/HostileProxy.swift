@@ -49,6 +49,8 @@ final class HostileProxy: Sendable {
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         while !head.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
             let count = read(client, &buffer, buffer.count)
+            // SO_RCVTIMEO keeps a read from being restarted after a signal (signal(7)).
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             head += buffer[0..<count]
         }

@@ -19,7 +19,7 @@ public func withSocketAddress(_ address: sockaddr_un, _ call: (UnsafePointer<soc
 }
 
 /// Sends `text` on a new connection to the Unix socket at `path` and returns the
-/// first line back (empty when the peer closes first; at most 10 s), on a thread of
+/// first line back (empty when the peer closes first; at most 30 s), on a thread of
 /// its own rather than one of Swift's pool (a server under test may answer on it).
 public func unixSocketExchange(_ path: String, _ text: String) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
@@ -35,8 +35,6 @@ private func blockingUnixSocketExchange(_ path: String, _ text: String) throws -
     guard withSocketAddress(unixSocketAddress(path), { connect(fd, $0, $1) }) == 0 else {
         throw POSIXError(.ECONNREFUSED)
     }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     // All of it, however many writes that takes.
     let all = Array(text.utf8)
     var sent = 0
@@ -46,8 +44,22 @@ private func blockingUnixSocketExchange(_ path: String, _ text: String) throws -
         guard wrote > 0 else { break }
         sent += wrote
     }
+    // Waits with poll against one deadline. A read on a socket with SO_RCVTIMEO is not
+    // restarted after a signal (signal(7)), and the test processes take SIGCHLD from
+    // the players and servers other tests start: an EINTR once ended the line early.
+    let deadline = ContinuousClock.now + .seconds(30)
     var line: [UInt8] = []
     var byte: UInt8 = 0
-    while read(fd, &byte, 1) == 1, byte != 10 { line.append(byte) }
+    while ContinuousClock.now < deadline {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let left = deadline - ContinuousClock.now
+        let waited = poll(&ready, 1, Int32(max(1, left.components.seconds * 1000 + 1)))
+        if waited < 0 && errno == EINTR { continue }
+        guard waited > 0 else { break }
+        let got = read(fd, &byte, 1)
+        if got < 0 && errno == EINTR { continue }
+        guard got == 1, byte != 10 else { break }
+        line.append(byte)
+    }
     return String(decoding: line, as: UTF8.self)
 }
