@@ -1,11 +1,27 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// What a start costs (docs/performance.md, "Start"): lld packs the relative
+/// relocations (DT_RELR, glibc 2.36 and later), so the loader reads 30 KiB of them
+/// instead of 3.7 MiB; and the executable exports no symbols (the static Swift
+/// runtime asks for -export-dynamic, for plug-ins feedsh does not load), which
+/// spares the loader a 5 MiB symbol table to search for every library's symbols.
+let lightStart: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+        .when(platforms: [.linux])
+    )
+]
+
 let package = Package(
     name: "feedsh",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "feedsh", targets: ["feedsh"]),
+        // Helpers feedsh runs, installed beside it: each keeps a library that only
+        // one feature needs out of every start of feedsh (docs/performance.md).
+        .executable(name: "feedsh-mcp", targets: ["feedsh-mcp"]),
+        .executable(name: "feedsh-urlsession", targets: ["feedsh-urlsession"]),
         .library(name: "FeedKit", targets: ["FeedKit"]),
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
     ],
@@ -44,24 +60,45 @@ let package = Package(
                 "FeedShell",
                 "FixtureServer",
                 "HTTPSupport",
+                "Processes",
                 "ShellKit",
                 "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // What a start costs (docs/performance.md, "Start"): lld packs the
-            // relative relocations (DT_RELR, glibc 2.36 and later), so the loader
-            // reads 30 KiB of them instead of 3.7 MiB; and the executable exports no
-            // symbols (the static Swift runtime asks for -export-dynamic, for
-            // plug-ins feedsh does not load), which spares the loader a 5 MiB symbol
-            // table to search for every library's symbols.
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                        "-Xlinker", "--no-export-dynamic",
-                    ],
-                    .when(platforms: [.linux])
-                )
+            linkerSettings: lightStart
+        ),
+        // `feedsh mcp` runs it (exec): the MCP SDK imports FoundationNetworking, and
+        // with it libcurl and its thirty-odd libraries, which feedsh itself does not
+        // load.
+        .executableTarget(
+            name: "feedsh-mcp",
+            dependencies: ["Assistant", "FeedShell", "HTTPSupport", "CFileIO"],
+            linkerSettings: lightStart
+        ),
+        .target(
+            name: "Assistant",
+            dependencies: [
+                "Downloads", "FeedKit", "FeedShell", "Library", "PlainText", "ShellKit",
+                .product(name: "MCP", package: "swift-sdk"),
+            ]
+        ),
+        // The urlsession download engine, in a process per request
+        // (Downloads.HelperTransport), for the same reason.
+        .executableTarget(
+            name: "feedsh-urlsession",
+            dependencies: [
+                "Downloads", "HTTPSupport", "URLSessionEngine",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            linkerSettings: lightStart
+        ),
+        .target(
+            name: "URLSessionEngine",
+            dependencies: [
+                "Downloads", "HTTPSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
         .target(
@@ -71,7 +108,6 @@ let package = Package(
                 "ShellKit",
                 // `serve --update-every` runs beside the server and stops with it.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "MCP", package: "swift-sdk"),
                 "PlainText", "Processes", "Sync", "TerminalKit",
             ]
         ),
@@ -168,6 +204,9 @@ let package = Package(
             dependencies: [
                 "CFileIO",
                 "HTTPSupport",
+                // The transport helper's process (HelperTransport).
+                "Processes",
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 // FileDescriptor and FilePath for the `.part`, the sidecar and `lstat`.
@@ -232,12 +271,15 @@ let package = Package(
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
         .testTarget(
             name: "FeedShellTests",
-            dependencies: ["FeedShell", "ShellKit", "TerminalKit", "FixtureServer", "FixtureData"]
+            dependencies: ["Assistant", "FeedShell", "ShellKit", "TerminalKit", "FixtureServer", "FixtureData"]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["PlainText", "TerminalKit"]),
         .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "FixtureServer", "SocketTestSupport"]),
+        .testTarget(
+            name: "DownloadsTests",
+            dependencies: ["Downloads", "Processes", "URLSessionEngine", "FixtureServer", "SocketTestSupport"]
+        ),
         .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         .testTarget(
             name: "SyncTests",

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <unistd.h>
 #include "cfileio.h"
 
 int feedsh_start_writeback(int fd, off_t offset, off_t length) {
@@ -25,4 +26,8 @@ int feedsh_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 
 int feedsh_spawn_setsid_flag(void) {
     return POSIX_SPAWN_SETSID;
+}
+
+int feedsh_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }

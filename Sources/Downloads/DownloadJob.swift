@@ -5,10 +5,6 @@ import NIOPosix
 import Synchronization
 import SystemPackage
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// What to download and where.
 public struct DownloadRequest: Sendable, Equatable {
     /// The key the manager knows it by (an episode's, for example).

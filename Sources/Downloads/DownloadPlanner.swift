@@ -499,12 +499,12 @@ struct DownloadPlanner: Sendable {
 }
 
 /// `Content-Range: bytes START-END/TOTAL` (TOTAL may be `*`).
-struct ContentRange: Equatable {
-    let start: Int64
-    let end: Int64
-    let total: Int64?
+public struct ContentRange: Equatable, Sendable {
+    public let start: Int64
+    public let end: Int64
+    public let total: Int64?
 
-    init?(_ header: String?) {
+    public init?(_ header: String?) {
         guard let header, header.hasPrefix("bytes ") else { return nil }
         let parts = header.dropFirst(6).split(separator: "/", maxSplits: 1)
         let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []

@@ -341,11 +341,11 @@ extension Session {
 }
 
 /// One download a command acts on: an episode or a song's preview.
-struct DownloadTarget: Sendable {
+package struct DownloadTarget: Sendable {
     /// How the shell names it: `3`, `2:3` or `t2`, its title, and the library
     /// episode it is (``DownloadLabel/episode``).
     let label: DownloadLabel
-    let request: DownloadRequest
+    package let request: DownloadRequest
 }
 
 extension Session {

@@ -12,9 +12,9 @@ import NIOSSL
 /// port reads the same everywhere. The URLSession transport maps `URLError` into it
 /// too. Like `HTTPClientError`, a value a person can read (``description``) and a
 /// program can match (``reason``).
-public struct NetworkFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NetworkFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// What went wrong.
-    public enum Reason: Sendable, Hashable {
+    public enum Reason: Sendable, Hashable, Codable {
         case connectionRefused
         case unknownHost
         case unreachable

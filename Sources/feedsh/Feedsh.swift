@@ -5,6 +5,7 @@ import FixtureServer
 import Foundation
 import HTTPSupport
 import LineEditor
+import Processes
 import ShellKit
 import TerminalKit
 
@@ -408,24 +409,11 @@ struct LibraryPaths: ParsableArguments {
 
     /// The configuration, with the cache folder and proxies from the environment.
     func configuration() throws -> ShellConfiguration {
-        let environment = ProcessInfo.processInfo.environment
-        func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let paths = XDGPaths(environment: environment)
-        let proxies: ProxyEnvironment
         do throws(ProxyError) {
-            proxies = try ProxyEnvironment(environment: environment)
+            return try .frontEnd(library: library, downloadDir: downloadDir)
         } catch {
             throw ValidationError("\(error.description).")
         }
-        return ShellConfiguration(
-            downloadDirectory: URL(
-                fileURLWithPath: downloadDir ?? given("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
-            ),
-            cacheDirectory: URL(fileURLWithPath: given("FEEDSH_CACHE_DIR") ?? paths.cache.path),
-            libraryFile: URL(fileURLWithPath: library ?? given("FEEDSH_LIBRARY") ?? paths.library.path),
-            proxies: proxies,
-            feedPassword: given("FEEDSH_FEED_PASSWORD")
-        )
     }
 }
 
@@ -451,9 +439,19 @@ struct MCPServer: AsyncParsableCommand {
         try await execute()
     }
 
+    /// Runs `feedsh-mcp` in this process (exec), with the library and download folder
+    /// these flags chose in the environment it reads them from.
     func execute() async throws {
         let configuration = try paths.configuration()
-        try await MCPFrontEnd.run(configuration: configuration, allowChanges: allowChanges)
+        setenv("FEEDSH_LIBRARY", configuration.libraryFile.path, 1)
+        setenv("FEEDSH_DOWNLOAD_DIR", configuration.downloadDirectory.path, 1)
+        let program = Helpers.path("feedsh-mcp")
+        let arguments = [program] + (allowChanges ? ["--allow-changes"] : [])
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        execv(program, &argv)
+        let problem = String(cString: strerror(errno))
+        FileHandle.standardError.write(Data("feedsh mcp: cannot run \(program): \(problem)\n".utf8))
+        throw ExitCode(1)
     }
 }
 
@@ -504,26 +502,4 @@ struct FileSize: ExpressibleByArgument {
     }
 
     static var defaultCompletionKind: ArgumentParser.CompletionKind { .list(["500M", "1G", "4G"]) }
-}
-
-/// The XDG base directories feedsh uses.
-struct XDGPaths {
-    let downloads: URL
-    let cache: URL
-    let history: URL
-    let library: URL
-
-    init(environment: [String: String]) {
-        let home =
-            environment["HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        func base(_ name: String, _ fallback: String) -> URL {
-            if let value = environment[name], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-            return home.appendingPathComponent(fallback)
-        }
-        downloads = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("feedsh/downloads")
-        library = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("feedsh/library.sqlite")
-        history = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("feedsh/history")
-        cache = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("feedsh")
-    }
 }

@@ -5,6 +5,7 @@ import HTTPSupport
 import SocketTestSupport
 import Synchronization
 import Testing
+import URLSessionEngine
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

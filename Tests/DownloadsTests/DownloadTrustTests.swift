@@ -4,6 +4,7 @@ import Foundation
 import HTTPSupport
 import Synchronization
 import Testing
+import URLSessionEngine
 
 /// The promise "never a wrong file under a final name, never lost bytes", tried as a
 /// hostile server and a careless user would, on both transports.

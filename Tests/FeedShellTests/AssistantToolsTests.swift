@@ -3,6 +3,7 @@ import Foundation
 import MCP
 import Testing
 
+@testable import Assistant
 @testable import FeedShell
 
 /// Each MCP tool against services over an in-memory web: no socket, no process.

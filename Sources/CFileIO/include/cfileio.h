@@ -21,4 +21,8 @@ int feedsh_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /// glibc's POSIX_SPAWN_SETSID: the child starts a session of its own.
 int feedsh_spawn_setsid_flag(void);
 
+/// pipe2(fds, O_CLOEXEC): a pipe no program started at the same moment inherits.
+/// Returns 0 or -1 with errno.
+int feedsh_pipe_cloexec(int fds[2]);
+
 #endif

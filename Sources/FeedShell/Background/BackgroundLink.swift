@@ -181,7 +181,7 @@ extension DownloadsService {
     /// Hands this session's queued and running downloads to the background feedsh
     /// (started when none runs): they are paused here, which lets go of their
     /// files, and continued there. Returns how many, and the process's pid.
-    func detach() async throws(ShellError) -> (count: Int, pid: Int32) {
+    package func detach() async throws(ShellError) -> (count: Int, pid: Int32) {
         let active = await engine.all().filter { $0.state.isActive }
         guard !active.isEmpty else { return (0, backgroundLink?.pid ?? 0) }
         let link = try await startBackground()

@@ -30,7 +30,7 @@ extension DownloadsService {
     /// Applies the settings that change how the session runs, `max-concurrent`,
     /// `max-size` and `rate-limit`, as they are in effect (`--max-concurrent`,
     /// `--max-filesize` and `--limit-rate` win; see ``settingsInEffect()``).
-    func applySettings() async {
+    package func applySettings() async {
         let inEffect = await library.settingsInEffect()
         engine.maxFileSize = inEffect.maxSize ?? DownloadManager.defaultMaxFileSize
         let rate = inEffect.rateLimit

@@ -33,7 +33,7 @@ extension Command {
     }
 
     /// `2026-11-01`, the start of that day here.
-    static func day(_ text: String) -> Date? {
+    package static func day(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int($0) }
         guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
             return nil

@@ -59,7 +59,7 @@ extension ListeningService {
     /// A library episode's transcript: the one kept in the library, else (or with
     /// `refresh`) the richest of those `offered`, fetched, parsed and kept, so
     /// that `find` searches it.
-    func transcript(
+    package func transcript(
         of episodeID: Int64,
         offered: [Transcript],
         title: String,

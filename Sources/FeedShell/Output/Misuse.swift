@@ -85,9 +85,9 @@ extension ShellError {
 }
 
 /// How `find` names what is wrong with its words.
-enum FindText {
+package enum FindText {
     /// What is wrong with the words, naming the word.
-    static func problem(_ error: SearchQueryError) -> SafeLine {
+    package static func problem(_ error: SearchQueryError) -> SafeLine {
         switch error {
         case .prefixWithoutLetters(let word): "'\(word)': a prefix needs letters before '*'"
         case .starInside(let word): "'\(word)': '*' marks a prefix only at a word's end"

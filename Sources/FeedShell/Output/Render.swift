@@ -7,7 +7,7 @@ import TerminalKit
 /// Turns models into the text the shell prints. Pure functions of their inputs, so
 /// that tables can be tested at any width; every string from the network goes
 /// through ``SafeText`` here.
-enum Render {
+package enum Render {
     /// Two lines: title and artist; genres and how many episodes were loaded.
     static func podcastHeader(_ podcast: Podcast, width: Int?) -> String {
         var first = SafeText.line(podcast.title)

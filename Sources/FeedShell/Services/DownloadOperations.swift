@@ -6,7 +6,7 @@ import Foundation
 /// act where it is.
 extension DownloadsService {
     /// Starts (or queues) downloads here, continuing any `.part` on disk.
-    func start(_ requests: [DownloadRequest]) async -> [DownloadManager.StartResult] {
+    package func start(_ requests: [DownloadRequest]) async -> [DownloadManager.StartResult] {
         await engine.start(requests)
     }
 

@@ -91,7 +91,7 @@ extension DownloadsService {
 
     /// The download targets of library episodes named by identity, in the order
     /// given (those gone since are left out).
-    func targets(of refs: [EpisodeRef]) async throws(ShellError) -> [DownloadTarget] {
+    package func targets(of refs: [EpisodeRef]) async throws(ShellError) -> [DownloadTarget] {
         guard !refs.isEmpty, let library = try self.library.ifMade() else { return [] }
         let (resolved, credentials) = try await libraryCall { () async throws(LibraryError) in
             (try await library.resolve(refs), try await library.allCredentials())

@@ -39,7 +39,7 @@ public final class LibraryService: Sendable {
     }
 
     /// The library, opened (and migrated) the first time a command needs it.
-    func make() throws(ShellError) -> Library {
+    package func make() throws(ShellError) -> Library {
         do throws(LibraryError) {
             return try open()
         } catch {
@@ -58,7 +58,7 @@ public final class LibraryService: Sendable {
     /// The library when its file exists (opened if needed, failing as ``make()``
     /// does); nil, without making one, when it does not: for commands that only
     /// read it (`find`, `queue`).
-    func ifMade() throws(ShellError) -> Library? {
+    package func ifMade() throws(ShellError) -> Library? {
         guard exists else { return nil }
         return try make()
     }

@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import HTTPSupport
+import Processes
 
 /// What feedsh can do, built once by the composition root (the executable; a test
 /// builds its own) and handed to a front end: the shell, or the background
@@ -38,7 +39,12 @@ public struct Services: Sendable {
             switch configuration.engine {
             case .ahc: AsyncHTTPClientTransport(clients: clients, userAgent: configuration.http.userAgent)
             case .urlsession:
-                URLSessionTransport(userAgent: configuration.http.userAgent, proxies: configuration.proxies)
+                // In a process per request: FoundationNetworking is loaded by it, not by feedsh.
+                HelperTransport(
+                    name: "urlsession",
+                    program: Helpers.path("feedsh-urlsession"),
+                    userAgent: configuration.http.userAgent
+                )
             }
         downloads = DownloadsService(
             layout: DownloadLayout(root: configuration.downloadDirectory),

@@ -30,7 +30,7 @@ public final class SourcesService: Sendable {
     let posts: PostsClient
     let met: MetClient
     /// Feeds are fetched by a client of their own (redirects seen, gzip accepted).
-    let feeds: any FeedFetching
+    package let feeds: any FeedFetching
     /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
     let images: ImageCache
     /// Where chapters are kept once read: `{cache-dir}/chapters/`.

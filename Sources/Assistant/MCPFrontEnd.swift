@@ -1,4 +1,5 @@
 import FeedKit
+import FeedShell
 import Foundation
 import MCP
 

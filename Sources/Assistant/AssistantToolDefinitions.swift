@@ -1,3 +1,4 @@
+import FeedShell
 import MCP
 
 extension AssistantTools {

@@ -1,3 +1,4 @@
+import Downloads
 import Foundation
 import HTTPSupport
 import NIOCore
@@ -43,7 +44,7 @@ public final class URLSessionTransport: DownloadTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = idleTimeout.seconds
+        configuration.timeoutIntervalForRequest = idleTimeout / .seconds(1)
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
         delegate = SessionDelegate()
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
