@@ -11,6 +11,10 @@ DESTDIR ?=
 # test): the Swift runtime linked in statically, so it runs where no toolchain is
 # installed and starts 5 MiB lighter (docs/performance.md, "Start").
 RELEASE := -c release --static-swift-stdlib
+# feedsh and the helpers it runs from its own folder: feedsh-mcp (for `feedsh mcp`)
+# and feedsh-urlsession (for `--engine urlsession`). Each keeps FoundationNetworking
+# and libcurl out of every start of feedsh (docs/performance.md, "Start").
+PROGRAMS := feedsh feedsh-mcp feedsh-urlsession
 
 all: build
 
@@ -75,7 +79,7 @@ test: test-deps lint
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) Scripts/test-within 600 --skip-build --skip EndToEndTests
 	SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
-	$(SWIFT) build $(RELEASE) --product feedsh
+	for program in $(PROGRAMS); do $(SWIFT) build $(RELEASE) --product $$program || exit 1; done
 	FEEDSH_BINARY=$(CURDIR)/.build/release/feedsh SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 
 lint:
@@ -103,7 +107,7 @@ man: build
 	mv .build/feedsh.1 feedsh.1
 
 release: deps
-	$(SWIFT) build $(RELEASE) --product feedsh
+	for program in $(PROGRAMS); do $(SWIFT) build $(RELEASE) --product $$program || exit 1; done
 
 # make install PREFIX=$HOME/.local (DESTDIR for packaging).
 install: release
@@ -111,14 +115,15 @@ install: release
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 755 .build/release/feedsh $(DESTDIR)$(PREFIX)/bin/feedsh
+	for program in $(PROGRAMS); do install -m 755 .build/release/$$program $(DESTDIR)$(PREFIX)/bin/$$program; done
 	install -m 644 feedsh.1 $(DESTDIR)$(PREFIX)/share/man/man1/feedsh.1
 	install -m 644 completions/feedsh.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/feedsh
 	install -m 644 completions/_feedsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_feedsh
 	install -m 644 completions/feedsh.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/feedsh.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/feedsh $(DESTDIR)$(PREFIX)/share/man/man1/feedsh.1 \
+	rm -f $(DESTDIR)$(PREFIX)/bin/feedsh $(DESTDIR)$(PREFIX)/bin/feedsh-mcp $(DESTDIR)$(PREFIX)/bin/feedsh-urlsession \
+		$(DESTDIR)$(PREFIX)/share/man/man1/feedsh.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/feedsh \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_feedsh \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/feedsh.fish
