@@ -14,15 +14,20 @@ import Testing
 struct SyncFaultTests {
     static let clients = HTTPClientPool(connectTimeout: .seconds(5), readTimeout: .seconds(10), followRedirects: false)
 
-    static func library() async throws -> Library {
+    /// A library with `episodes` episodes marked played: as many actions in its outbox.
+    static func library(episodes: Int = 1) async throws -> Library {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("feedsh-sync-fault-\(UUID().uuidString)/library.sqlite").path
         let library = try Library(path: path)
         let (podcast, _) = try await library.subscribe(feedURL: URL(string: "http://feeds.example/a.xml")!, title: "A")
         var feed = Feed()
-        feed.items = [
-            FeedItem(guid: "1", title: "1", enclosure: Enclosure(url: URL(string: "http://m.example/1.mp3")!))
-        ]
+        feed.items = (1...episodes).map {
+            FeedItem(
+                guid: "\($0)",
+                title: "\($0)",
+                enclosure: Enclosure(url: URL(string: "http://m.example/\($0).mp3")!)
+            )
+        }
         try await library.store(feed, for: podcast.id!, validators: (nil, nil))
         try await library.mark(try await library.episodes(of: podcast.id!).compactMap(\.id), .played)
         return library
@@ -176,6 +181,26 @@ struct SyncFaultTests {
         #expect(report.pushed == [.play: 1])
         #expect(try await library.outboxSize() == (0, 0))
         #expect(server.syncState(user: "alice").actions == 2)
+    }
+
+    /// The outbox goes a page at a time, the next one read while one is on its way:
+    /// when the second page's answer is lost, the first page has left the outbox and
+    /// the rest has not, and the next sync sends what is left.
+    @Test func aPageLostMidwayLeavesOnlyTheAnsweredOnesSent() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let library = try await Self.library(episodes: 2_500)
+        let base = server.baseURL.appendingPathComponent("fault/drop-upload,after=1")
+        let error = await #expect(throws: SyncError.self) {
+            try await Self.sync(library, server: base).sync(keeper: Self.keeper)
+        }
+        #expect(error?.code == "sync-network")
+        #expect(server.syncState(user: "alice").actions == 2_000)
+        #expect(try await library.outboxSize() == (1_500, 0))
+        let report = try await Self.sync(library, server: server.baseURL).sync(keeper: Self.keeper)
+        #expect(report.pushed == [.play: 1_500])
+        #expect(try await library.outboxSize() == (0, 0))
+        #expect(server.syncState(user: "alice").actions == 3_500)
     }
 
     /// A server slower than the request's time limit fails the sync naming the
