@@ -224,15 +224,9 @@ extension Library {
         try SubscriptionChange(feedURL: feedURL, subscribed: subscribed, at: now).upsert(db)
     }
 
-    /// The oldest `limit` actions waiting to be sent; with `id`, those recorded
-    /// after that one (the next page, read while the one before it is on its way
-    /// and not yet acknowledged).
-    public func pendingActions(after id: Int64? = nil, limit: Int) async throws(LibraryError) -> [OutboxAction] {
-        try await read { db in
-            var request = OutboxAction.order(OutboxAction.Columns.id)
-            if let id { request = request.filter(OutboxAction.Columns.id > id) }
-            return try request.limit(limit).fetchAll(db)
-        }
+    /// The oldest `limit` actions waiting to be sent.
+    public func pendingActions(limit: Int) async throws(LibraryError) -> [OutboxAction] {
+        try await read { db in try OutboxAction.order(OutboxAction.Columns.id).limit(limit).fetchAll(db) }
     }
 
     /// Takes actions the server acknowledged out of the outbox.

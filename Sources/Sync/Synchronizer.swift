@@ -233,61 +233,20 @@ public struct Synchronizer: Sendable {
 
     /// Sends the outbox a page a request, oldest first; each page leaves the outbox
     /// when the server answered it with success.
-    ///
-    /// While a page is on its way, the page before it (answered) leaves the outbox
-    /// and the next one is read, so that the library's part (about 40 ms a page of
-    /// 1,000) hides behind the server's. A page leaves the outbox only after its own
-    /// answer: a sync that stops anywhere sends again what was not acknowledged, and
-    /// loses nothing.
     private func pushActions(_ report: inout SyncReport) async throws(SyncError) {
-        let device = client.account.device
-        var page = try await stored { () async throws(LibraryError) in
-            try await library.pendingActions(limit: SyncClient.pageSize)
-        }
-        var answered: [OutboxAction] = []
-        while !page.isEmpty {
-            let actions = page.map { Self.action($0, device: device) }
-            // A short page is the last one.
-            let after = page.count == SyncClient.pageSize ? page.last?.id : nil
-            let acknowledging = answered
-            async let uploaded = Self.result { () async throws(SyncError) in try await client.upload(actions) }
-            async let upkeep = Self.result { () async throws(SyncError) in
-                try await acknowledge(acknowledging, thenReadAfter: after)
+        while true {
+            let rows = try await stored { () async throws(LibraryError) in
+                try await library.pendingActions(limit: SyncClient.pageSize)
             }
-            let next = try await upkeep.get()
-            Self.count(acknowledging, into: &report)
-            try await uploaded.get()
-            answered = page
-            page = next
-        }
-        _ = try await acknowledge(answered, thenReadAfter: nil)
-        Self.count(answered, into: &report)
-    }
-
-    /// Takes `answered` out of the outbox, then reads the page of the outbox after
-    /// the action `id` (none without one).
-    private func acknowledge(_ answered: [OutboxAction], thenReadAfter id: Int64?) async throws(SyncError)
-        -> [OutboxAction]
-    {
-        try await stored { () async throws(LibraryError) in
-            if !answered.isEmpty { try await library.acknowledgeActions(answered.compactMap(\.id)) }
-            guard let id else { return [] }
-            return try await library.pendingActions(after: id, limit: SyncClient.pageSize)
-        }
-    }
-
-    private static func count(_ sent: [OutboxAction], into report: inout SyncReport) {
-        for row in sent {
-            if let kind = EpisodeAction.Kind(rawValue: row.kind.rawValue) { report.pushed[kind, default: 0] += 1 }
-        }
-    }
-
-    /// `body`'s outcome as a value, for `async let`, which would forget the error's type.
-    private static func result<T: Sendable>(_ body: () async throws(SyncError) -> T) async -> Result<T, SyncError> {
-        do {
-            return .success(try await body())
-        } catch {
-            return .failure(error)
+            guard !rows.isEmpty else { return }
+            try await client.upload(rows.map { Self.action($0, device: client.account.device) })
+            try await stored { () async throws(LibraryError) in
+                try await library.acknowledgeActions(rows.compactMap(\.id))
+            }
+            for row in rows {
+                if let kind = EpisodeAction.Kind(rawValue: row.kind.rawValue) { report.pushed[kind, default: 0] += 1 }
+            }
+            if rows.count < SyncClient.pageSize { return }
         }
     }
 

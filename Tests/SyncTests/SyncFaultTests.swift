@@ -183,9 +183,9 @@ struct SyncFaultTests {
         #expect(server.syncState(user: "alice").actions == 2)
     }
 
-    /// The outbox goes a page at a time, the next one read while one is on its way:
-    /// when the second page's answer is lost, the first page has left the outbox and
-    /// the rest has not, and the next sync sends what is left.
+    /// The outbox goes a page at a time, each leaving it when answered: when the
+    /// second page's answer is lost, the first page has left the outbox and the rest
+    /// has not, and the next sync sends what is left.
     @Test func aPageLostMidwayLeavesOnlyTheAnsweredOnesSent() async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
