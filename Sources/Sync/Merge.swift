@@ -6,17 +6,38 @@ public struct LocalEpisode: Sendable, Equatable {
     public let id: Int64
     public let guid: String?
     /// Its enclosure URL, and the URL it redirected to when that is known.
-    public let urls: [String]
+    public var urls: [String] { [url, redirected].compactMap(\.self) }
     /// Its subscription's feed URL.
     public let feed: String?
     public var state: PlayState
+    /// ``urls`` kept apart: an array of one for each of 20,000 episodes is 20,000
+    /// allocations more at a first sync's peak.
+    private let url: String?
+    private let redirected: String?
 
     public init(id: Int64, guid: String?, urls: [String], feed: String? = nil, state: PlayState) {
         self.id = id
         self.guid = guid
-        self.urls = urls
+        self.url = urls.first
+        self.redirected = urls.dropFirst().first
         self.feed = feed
         self.state = state
+    }
+
+    /// An episode known by one enclosure URL.
+    public init(id: Int64, guid: String?, url: String, feed: String? = nil, state: PlayState) {
+        self.id = id
+        self.guid = guid
+        self.url = url
+        self.redirected = nil
+        self.feed = feed
+        self.state = state
+    }
+
+    /// Calls `body` with each of ``urls``, without making the array.
+    func forEachURL(_ body: (String) -> Void) {
+        if let url { body(url) }
+        if let redirected { body(redirected) }
     }
 }
 
@@ -90,7 +111,7 @@ public enum SyncMerge {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
         }
         for action in ordered.map(\.element) {
-            guard let index = (byFeed[action.podcast] ?? everywhere)?.match(action) else {
+            guard let index = (byFeed[action.podcast] ?? everywhere)?.match(action, in: episodes) else {
                 outcome.unmatched += 1
                 continue
             }
@@ -107,26 +128,35 @@ public enum SyncMerge {
     /// Episodes by what an action may name them by: GUID, enclosure URL, and the
     /// URL tracking redirects lead to (``TrackingPrefix``), tried in that order;
     /// the first episode listed wins a tie.
+    ///
+    /// The last is indexed by the hash of the key, not the key (a string of its
+    /// own for each episode, 20,000 at a first sync's peak), and a match by it is
+    /// checked against the episode's own key: a collision of 64-bit hashes could
+    /// only miss a match, never make a wrong one.
     struct Matcher {
         private var byGUID: [String: Int] = [:]
         private var byURL: [String: Int] = [:]
-        private var byTarget: [String: Int] = [:]
+        private var byTarget: [Int: Int] = [:]
 
         mutating func add(_ episode: LocalEpisode, at index: Int) {
             if let guid = episode.guid { byGUID[guid] = byGUID[guid] ?? index }
-            for url in episode.urls {
+            episode.forEachURL { url in
                 byURL[url] = byURL[url] ?? index
-                let target = TrackingPrefix.key(url)
+                let target = TrackingPrefix.key(url).hashValue
                 byTarget[target] = byTarget[target] ?? index
             }
         }
 
-        func match(_ action: EpisodeAction) -> Int? {
-            action.guid.flatMap { byGUID[$0] } ?? byURL[action.episode] ?? byTarget[TrackingPrefix.key(action.episode)]
+        func match(_ action: EpisodeAction, in episodes: [LocalEpisode]) -> Int? {
+            if let index = action.guid.flatMap({ byGUID[$0] }) ?? byURL[action.episode] { return index }
+            let target = TrackingPrefix.key(action.episode)
+            guard let index = byTarget[target.hashValue] else { return nil }
+            var same = false
+            episodes[index].forEachURL { url in same = same || TrackingPrefix.key(url) == target }
+            return same ? index : nil
         }
     }
 
-    /// The state after `action`, or nil when it changes nothing.
     static func apply(_ action: EpisodeAction, to state: PlayState) -> PlayState? {
         if let changed = state.changed, action.timestamp <= changed { return nil }
         switch action.kind {

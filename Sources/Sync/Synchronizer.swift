@@ -308,7 +308,7 @@ public struct Synchronizer: Sendable {
             LocalEpisode(
                 id: state.id,
                 guid: state.guid,
-                urls: [state.audioURL],
+                url: state.audioURL,
                 feed: state.feedURL,
                 state: PlayState(position: Int(state.position), played: state.played, changed: state.changed)
             )
