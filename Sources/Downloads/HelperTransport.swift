@@ -80,7 +80,15 @@ public final class HelperTransport: DownloadTransport {
             throw HelperWireError.endedEarly(program: program)
         }
 
-        let (head, body) = try await openFrames(output.read, pid: process.pid)
+        let head: EventLoopFuture<HelperWire.Head>
+        let body: HelperBody
+        do {
+            (head, body) = try await openFrames(output.read, pid: process.pid)
+        } catch {
+            // Nobody will read its answer: it would wait to write it for ever.
+            processes.kill(process.pid)
+            throw error
+        }
         do {
             let head = try await withTaskCancellationHandler {
                 try await head.get()

@@ -449,8 +449,11 @@ struct MCPServer: AsyncParsableCommand {
         let arguments = [program] + (allowChanges ? ["--allow-changes"] : [])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         execv(program, &argv)
-        let problem = String(cString: strerror(errno))
-        FileHandle.standardError.write(Data("feedsh mcp: cannot run \(program): \(problem)\n".utf8))
+        let problem =
+            errno == ENOENT
+            ? "its server, \(program), is not installed beside feedsh (make install puts it there)"
+            : "cannot run \(program): \(String(cString: strerror(errno)))"
+        FileHandle.standardError.write(Data("feedsh mcp: \(problem)\n".utf8))
         throw ExitCode(1)
     }
 }

@@ -29,4 +29,34 @@ struct HelperProcessTests {
             #expect(try libraries(of: url).contains("libcurl"), "\(helper)")
         }
     }
+
+    /// A feedsh installed without its helpers says which one it missed, and where.
+    @Test func aMissingHelperIsNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A hard link, or a copy across file systems: /proc/self/exe then names this
+        // folder (a symbolic link would lead back to the build's).
+        let alone = folder.appendingPathComponent("feedsh")
+        do {
+            try FileManager.default.linkItem(at: feedshBinary, to: alone)
+        } catch {
+            try FileManager.default.copyItem(at: feedshBinary, to: alone)
+        }
+        let process = Process()
+        process.executableURL = alone
+        process.arguments = ["mcp"]
+        process.environment = testEnvironment(home: folder)
+        process.standardInput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let helper = folder.appendingPathComponent("feedsh-mcp").path
+        #expect(
+            text == "feedsh mcp: its server, \(helper), is not installed beside feedsh (make install puts it there)\n"
+        )
+    }
 }
