@@ -157,6 +157,7 @@ public enum SyncMerge {
         }
     }
 
+    /// The state after `action`, or nil when it changes nothing.
     static func apply(_ action: EpisodeAction, to state: PlayState) -> PlayState? {
         if let changed = state.changed, action.timestamp <= changed { return nil }
         switch action.kind {
