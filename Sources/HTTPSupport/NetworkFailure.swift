@@ -189,8 +189,21 @@ public struct NetworkFailure: Error, Sendable, Hashable, Codable, CustomStringCo
             return .tls(String(describing: error))
         case let error as ChannelError where error == .eof || error == .ioOnClosedChannel || error == .outputClosed:
             return .connectionDropped
+        case _ where isAbandonedHandshake(typeName: String(reflecting: type(of: error))):
+            return .connectionDropped
         default:
             return .other(String(describing: error))
         }
+    }
+
+    /// Whether an error of the type named `typeName` is AsyncHTTPClient's private
+    /// `NoResult`: its proxy `CONNECT`, SOCKS and TLS handlers fail with it when
+    /// they are removed before their handshake ended, which is the channel closing
+    /// under them. Whether a closed connection reaches the handler as that or as
+    /// `remoteConnectionClosed` is a race inside the library, so both read as a
+    /// dropped connection. The type is local to a method, so only its reflected
+    /// name (module first, type last) identifies it.
+    static func isAbandonedHandshake(typeName: String) -> Bool {
+        typeName.hasPrefix("AsyncHTTPClient.") && typeName.hasSuffix(".NoResult")
     }
 }

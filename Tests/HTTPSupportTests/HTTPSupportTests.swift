@@ -28,6 +28,24 @@ import Testing
         }
     }
 
+    /// A proxy that closes the connection mid-handshake reaches AsyncHTTPClient's
+    /// handlers either as `remoteConnectionClosed` or as their private `NoResult`,
+    /// depending on which event comes first; both name the proxy as a dropped
+    /// connection (CI once printed the bare `NoResult()`).
+    @Test func aHandshakeTheProxyAbandonedIsADroppedConnection() {
+        let reflected =
+            "AsyncHTTPClient.HTTP1ProxyConnectHandler.(unknown context at $55a03e4218bc)"
+            + ".(unknown context at $55a03e4218c4).NoResult"
+        #expect(NetworkFailure.isAbandonedHandshake(typeName: reflected))
+        #expect(!NetworkFailure.isAbandonedHandshake(typeName: "FeedShell.NoResult"))
+        #expect(!NetworkFailure.isAbandonedHandshake(typeName: "AsyncHTTPClient.HTTPClientError"))
+        struct NoResult: Error {}
+        #expect(NetworkFailure(NoResult(), url: url).reason == .other("NoResult()"))
+        let proxy = ProxyServer(host: "127.0.0.1", port: 3128)
+        let dropped = NetworkFailure(HTTPClientError.remoteConnectionClosed, url: url, proxy: proxy)
+        #expect(dropped.throughProxy && dropped.port == 3128)
+    }
+
     @Test func aFailureIsKeptAsItIs() {
         let failure = NetworkFailure(.tls("bad certificate"), host: "h", port: 443)
         #expect(NetworkFailure(failure, url: url) == failure)
