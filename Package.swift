@@ -184,7 +184,12 @@ let package = Package(
         ),
         .target(
             name: "Library",
-            dependencies: ["FeedKit", "HTTPSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FeedKit", "HTTPSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own API, for the one check a start makes before it opens
+                // the library (AwayEvents.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(name: "CFileIO"),
         // The gpodder.net v2 / Nextcloud gPodder Sync protocol and the pure merge.

@@ -55,6 +55,20 @@ public struct DownloadLayout: Sendable, Equatable {
         fileNames(podcastID: podcastID) { $0.hasSuffix(".part") }
     }
 
+    /// Whether any podcast's folder holds a `.part` file: one listing of each
+    /// folder, with no library, so that a start without partial downloads need
+    /// not open it to say there are none.
+    public func hasPartFiles() -> Bool {
+        let manager = FileManager.default
+        guard let folders = try? manager.contentsOfDirectory(atPath: root.path) else { return false }
+        return folders.contains { folder in
+            guard !folder.hasPrefix("."),
+                let names = try? manager.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)
+            else { return false }
+            return names.contains { $0.hasSuffix(".part") && !$0.hasPrefix(".") }
+        }
+    }
+
     /// The names of a podcast's `.part` files that no process holds: downloads
     /// left paused, not those this engine, the background feedsh or another shell
     /// is running.

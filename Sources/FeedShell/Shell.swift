@@ -81,9 +81,10 @@ public final class Shell: Sendable {
     }
 
     /// "while you were away: 2 downloaded, 1 failed (...)", once per event, from the
-    /// library (never created for it).
+    /// library (never created for it, and not opened when a plain read finds no
+    /// event to report).
     func reportAway() async {
-        guard let library = session.existingLibrary(),
+        guard let library = session.services.library.existingWithAwayEvents(),
             let events = try? await library.takeAwayEvents(), !events.isEmpty
         else { return }
         let done = events.filter { !$0.failed }

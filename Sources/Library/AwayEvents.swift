@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A download the background feedsh finished or gave up while no shell watched,
 /// until a later feedsh reports it ("while you were away").
@@ -37,6 +38,30 @@ extension Library {
             var event = event
             try event.insert(db)
         }
+    }
+
+    /// Whether the library at `path` may hold events not reported yet: false only
+    /// when one plain SQLite connection (no pool, no migrations, nothing written)
+    /// reads that it holds none, so that a start with nothing to report leaves the
+    /// library closed. Anything that keeps it from telling (no such file or table,
+    /// another feedsh holding the file, damage) answers true, and the caller asks
+    /// the opened library, which says what is wrong.
+    ///
+    /// It speaks to SQLite directly: a GRDB connection, even a plain
+    /// `DatabaseQueue`, pages in about 2 MiB more of the binary, and this runs at
+    /// every start (docs/performance.md, "Start").
+    public static func mayHoldUnreportedAwayEvents(at path: String) -> Bool {
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return true }
+        sqlite3_busy_timeout(connection, 1000)
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        let sql = "SELECT EXISTS (SELECT 1 FROM \(AwayEvent.databaseTableName) WHERE reported = 0)"
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK,
+            sqlite3_step(statement) == SQLITE_ROW
+        else { return true }
+        return sqlite3_column_int(statement, 0) != 0
     }
 
     /// The events not reported yet, oldest first, marked reported in the same

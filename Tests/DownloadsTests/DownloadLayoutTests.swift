@@ -30,4 +30,27 @@ struct DownloadLayoutTests {
         // A complete file wins over a leftover .part.
         #expect(layout.status(of: file) == .downloaded(bytes: 25))
     }
+
+    /// The start's check for paused downloads, which lets it leave the library
+    /// closed: only a `.part` in a podcast's folder counts.
+    @Test func partFilesAreFoundInAnyPodcastsFolder() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let layout = DownloadLayout(root: root)
+        #expect(!layout.hasPartFiles())
+        let done = layout.file(podcastID: 1, episodeID: 2, extension: "mp3")
+        let folder = done.final.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(count: 3).write(to: done.final)
+        try Data(count: 3).write(to: folder.appendingPathComponent(".hidden.mp3.part"))
+        try Data(count: 3).write(to: root.appendingPathComponent("stray.mp3.part"))
+        #expect(!layout.hasPartFiles())
+        let paused = layout.file(podcastID: DownloadLayout.feedKey("http://h/feed"), episodeID: 7, extension: "m4a")
+        try FileManager.default.createDirectory(
+            at: paused.final.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data(count: 3).write(to: paused.part)
+        #expect(layout.hasPartFiles())
+    }
 }

@@ -31,4 +31,25 @@ struct AwayReportTests {
             #expect(h.output.standardError.components(separatedBy: "while you were away").count == 2)
         }
     }
+
+    /// A later start reads the events without the library open; one with nothing
+    /// to report (no events, no paused downloads) leaves it closed, and so does
+    /// an idle prompt.
+    @Test func aStartWithNothingToSayLeavesTheLibraryClosed() async throws {
+        try await ShellHarness.run { h in
+            try await h.shell.session.library().recordAway(AwayEvent(label: "1 One", path: "/d/1.mp3", failed: false))
+            let later = h.sibling()
+            await later.shell.start()
+            #expect(later.output.standardError == "while you were away: 1 downloaded\n")
+            #expect(later.shell.session.services.library.opened != nil)
+            let quiet = h.sibling()
+            await quiet.shell.start()
+            #expect(quiet.output.standardError == "")
+            // Nor does Tab's list of downloads, refreshed before every prompt.
+            #expect(await quiet.shell.session.services.downloads.listedDownloads().isEmpty)
+            #expect(quiet.shell.session.services.library.opened == nil)
+            await later.shell.close()
+            await quiet.shell.close()
+        }
+    }
 }

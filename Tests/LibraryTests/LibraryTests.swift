@@ -49,6 +49,27 @@ struct LibraryTests {
         #expect(mode(path) == 0o600)
     }
 
+    /// The plain read a start makes before it opens the library: "none" only
+    /// when it can tell, else "maybe", and it writes nothing.
+    @Test func unreportedAwayEventsAreToldWithoutOpeningTheLibrary() async throws {
+        let path = temporaryLibraryPath()
+        #expect(Library.mayHoldUnreportedAwayEvents(at: path))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let library = try Library(path: path)
+        #expect(!Library.mayHoldUnreportedAwayEvents(at: path))
+        try await library.recordAway(AwayEvent(label: "1 One", path: "/d/1.mp3", failed: false))
+        #expect(Library.mayHoldUnreportedAwayEvents(at: path))
+        #expect(try await library.takeAwayEvents().count == 1)
+        #expect(!Library.mayHoldUnreportedAwayEvents(at: path))
+        let junk = temporaryLibraryPath()
+        try FileManager.default.createDirectory(
+            atPath: (junk as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
+        try Data("not a database, but long enough to be read as one".utf8).write(to: URL(fileURLWithPath: junk))
+        #expect(Library.mayHoldUnreportedAwayEvents(at: junk))
+    }
+
     @Test func migratesInWALModeWithForeignKeysAndIndexes() async throws {
         let path = temporaryLibraryPath()
         _ = try Library(path: path)

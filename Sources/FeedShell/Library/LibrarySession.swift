@@ -131,7 +131,10 @@ extension DownloadsService {
     /// The subscriptions' `.part` files, as paused downloads of their episodes.
     /// Only the podcasts with such files are read whole.
     func partialDownloads() async -> [PartialDownload] {
-        guard let library = library.existing(), let stored = try? await library.subscriptions() else { return [] }
+        // Tab's list refreshes before every prompt: with no `.part` on disk there is
+        // nothing to find, and the library stays closed.
+        guard layout.hasPartFiles(), let library = library.existing(), let stored = try? await library.subscriptions()
+        else { return [] }
         var found: [PartialDownload] = []
         for subscribed in stored {
             let names = layout.partialNames(podcastID: subscribed.downloadKey)
@@ -164,7 +167,8 @@ extension DownloadsService {
     /// reading any podcast whole (for the line at start): a `.part` that the
     /// background feedsh or another shell is downloading is no paused download.
     func partialDownloadCount() async -> Int {
-        guard let library = library.existing(), let stored = try? await library.subscriptions() else { return 0 }
+        guard layout.hasPartFiles(), let library = library.existing(), let stored = try? await library.subscriptions()
+        else { return 0 }
         return stored.reduce(0) { $0 + layout.pausedNames(podcastID: $1.downloadKey).count }
     }
 }

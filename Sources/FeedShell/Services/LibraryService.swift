@@ -55,6 +55,14 @@ public final class LibraryService: Sendable {
         return try? make()
     }
 
+    /// The library when it exists and may hold away events not reported yet; a
+    /// plain read tells that without opening (and migrating) it, so that a start
+    /// with nothing to report leaves it closed.
+    func existingWithAwayEvents() -> Library? {
+        guard opened != nil || Library.mayHoldUnreportedAwayEvents(at: file.path) else { return nil }
+        return existing()
+    }
+
     /// The library when its file exists (opened if needed, failing as ``make()``
     /// does); nil, without making one, when it does not: for commands that only
     /// read it (`find`, `queue`).
