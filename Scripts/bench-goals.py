@@ -14,8 +14,8 @@ Four rows, every tool of a row run in turn (the order rotating from run to run),
    against gPodder's mygpoclient uploading and reading back the same actions.
    Goal: ≤ 1.0×, ≤ 64 MiB.
 4. Peak RSS of `feedsh -c help`, and of feedsh idle at its prompt in a
-   pseudo-terminal (VmHWM once the prompt has shown for a second), against
-   `newsboat -v`. Goal: ≤ 24 MiB.
+   pseudo-terminal (VmHWM once the prompt has shown for a second), on a first
+   start and with a library already there, against `newsboat -v`. Goal: ≤ 24 MiB.
 
 Each run is preceded by `sync`, so no tool pays for another's writeback. Writes
 bench-out/goals.md and goals.json. `--baseline OLD` runs an older feedsh beside this
@@ -220,6 +220,11 @@ def idle_prompt_rss(feedsh, env):
 
 def start_row(args, scratch, env, rows):
     env = dict(env, TERM="xterm-256color", LANG="C.UTF-8")
+    # A later start, with a library there (one setting in it): what it reports at
+    # start, it first asks without opening the library.
+    later = dict(env, FEEDSH_LIBRARY=str(scratch / "start-library.sqlite"))
+    for name, binary in binaries(args):
+        subprocess.run([binary, "-c", "set speed 1.1"], env=later, check=True, stdout=subprocess.DEVNULL)
     row = Row("start: peak RSS", None, 24, lambda m: m("newsboat -v"), measure="rss")
     for run in range(args.runs):
         for name, binary in binaries(args):
@@ -227,6 +232,8 @@ def start_row(args, scratch, env, rows):
             row.record(f"{name} -c help", wall, rss)
             wall, rss = idle_prompt_rss(binary, env)
             row.record(f"{name} idle at its prompt", wall, rss)
+            wall, rss = idle_prompt_rss(binary, later)
+            row.record(f"{name} idle at its prompt, a library there", wall, rss)
         wall, rss = bench.timed(["newsboat", "-v"], env)
         row.record("newsboat -v", wall, rss)
     rows.append(row)
