@@ -124,7 +124,10 @@ struct ListeningHabitsProcessTests {
             let lines = jsonLines(result.standardOutput)
             let slept = try #require(lines.first { $0["event"] as? String == "slept" })
             let at = try #require(slept["seconds"] as? Double)
-            #expect((2...4.5).contains(at), "slept at \(at)")
+            // The timer counts wall time from the start of playback; the position is
+            // the file's. mpv starved of CPU plays slower than the clock (CI once
+            // stopped at 1.9 s of file), so only "neither at once nor late" holds.
+            #expect((1...4.5).contains(at), "slept at \(at)")
             let played = lines.last?["result"] as? [String: Any]
             #expect(played?["reason"] as? String == "quit")
             #expect(played?["played"] as? Bool == false)
