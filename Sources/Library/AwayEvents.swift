@@ -41,11 +41,12 @@ extension Library {
     }
 
     /// Whether the library at `path` may hold events not reported yet: false only
-    /// when one plain SQLite connection (no pool, no migrations, nothing written)
-    /// reads that it holds none, so that a start with nothing to report leaves the
-    /// library closed. Anything that keeps it from telling (no such file or table,
-    /// another feedsh holding the file, damage) answers true, and the caller asks
-    /// the opened library, which says what is wrong.
+    /// when one plain SQLite connection (no pool, no migrations, no change made;
+    /// as the last one to close, SQLite folds the WAL into the file) reads that it
+    /// holds none, so that a start with nothing to report leaves the library
+    /// closed. Anything that keeps it from telling (no such file or table, another
+    /// feedsh holding the file past the 1 s wait, damage) answers true, and the
+    /// caller asks the opened library, which says what is wrong.
     ///
     /// It speaks to SQLite directly: a GRDB connection, even a plain
     /// `DatabaseQueue`, pages in about 2 MiB more of the binary, and this runs at
