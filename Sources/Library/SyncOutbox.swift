@@ -305,10 +305,7 @@ extension Library {
             }
             let rows = try Row.fetchCursor(
                 db,
-                sql: """
-                    SELECT e.id, e.guid, e.audioURL, e.seconds, e.position, e.played, e.stateChanged, e.podcastID
-                    FROM episode e JOIN podcast p ON p.id = e.podcastID
-                    """
+                sql: "SELECT id, guid, audioURL, seconds, position, played, stateChanged, podcastID FROM episode"
             )
             while let row = try rows.next() {
                 let podcastID: Int64 = row["podcastID"]
