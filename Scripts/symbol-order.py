@@ -18,18 +18,19 @@ nothing. Needs valgrind (apt-get install valgrind) and python3.
 
 import argparse
 import http.server
+import importlib
 import os
 import pathlib
-import pty
 import re
-import select
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
-import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "Scripts"))
+shell_bench = importlib.import_module("bench-shell")
 
 FEED = """<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>Order</title><link>http://{host}/</link>
@@ -42,39 +43,23 @@ FEED = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 def callgrind(binary, arguments, env, out, interactive=False):
-    """Runs `binary` under callgrind; at a prompt, completes, asks for help and
-    ends with Ctrl-D. Every wait has a deadline."""
+    """Runs `binary` under callgrind; at a prompt (bench-shell's pseudo-terminal),
+    completes, asks for help and ends with Ctrl-D. Every wait has a deadline."""
     command = ["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}", binary, *arguments]
     if not interactive:
         subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
                        timeout=600)
         return
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvpe(command[0], command, env)
-    deadline = time.monotonic() + 120
-    seen = b""
-    while b"feedsh> " not in seen:
-        if time.monotonic() > deadline:
-            os.kill(pid, 9)
-            raise SystemExit("symbol-order: no prompt within 120 s")
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            seen += os.read(fd, 4096)
-    for keys, pause in [(b"hel\t\t", 2), (b"\x15help\r", 3), (b"\x04", 0)]:
-        os.write(fd, keys)
-        time.sleep(pause)
-    deadline = time.monotonic() + 60
-    while os.waitpid(pid, os.WNOHANG) == (0, 0):
-        if time.monotonic() > deadline:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-            break
-        try:
-            select.select([fd], [], [], 0.5)
-            os.read(fd, 4096)
-        except OSError:
-            time.sleep(0.2)
+    terminal = shell_bench.Terminal(command, env)
+    try:
+        terminal.expect(rb"feedsh> ")
+        terminal.send("hel\t\t")
+        terminal.command("\x15help", rb"feedsh> ")
+        terminal.send("\x04")
+        # callgrind writes its profile as feedsh exits.
+        terminal.process.wait(timeout=60)
+    finally:
+        terminal.close()
 
 
 def functions(profile, known):
