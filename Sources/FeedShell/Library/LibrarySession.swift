@@ -131,12 +131,8 @@ extension DownloadsService {
     /// The subscriptions' `.part` files, as paused downloads of their episodes.
     /// Only the podcasts with such files are read whole.
     func partialDownloads() async -> [PartialDownload] {
-        // Tab's list refreshes before every prompt: with no `.part` on disk there is
-        // nothing to find, and the library stays closed.
-        guard layout.hasPartFiles(), let library = library.existing(), let stored = try? await library.subscriptions()
-        else { return [] }
         var found: [PartialDownload] = []
-        for subscribed in stored {
+        for subscribed in await subscriptionsIfPartFiles() {
             let names = layout.partialNames(podcastID: subscribed.downloadKey)
             guard !names.isEmpty, let (podcast, subscription) = try? await self.library.view(of: subscribed) else {
                 continue
@@ -167,9 +163,15 @@ extension DownloadsService {
     /// reading any podcast whole (for the line at start): a `.part` that the
     /// background feedsh or another shell is downloading is no paused download.
     func partialDownloadCount() async -> Int {
-        guard layout.hasPartFiles(), let library = library.existing(), let stored = try? await library.subscriptions()
-        else { return 0 }
-        return stored.reduce(0) { $0 + layout.pausedNames(podcastID: $1.downloadKey).count }
+        await subscriptionsIfPartFiles().reduce(0) { $0 + layout.pausedNames(podcastID: $1.downloadKey).count }
+    }
+
+    /// The subscriptions, to look for their `.part` files; none, with the library
+    /// left closed, when no podcast's folder holds one (the start and Tab's list,
+    /// refreshed before every prompt, ask this).
+    private func subscriptionsIfPartFiles() async -> [StoredPodcast] {
+        guard layout.hasPartFiles(), let library = library.existing() else { return [] }
+        return (try? await library.subscriptions()) ?? []
     }
 }
 
