@@ -435,6 +435,9 @@ public struct PlaybackTracker: Sendable {
         if let position, let duration, duration > 0, position >= duration * Self.playedFraction {
             finished = true
         }
+        // mpv asked to start past the end reports that place and then fails: a
+        // playback that failed heard nothing, whatever position it reported.
+        if case .failed = reason { finished = false }
         var end = PlaybackEnd(reason: reason, position: position, duration: duration, finished: finished)
         end.listened = listened
         let endedWithIt = (rules.sleep == .endOfEpisode || rules.sleep == .endOfChapter) && finished

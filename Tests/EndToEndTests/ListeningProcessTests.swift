@@ -87,6 +87,44 @@ struct ListeningProcessTests {
         }
     }
 
+    /// A start past the end could only fail in mpv, which once still marked the
+    /// episode played, took it out of the queue and recorded a finished play.
+    /// `play --at` and `bookmark` refuse it with the episode's length, and
+    /// nothing changes.
+    @Test func aStartPastTheEndIsRefusedAndChangesNothing() async throws {
+        try await Scene.with { scene in
+            let setUp = try await scene.run("subscribe \(scene.feed); queue add 1:1")
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            let play = try await scene.run("play 1:1 --at 99:00")
+            #expect(play.status == 1)
+            // 99 minutes: 1:39:00.
+            #expect(
+                play.standardError.contains("1:39:00 is past the end of 1:1, which is 2:00 long"),
+                "\(play.standardError)"
+            )
+            let mark = try await scene.run("bookmark 1:2 0:30 too late")
+            #expect(mark.status == 1)
+            #expect(
+                mark.standardError.contains("0:30 is past the end of 1:2, which is 0:08 long"),
+                "\(mark.standardError)"
+            )
+            let json = try await scene.run("play 1:1 --at 2:00", json: true)
+            #expect(json.status == 1)
+            let error = jsonLines(json.standardOutput).last?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "past-the-end", "\(json.standardOutput)")
+            let episode = try await scene.episode(1)
+            #expect(episode["played"] as? Bool == false && episode["position"] as? Double == 0, "\(episode)")
+            let queue = try await scene.run("queue; bookmarks; stats", json: true)
+            let results = jsonLines(queue.standardOutput).compactMap { $0["result"] }
+            #expect(
+                (results.first as? [[String: Any]])?.map { $0["ref"] as? String } == ["1:1"],
+                "\(queue.standardOutput)"
+            )
+            #expect((results.dropFirst().first as? [Any])?.isEmpty == true, "\(queue.standardOutput)")
+            #expect(!queue.standardOutput.contains("\"finished\":1"), "\(queue.standardOutput)")
+        }
+    }
+
     /// `play queue` plays the queue in order, each at its podcast's own speed (as
     /// mpv reports it back); `q` in mpv goes on to the next, which leaves the queue
     /// when played to the end, while the one quit stays.

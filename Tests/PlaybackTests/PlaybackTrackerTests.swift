@@ -130,6 +130,18 @@ import Testing
         #expect(PlaybackTracker(pid: 1).end(.exited(2)).reason == .failed("mpv exited with status 2"))
         #expect(PlaybackTracker(pid: 1).end(.signaled(9)).reason == .exited(.signaled(9)))
     }
+
+    /// `--at 99:00` on a 2:00 file: mpv reports the asked place, past 95 % of the
+    /// duration, then fails. That is no play to the end.
+    @Test func aFailureAfterAPositionPastTheEndIsNotPlayed() {
+        var tracker = PlaybackTracker(pid: 1)
+        _ = tracker.handle(.propertyChange(name: "duration", value: 120))
+        _ = tracker.handle(.propertyChange(name: "time-pos", value: 5940))
+        _ = tracker.handle(.endFile(reason: "error", error: "no audio or video data played"))
+        let end = tracker.end(.exited(2))
+        #expect(end.reason == .failed("no audio or video data played"))
+        #expect(!end.finished)
+    }
 }
 
 @Suite struct PlayerCommandTests {

@@ -43,6 +43,11 @@ extension Command {
         let ids = try await session.libraryEpisodeIDs(selector, synopsis: arguments.synopsis)
         guard let episodeID = ids.first else { throw .noSubscriptionLoaded }
         let library = try session.library()
+        // A moment past the end could never be played: refused with the length.
+        let episode = try await libraryCall { () async throws(LibraryError) in try await library.episode(episodeID) }
+        if let length = episode?.seconds, length > 0, seconds >= length {
+            throw .failure(ListeningFailure.pastTheEnd(ref: selector.text, at: seconds, length: length))
+        }
         let note = arguments[markNote].flatMap { $0.isEmpty ? nil : $0 }
         let made = try await libraryCall { () async throws(LibraryError) in
             try await library.addBookmark(episodeID: episodeID, at: seconds, note: note)

@@ -1,5 +1,6 @@
 import PlainText
 import Playback
+import TerminalKit
 
 /// Why playing failed, beyond what ``Playback/PlaybackError`` says.
 enum ListeningFailure: CommandFailure {
@@ -9,12 +10,15 @@ enum ListeningFailure: CommandFailure {
     case emptyQueue
     /// `sleep` with no `play` running in any feedsh.
     case nothingPlaying
+    /// A start (`--at`, a bookmark, a `find` hit) at or past the episode's end.
+    case pastTheEnd(ref: String, at: Double, length: Double)
 
     var failureCode: String {
         switch self {
         case .notPlayable: "not-playable"
         case .emptyQueue: "empty-queue"
         case .nothingPlaying: "nothing-playing"
+        case .pastTheEnd: "past-the-end"
         }
     }
 
@@ -23,6 +27,8 @@ enum ListeningFailure: CommandFailure {
         case .notPlayable(let source, let reason): "cannot play \(source): \(reason)"
         case .emptyQueue: "the queue is empty: 'queue add SELECTOR' adds episodes"
         case .nothingPlaying: "nothing is playing: 'sleep' reaches a 'play' running in another feedsh"
+        case .pastTheEnd(let ref, let at, let length):
+            "\(Formatting.duration(.seconds(at))) is past the end of \(ref), which is \(Formatting.duration(.seconds(length))) long"
         }
     }
 }

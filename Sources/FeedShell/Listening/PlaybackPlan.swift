@@ -21,6 +21,8 @@ struct PlaybackPlan: Sendable {
     let player: PlayerCommand
     /// The library episode that keeps the position, when it is one.
     let episodeID: Int64?
+    /// Its saved position before this play, put back when the play fails.
+    let savedPosition: Double
     /// The episode's `podcast:chapters`, in time order, given to mpv.
     let chapters: [PlayRequest.Chapter]
     /// Skip silence, loudness, intros, outros and chapters, as set for its podcast.
@@ -215,6 +217,13 @@ extension ListeningService {
             }
             seconds = chapters[number - 1].start
         }
+        // mpv started past the end plays nothing and fails: a place asked for
+        // (--at, --chapter, a bookmark, a hit) is refused here, with the length,
+        // before anything is changed. A saved place is the player's own reading
+        // of the file, kept even where the feed's length is short.
+        if start != .saved, start != .beginning, let length = stored?.seconds, length > 0, seconds >= length {
+            throw .failure(ListeningFailure.pastTheEnd(ref: target.label.number, at: seconds, length: length))
+        }
         return PlaybackPlan(
             label: target.label,
             source: downloaded ? request.file.final.path : request.url.absoluteString,
@@ -223,6 +232,7 @@ extension ListeningService {
             speed: await speed(ofPodcast: target.label.episode?.podcast),
             player: await player(),
             episodeID: target.label.episode?.episode,
+            savedPosition: stored?.position ?? 0,
             chapters: chapters,
             listening: listening,
             sleep: sleep
@@ -281,10 +291,15 @@ extension ListeningService {
         let (positions, continuation) = AsyncStream<Double>.makeStream()
         let saver = Task {
             var lastSave = ContinuousClock.now
+            var wrote = false
             for await seconds in positions where ContinuousClock.now - lastSave >= Self.positionSaveInterval {
                 lastSave = .now
-                if let library, let episodeID { try? await library.savePosition(episodeID, seconds: seconds) }
+                if let library, let episodeID {
+                    try? await library.savePosition(episodeID, seconds: seconds)
+                    wrote = true
+                }
             }
+            return wrote
         }
         let end: PlaybackEnd
         let side = PlaySideEffects(plan: plan, library: library)
@@ -297,13 +312,19 @@ extension ListeningService {
             }
         } catch {
             continuation.finish()
-            await saver.value
+            let wrote = await saver.value
             await side.finish()
+            await Self.putBack(plan, in: library, if: wrote)
             throw error
         }
         continuation.finish()
-        await saver.value
+        let wrote = await saver.value
         await side.finish()
+        // A play that failed changes nothing: no history, no position, no mark.
+        if case .failed = end.reason {
+            await Self.putBack(plan, in: library, if: wrote)
+            return (end, .notKept)
+        }
         if let library, let episodeID, end.listened.heard > 0 || end.finished {
             let record = end
             await Task {
@@ -315,6 +336,13 @@ extension ListeningService {
             await Self.record(end, of: episodeID, startedAt: plan.start, in: library)
         }.value
         return (end, record)
+    }
+
+    /// Writes back the position the play started from, when positions were saved
+    /// while it ran; in a task of its own, so that a cancelled play still does.
+    private static func putBack(_ plan: PlaybackPlan, in library: Library?, if wrote: Bool) async {
+        guard wrote, let library, let episodeID = plan.episodeID else { return }
+        await Task { try? await library.savePosition(episodeID, seconds: plan.savedPosition) }.value
     }
 
     /// Adds the playback to the listening history.
