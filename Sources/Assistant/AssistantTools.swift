@@ -381,9 +381,12 @@ public struct AssistantTools: Sendable {
             throw Refusal("\(error)")
         }
         let updater = FeedUpdater(library: library, client: services.sources.feeds)
-        let (podcast, created, result) = try await updater.subscribe(feedURL: url, title: url.host ?? text)
-        if case .failed(let reason) = result.status {
-            if created { throw Refusal("cannot subscribe to \(url.redacted): \(reason)") }
+        let (stored, created, result) = try await updater.subscribe(feedURL: url, title: url.host ?? text)
+        guard let podcast = stored else {
+            if case .failed(let reason) = result.status {
+                throw Refusal("cannot subscribe to \(url.redacted): \(reason)")
+            }
+            throw Refusal("subscribing to \(url.redacted) was interrupted; nothing was stored")
         }
         let count = try await library.episodeIDs(of: podcast.id ?? -1).count
         return (

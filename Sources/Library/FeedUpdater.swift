@@ -295,39 +295,83 @@ public enum UpdateFailure: Error, Sendable, Equatable, Codable, CustomStringConv
 
 extension FeedUpdater {
     /// Subscribes to `feedURL` and reads its feed at once: what `subscribe` does,
-    /// and what a sync does for a feed another device subscribed to. A new
-    /// subscription whose feed cannot be read is not kept (the result says why).
-    /// `credentials` are stored with the subscription; when the feed refuses
-    /// them, those it had before are put back.
+    /// and what a sync does for a feed another device subscribed to.
+    ///
+    /// A new subscription is stored only with its feed's first read, in one
+    /// transaction (``Library/subscribe(feedURL:title:itunesID:credentials:firstRead:validators:movedTo:trackIDs:at:)``):
+    /// a feed that cannot be read, one answered 410 Gone, and a read that is
+    /// interrupted (the task cancelled) leave no subscription, and `podcast` is
+    /// nil. `created` says whether the subscription was new (or would have been).
+    /// For a subscription that was there, `credentials` are stored with it; when
+    /// the feed refuses them, those it had before are put back.
     public func subscribe(
         feedURL: URL,
         title: String,
         itunesID: Int64? = nil,
         trackIDs: [String: Int64] = [:],
         credentials: FeedCredentials? = nil
-    ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool, result: UpdateResult) {
-        // What waited to be sent about this feed, to put back if it is withdrawn.
-        let pending = try await library.pendingSubscriptionChanges().first { $0.feedURL == feedURL.absoluteString }
-        let (stored, created) = try await library.subscribe(feedURL: feedURL, title: title, itunesID: itunesID)
-        let id = stored.id ?? -1
-        var previous: FeedCredentials?
-        if let credentials {
-            previous = try? await library.credentials(of: id)
-            try await library.setCredentials(credentials, of: id)
+    ) async throws(LibraryError) -> (podcast: StoredPodcast?, created: Bool, result: UpdateResult) {
+        if try await library.podcast(feedURL: feedURL) != nil {
+            let (stored, _) = try await library.subscribe(feedURL: feedURL, title: title, itunesID: itunesID)
+            let id = stored.id ?? -1
+            var previous: FeedCredentials?
+            if let credentials {
+                previous = try? await library.credentials(of: id)
+                try await library.setCredentials(credentials, of: id)
+            }
+            let result = await update(stored, trackIDs: trackIDs)
+            if case .failed(.feed(let error)) = result.status, error.code == .unauthorized, credentials != nil {
+                try? await library.setCredentials(previous, of: id)
+            }
+            return (try await library.podcast(id) ?? stored, false, result)
         }
-        let result = await update(stored, trackIDs: trackIDs, atOnce: created)
-        switch result.status {
-        case .failed where created:
-            // Gone without a trace: no removal waits to be sent to a sync server,
-            // where it would remove another device's subscription, and what
-            // waited before (an earlier unsubscribe) still does.
-            try? await library.unsubscribe(id, giveBackNumber: true)
-            try? await library.restoreSubscriptionChange(pending, of: stored.feedURL)
-        case .failed(.feed(let error)) where error.code == .unauthorized && credentials != nil:
-            try? await library.setCredentials(previous, of: id)
-        default:
-            break
+        var result = UpdateResult(podcastID: -1, title: title, status: .unchanged)
+        let outcome: FeedClient.Outcome
+        do throws(FeedError) {
+            outcome = try await client.fetch(feedURL, etag: nil, lastModified: nil, credentials: credentials, sink: nil)
+        } catch {
+            result.status = Task.isCancelled ? .interrupted : .failed(.feed(error))
+            return (nil, true, result)
         }
-        return (try await library.podcast(id) ?? stored, created, result)
+        let feed: Feed
+        let validators: (etag: String?, lastModified: String?)
+        let movedTo: URL?
+        switch outcome {
+        case .fetched(let fetched, let etag, let lastModified, let moved):
+            (feed, validators, movedTo) = (fetched, (etag, lastModified), moved)
+        case .gone:
+            // No feed to subscribe to: refused as a 404 is.
+            result.status = .failed(.feed(.httpStatus(410, url: feedURL)))
+            return (nil, true, result)
+        case .notModified:
+            // To a request that named no validators: no feed came either.
+            result.status = .failed(.feed(.httpStatus(304, url: feedURL)))
+            return (nil, true, result)
+        }
+        if Task.isCancelled {
+            result.status = .interrupted
+            return (nil, true, result)
+        }
+        if !feed.title.isEmpty { result.title = feed.title }
+        do throws(LibraryError) {
+            let (podcast, created, arrived) = try await library.subscribe(
+                feedURL: feedURL,
+                title: title,
+                itunesID: itunesID,
+                credentials: credentials,
+                firstRead: feed,
+                validators: validators,
+                movedTo: movedTo,
+                trackIDs: trackIDs
+            )
+            result.podcastID = podcast.id ?? -1
+            result.added = arrived
+            result.status = .updated(newEpisodes: 0)
+            return (podcast, created, result)
+        } catch {
+            // Cancelled: the transaction was rolled back.
+            result.status = Task.isCancelled ? .interrupted : .failed(.library(error))
+            return (nil, true, result)
+        }
     }
 }

@@ -559,30 +559,81 @@ public final class Library: Sendable {
     ) async throws(LibraryError) -> Int {
         try await write("write to") { db in
             guard var podcast = try StoredPodcast.fetchOne(db, key: podcastID) else { return 0 }
-            let arrived = try Self.upsert(
-                feed.items,
-                podcastID: podcastID,
-                markNew: podcast.updateCount > 0,
-                trackIDs: trackIDs,
-                now: now,
-                db
-            )
-            if !feed.title.isEmpty { podcast.title = feed.title }
-            podcast.author = feed.author ?? podcast.author
-            podcast.summary = feed.description ?? podcast.summary
-            podcast.artworkURL = feed.artworkURL?.absoluteString ?? podcast.artworkURL
-            podcast.podcastGUID = feed.podcastGUID ?? podcast.podcastGUID
-            podcast.etag = validators.etag
-            podcast.lastModified = validators.lastModified
-            podcast.updated = now
-            podcast.updateCount += 1
-            podcast.lastError = nil
-            podcast.lastFailure = nil
-            podcast.gone = false
-            try podcast.update(db)
-            if let movedTo { try Self.move(podcastID, to: movedTo.absoluteString, db) }
+            let arrived = try Self.store(feed, in: &podcast, validators: validators, trackIDs: trackIDs, now: now, db)
+            if let movedTo { _ = try Self.move(podcastID, to: movedTo.absoluteString, db) }
             return arrived
         }
+    }
+
+    /// A new subscription with its feed's first read, in one transaction: a
+    /// `subscribe` interrupted (Ctrl-C, a closed `mcp`, kill -9) or refused (a full
+    /// disk) before the commit leaves no subscription behind. When another feedsh
+    /// subscribed to `feedURL` meanwhile, that subscription stands and `created` is
+    /// false. Returns the podcast as stored and how many episodes arrived.
+    public func subscribe(
+        feedURL: URL,
+        title: String,
+        itunesID: Int64? = nil,
+        credentials: FeedCredentials? = nil,
+        firstRead feed: Feed,
+        validators: (etag: String?, lastModified: String?),
+        movedTo: URL? = nil,
+        trackIDs: [String: Int64] = [:],
+        at now: Date = Date()
+    ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool, arrived: Int) {
+        try await write("write to") { db in
+            if let existing = try StoredPodcast.filter(StoredPodcast.Columns.feedURL == feedURL.absoluteString)
+                .fetchOne(db)
+            {
+                return (existing, false, 0)
+            }
+            var podcast = StoredPodcast(feedURL: feedURL.absoluteString, title: title, itunesID: itunesID)
+            try podcast.insert(db)
+            let id = podcast.id ?? -1
+            try Self.recordSubscription(feedURL.absoluteString, subscribed: true, at: now, db)
+            if let credentials {
+                try FeedCredentialRecord(podcastID: id, user: credentials.user, password: credentials.password)
+                    .upsert(db)
+            }
+            let arrived = try Self.store(feed, in: &podcast, validators: validators, trackIDs: trackIDs, now: now, db)
+            if let movedTo { _ = try Self.move(id, to: movedTo.absoluteString, db) }
+            return (try StoredPodcast.fetchOne(db, key: id) ?? podcast, true, arrived)
+        }
+    }
+
+    /// Writes a fetched feed into `podcast`'s row and episodes (inside the
+    /// caller's transaction). Episodes arriving after the podcast's first update
+    /// are new. Returns how many arrived.
+    private static func store(
+        _ feed: Feed,
+        in podcast: inout StoredPodcast,
+        validators: (etag: String?, lastModified: String?),
+        trackIDs: [String: Int64],
+        now: Date,
+        _ db: Database
+    ) throws -> Int {
+        let arrived = try upsert(
+            feed.items,
+            podcastID: podcast.id ?? -1,
+            markNew: podcast.updateCount > 0,
+            trackIDs: trackIDs,
+            now: now,
+            db
+        )
+        if !feed.title.isEmpty { podcast.title = feed.title }
+        podcast.author = feed.author ?? podcast.author
+        podcast.summary = feed.description ?? podcast.summary
+        podcast.artworkURL = feed.artworkURL?.absoluteString ?? podcast.artworkURL
+        podcast.podcastGUID = feed.podcastGUID ?? podcast.podcastGUID
+        podcast.etag = validators.etag
+        podcast.lastModified = validators.lastModified
+        podcast.updated = now
+        podcast.updateCount += 1
+        podcast.lastError = nil
+        podcast.lastFailure = nil
+        podcast.gone = false
+        try podcast.update(db)
+        return arrived
     }
 
     /// Stores a batch of a feed's items while the feed is still being parsed (on the

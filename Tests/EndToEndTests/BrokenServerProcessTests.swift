@@ -17,6 +17,8 @@ struct BrokenServerProcessTests {
         ("/feeds/huge.xml?mb=65", "body-too-large", "larger than 64 MiB"),
         ("/fault/nolength/feeds/huge.xml?mb=65", "body-too-large", "larger than 64 MiB"),
         ("/feeds/bomb.xml", "decompressed-too-large", "decompresses past 64 MiB"),
+        // A feed its publisher took down: refused as a 404 is, not "0 episodes".
+        ("/feeds/gone.xml", "http-status", "HTTP 410 Gone"),
     ])
     func aBrokenFeedIsAnErrorNotACrash(path: String, code: String, words: String) async throws {
         try await Scene.with { scene in
@@ -30,6 +32,35 @@ struct BrokenServerProcessTests {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             let error = object?["error"] as? [String: Any]
             #expect(error?["code"] as? String == code, "\(line)")
+            // No subscription was left behind.
+            let podcasts = try await scene.run("podcasts")
+            #expect(podcasts.standardOutput.contains("no subscriptions"), "\(podcasts.standardOutput)")
+        }
+    }
+
+    /// Ctrl-C (SIGINT) during a first `subscribe`: "interrupted", exit 130, and no
+    /// empty subscription left ("never" updated, 0 episodes), nothing for sync.
+    @Test func anInterruptedSubscribeLeavesNoSubscription() async throws {
+        try await Scene.with { scene in
+            let errors = Pipe()
+            let process = try launchFeedsh(
+                ["-c", "subscribe \(scene.base)/fault/delay=5000/feeds/1386867488.xml"],
+                environment: scene.environment,
+                home: scene.root,
+                errors: errors
+            )
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, scene.server.requests.isEmpty {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            kill(process.processIdentifier, SIGINT)
+            #expect(await waitForExit(process, timeout: .seconds(15)))
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 130, "\(stderr)")
+            #expect(stderr.contains("interrupted"), "\(stderr)")
+            let podcasts = try await scene.run("podcasts")
+            #expect(podcasts.standardOutput.contains("no subscriptions"), "\(podcasts.standardOutput)")
         }
     }
 

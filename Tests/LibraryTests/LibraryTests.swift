@@ -317,25 +317,53 @@ struct FeedUpdaterTests {
         let library = try Library(path: temporaryLibraryPath())
         let updater = FeedUpdater(library: library, client: client)
         let good = try await updater.subscribe(feedURL: server.url("/feeds/1386867488.xml"), title: "x")
-        #expect(good.created && good.podcast.title == "Loopback Radio" && good.result.added == 5)
+        #expect(good.created && good.podcast?.title == "Loopback Radio" && good.result.added == 5)
         // Once subscribed and removed: that removal still waits afterwards.
         let badURL = server.url("/fault/status=500/feeds/x.xml")
         try await library.unsubscribe(try await library.subscribe(feedURL: badURL, title: "x").podcast.id!)
         let bad = try await updater.subscribe(feedURL: badURL, title: "x")
-        #expect(bad.created)
+        #expect(bad.created && bad.podcast == nil)
         guard case .failed = bad.result.status else {
             Issue.record("a 500 read as \(bad.result.status)")
             return
         }
+        // 410 Gone is refused as a 404 is, naming the status.
+        let gone = try await updater.subscribe(feedURL: server.url("/feeds/gone.xml"), title: "x")
+        #expect(gone.podcast == nil)
+        guard case .failed(let reason) = gone.result.status else {
+            Issue.record("a 410 read as \(gone.result.status)")
+            return
+        }
+        #expect(reason.description.contains("HTTP 410"), "\(reason)")
         #expect(try await library.podcasts().map(\.podcast.title) == ["Loopback Radio"])
         let pending = try await library.pendingSubscriptionChanges().sorted { $0.feedURL < $1.feedURL }
-        #expect(pending.map(\.feedURL) == [good.podcast.feedURL, badURL.absoluteString].sorted())
+        #expect(pending.map(\.feedURL) == [good.podcast?.feedURL ?? "", badURL.absoluteString].sorted())
         #expect(pending.first { $0.feedURL == badURL.absoluteString }?.subscribed == false)
-        // The withdrawn subscribe used no number up: the next one gets it, while
-        // the number shown (2, unsubscribed since) is never given again.
-        #expect(bad.podcast.id == 3)
+        // A failed subscribe uses no number up: the next one gets 3, while the
+        // number shown (2, unsubscribed since) is never given again.
         let next = try await updater.subscribe(feedURL: server.url("/feeds/paged.xml"), title: "x")
-        #expect(next.podcast.id == 3)
+        #expect(next.podcast?.id == 3)
+        try await client.shutdown()
+        await server.stop()
+    }
+
+    /// A first read cancelled (Ctrl-C, `mcp`'s input closed) while the feed is
+    /// on its way stores nothing: no empty subscription, nothing for sync.
+    @Test func anInterruptedFirstReadLeavesNoSubscription() async throws {
+        let server = try await FixtureServer.start(.init())
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
+        let library = try Library(path: temporaryLibraryPath())
+        let updater = FeedUpdater(library: library, client: client)
+        let slow = server.url("/fault/delay=5000/feeds/1386867488.xml")
+        let subscribing = Task { try await updater.subscribe(feedURL: slow, title: "x") }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.requests.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        subscribing.cancel()
+        let (podcast, created, result) = try await subscribing.value
+        #expect(podcast == nil && created)
+        #expect(result.status == .interrupted)
+        #expect(try await library.podcasts().isEmpty)
+        #expect(try await library.pendingSubscriptionChanges().isEmpty)
         try await client.shutdown()
         await server.stop()
     }

@@ -94,8 +94,13 @@ extension Command {
                 credentials: credentials
             )
         }
-        if case .failed(let reason) = result.status, created {
-            throw .subscribeFailed(url: feedURL.redacted, reason: Advice.described(reason), code: reason.code)
+        // A new subscription is stored only with its first read: when that
+        // failed or was interrupted, there is none.
+        guard let fresh else {
+            if case .failed(let reason) = result.status {
+                throw .subscribeFailed(url: feedURL.redacted, reason: Advice.described(reason), code: reason.code)
+            }
+            throw .interrupted
         }
         let loaded = try await session.loadSubscription(fresh)
         var failure: String?

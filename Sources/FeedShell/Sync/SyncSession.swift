@@ -152,6 +152,7 @@ extension SyncService {
                         credentials: feed.credentials
                     ).result
                     if case .failed(let reason) = result.status { return reason.description }
+                    if result.status == .interrupted { return "interrupted" }
                     return nil
                 } catch {
                     return error.description
