@@ -94,6 +94,8 @@ let package = Package(
             dependencies: [
                 "Downloads", "FeedKit", "FeedShell", "Library", "PlainText", "ShellKit",
                 .product(name: "MCP", package: "swift-sdk"),
+                // The Logger an MCP transport carries (LineTransport).
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The urlsession download engine, in a process per request

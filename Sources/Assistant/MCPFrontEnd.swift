@@ -4,7 +4,7 @@ import Foundation
 import MCP
 
 /// `feedsh mcp`: the library for assistants, as an MCP server on standard input
-/// and output (the Swift SDK's stdio transport). Read-only tools by default; with
+/// and output (``LineTransport``: one message a line, each written whole). Read-only tools by default; with
 /// `allowChanges` also those that change the library.
 public enum MCPFrontEnd {
     /// Serves until the client closes standard input. Downloads a `download` call
@@ -23,7 +23,7 @@ public enum MCPFrontEnd {
         await server.withMethodHandler(CallTool.self) { params in
             await tools.call(params.name, params.arguments ?? [:])
         }
-        try await server.start(transport: StdioTransport())
+        try await server.start(transport: LineTransport())
         await server.waitUntilCompleted()
         // What a `download` started finishes without this process.
         _ = try? await services.downloads.detach()

@@ -41,8 +41,9 @@ struct MCPProcessTests {
             }
         }
 
-        /// Runs the calls through the Python client against `feedsh mcp ARGUMENTS`.
-        func mcp(_ calls: [[String: Any]], arguments: [String] = []) async throws -> (
+        /// Runs the calls through the Python client against `feedsh mcp ARGUMENTS`,
+        /// one after another, or all in flight at once (`parallel`).
+        func mcp(_ calls: [[String: Any]], arguments: [String] = [], parallel: Bool = false) async throws -> (
             tools: [String], calls: [[String: Any]]
         ) {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -51,7 +52,8 @@ struct MCPProcessTests {
             guard FileManager.default.isExecutableFile(atPath: python.path) else {
                 throw ServeTestError("no \(python.path): 'make test-deps' makes the venv with mcp")
             }
-            let json = String(decoding: try JSONSerialization.data(withJSONObject: calls), as: UTF8.self)
+            let given: Any = parallel ? ["parallel": true, "calls": calls] : calls
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: given), as: UTF8.self)
             let home = self.root.appendingPathComponent("home")
             let result = try await Subprocess.run(
                 .path(FilePath(python.path)),
@@ -64,7 +66,7 @@ struct MCPProcessTests {
                         $0[.init(stringLiteral: $1.key)] = $1.value
                     }
                 ),
-                output: .string(limit: 1 << 22),
+                output: .string(limit: 1 << 24),
                 error: .string(limit: 1 << 20)
             )
             guard result.terminationStatus.isSuccess,
@@ -174,6 +176,37 @@ struct MCPProcessTests {
             )
             let files = (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "wav" }
             #expect(files.count == 1)
+        }
+    }
+
+    /// Eight calls in flight at once, each answered with more than a pipe holds,
+    /// and a message of 10 MB: every answer arrives whole under its own id (they
+    /// were written into each other, and the client lost them), and the large
+    /// message is refused at once with an error under its id, holding up no
+    /// other call (it was read in quadratic time: minutes).
+    @Test func parallelCallsGetWholeAnswersAndAHugeMessageIsRefused() async throws {
+        try await Scene.with { scene in
+            let many = try await runFeedsh(
+                ["-c", "subscribe \(scene.base)/feeds/generate?n=600&words=0"],
+                environment: scene.environment
+            )
+            #expect(many.status == 0, "\(many.standardError)")
+            let episodes: [String: Any] = ["tool": "episodes", "arguments": ["podcast": 2, "limit": 500]]
+            let huge: [String: Any] = [
+                "tool": "search", "arguments": ["words": ["$repeat": "a", "times": 10 << 20]],
+            ]
+            let (_, calls) = try await scene.mcp(
+                Array(repeating: episodes, count: 4) + [huge] + Array(repeating: episodes, count: 4),
+                parallel: true
+            )
+            #expect(calls.count == 9)
+            for (index, call) in calls.enumerated() where index != 4 {
+                #expect(call["isError"] as? Bool == false, "call \(index): \(call["error"] ?? call)")
+                let listed = (call["structured"] as? [String: Any])?["episodes"] as? [Any]
+                #expect(listed?.count == 500, "call \(index)")
+            }
+            let refusal = calls[4]["error"] as? String ?? ""
+            #expect(refusal.contains("larger than the 4 MiB"), "\(calls[4])")
         }
     }
 }
