@@ -289,7 +289,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
-        .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
+        .testTarget(
+            name: "FeedServerTests",
+            dependencies: ["FeedServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
         .testTarget(
             name: "FeedShellTests",
             dependencies: ["Assistant", "FeedShell", "ShellKit", "TerminalKit", "FixtureServer", "FixtureData"]

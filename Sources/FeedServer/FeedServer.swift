@@ -43,11 +43,21 @@ public struct FeedServer: Sendable {
         public var port: Int
         /// Every route wants Basic auth with this password (any user name).
         public var password: String?
+        /// How long a connection may stay open with no request in progress: an
+        /// idle or half-sent connection holds a file descriptor, and enough of
+        /// them stopped the server answering anyone.
+        public var idleTimeout: Duration
 
-        public init(host: String = "127.0.0.1", port: Int = 8786, password: String? = nil) {
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8786,
+            password: String? = nil,
+            idleTimeout: Duration = .seconds(20)
+        ) {
             self.host = host
             self.port = port
             self.password = password
+            self.idleTimeout = idleTimeout
         }
 
         /// Whether `host` is a loopback address (only this machine reaches it).
@@ -79,12 +89,14 @@ public struct FeedServer: Sendable {
     ) async throws {
         var logger = Logger(label: "feedsh.serve")
         logger.logLevel = .critical
-        let router = Router()
-        router.add(middleware: RequestLog(log: log))
-        if let password = configuration.password { router.add(middleware: BasicAuthentication(password: password)) }
-        register(on: router)
+        let idle = configuration.idleTimeout.components
         let app = Application(
-            router: router,
+            router: router(),
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+                )
+            ),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in started(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -96,6 +108,17 @@ public struct FeedServer: Sendable {
         )
         group.maximumGracefulShutdownDuration = .seconds(30)
         try await ServiceGroup(configuration: group).run()
+    }
+
+    /// Every route with its middleware: the request log, the Host check on
+    /// loopback, and Basic auth when a password is set.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestLog(log: log))
+        if configuration.isLoopback { router.add(middleware: LoopbackHost()) }
+        if let password = configuration.password { router.add(middleware: BasicAuthentication(password: password)) }
+        register(on: router)
+        return router
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -232,6 +255,54 @@ struct RequestLog: RouterMiddleware {
             throw error
         }
     }
+}
+
+/// On loopback, only requests that name this machine: a page elsewhere that has
+/// its own name resolve to 127.0.0.1 (DNS rebinding) sends that name as `Host`,
+/// and is refused (421) before it reaches the OPML, a feed or a file.
+struct LoopbackHost: RouterMiddleware {
+    func handle(
+        _ request: Request,
+        context: BasicRequestContext,
+        next: (Request, BasicRequestContext) async throws -> Response
+    ) async throws -> Response {
+        // HTTP/1's Host becomes the authority; a request built in memory keeps
+        // it as a field (and has an authority of its own).
+        let host = request.headers.first { $0.name.canonicalName == "host" }?.value ?? request.head.authority
+        if let host, !Self.namesLoopback(host) {
+            return Response(
+                status: .misdirectedRequest,
+                headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "feedsh serve answers only to localhost and 127.0.0.1\n"))
+            )
+        }
+        return try await next(request, context)
+    }
+
+    /// Whether a `Host` value (with or without its port) is `localhost`, an
+    /// address of 127.0.0.0/8 or `[::1]`.
+    static func namesLoopback(_ authority: String) -> Bool {
+        var host = Substring(authority.lowercased())
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return false }
+            return host[host.index(after: host.startIndex)..<end] == "::1"
+        }
+        if let colon = host.lastIndex(of: ":") {
+            guard host[host.index(after: colon)...].allSatisfy(\.isASCIIDigit) else { return false }
+            host = host[..<colon]
+        }
+        if host.hasSuffix(".") { host = host.dropLast() }
+        if host == "localhost" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && Int(part)! <= 255
+            }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }
 
 /// Basic auth on every route: any user name, this password.

@@ -84,6 +84,12 @@ struct ServeProcessTests {
             let opml = try await Self.curl(["-s", url + "subscriptions.opml"])
             #expect(opml.contains("xmlUrl=\"\(scene.base)/feeds/habits.xml\""))
             #expect(try await Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", url + "feeds/7.xml"]) == "404")
+            // DNS rebinding: another site's name resolved to 127.0.0.1 is refused.
+            let rebound = try await Self.curl([
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: rebind.attacker.example",
+                url + "subscriptions.opml",
+            ])
+            #expect(rebound == "421")
             #expect(try await serve.stop() == 0)
             // One line per request.
             let lines = jsonLines(serve.text).filter { $0["event"] as? String == "request" }

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Testing
 
 @testable import FeedServer
@@ -107,5 +109,101 @@ import Testing
         #expect(FeedServer.Configuration(host: "localhost").isLoopback)
         #expect(!FeedServer.Configuration(host: "0.0.0.0").isLoopback)
         #expect(!FeedServer.Configuration(host: "192.0.2.7").isLoopback)
+    }
+
+    @Test func loopbackNamesAreTold() {
+        for host in [
+            "localhost", "localhost:8786", "LOCALHOST.", "127.0.0.1", "127.0.0.1:8786", "127.1.2.3", "[::1]:8786",
+        ] {
+            #expect(LoopbackHost.namesLoopback(host), "\(host)")
+        }
+        for host in [
+            "attacker.example", "127.0.0.1.attacker.example", "localhost.attacker.example:8786", "127.example.test",
+            "127.0.0.256", "[::2]", "localhost:http", "192.168.1.2",
+        ] {
+            #expect(!LoopbackHost.namesLoopback(host), "\(host)")
+        }
+    }
+
+    /// A catalog with nothing in it, for the routes.
+    struct EmptyCatalog: ServeCatalog {
+        func feed(_ choice: FeedChoice) async throws -> ServedFeed? {
+            choice == .all ? ServedFeed(title: "All", description: "d", artworkURL: nil, items: []) : nil
+        }
+        func subscriptionsOPML() async throws -> String { "<opml version=\"2.0\"/>" }
+        var mediaRoot: URL { FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-no-media") }
+    }
+
+    /// DNS rebinding: a name of another site that resolves to 127.0.0.1 reaches
+    /// a loopback server with that name as Host. It is refused before any route
+    /// (through the router in memory, no socket); beyond loopback, where a
+    /// password guards every route, the name is not judged.
+    @Test func onLoopbackOnlyRequestsNamingThisMachineAreAnswered() async throws {
+        let server = FeedServer(catalog: EmptyCatalog(), configuration: .init(), log: { _ in })
+        try await Application(router: server.router()).test(.router) { client in
+            for host in ["127.0.0.1:8786", "localhost:8786"] {
+                try await client.execute(uri: "/subscriptions.opml", method: .get, headers: [.init("Host")!: host]) {
+                    #expect($0.status == .ok, "\(host)")
+                }
+            }
+            for path in ["/subscriptions.opml", "/feeds/all.xml", "/media/1/2.mp3"] {
+                try await client.execute(
+                    uri: path,
+                    method: .get,
+                    headers: [.init("Host")!: "rebind.attacker.example:8786"]
+                ) {
+                    #expect($0.status == .misdirectedRequest, "\(path)")
+                }
+            }
+        }
+        let open = FeedServer(
+            catalog: EmptyCatalog(),
+            configuration: .init(host: "0.0.0.0", password: "correct horse battery"),
+            log: { _ in }
+        )
+        try await Application(router: open.router()).test(.router) { client in
+            let auth = "Basic " + Data("me:correct horse battery".utf8).base64EncodedString()
+            try await client.execute(
+                uri: "/subscriptions.opml",
+                method: .get,
+                headers: [.init("Host")!: "feeds.home.example", .authorization: auth]
+            ) { #expect($0.status == .ok) }
+        }
+    }
+
+    /// A connection that sends nothing is closed after the idle time, so that
+    /// idle connections cannot use up the server's file descriptors.
+    @Test func anIdleConnectionIsClosed() async throws {
+        let server = FeedServer(
+            catalog: EmptyCatalog(),
+            configuration: .init(port: 0, idleTimeout: .milliseconds(500)),
+            log: { _ in }
+        )
+        let (ports, portGiven) = AsyncStream<Int>.makeStream()
+        let serving = Task { try await server.run(started: { portGiven.yield($0) }) }
+        defer { serving.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(connected == 0)
+        // Closed by the server: the read ends (0) well before this 10 s limit.
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let started = ContinuousClock.now
+        var byte: UInt8 = 0
+        var count = -1
+        repeat { count = read(socket, &byte, 1) } while count < 0 && errno == EINTR
+        #expect(count == 0)
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 }
