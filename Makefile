@@ -84,8 +84,11 @@ test: test-deps lint
 	for program in $(PROGRAMS); do $(SWIFT) build $(RELEASE) --product $$program || exit 1; done
 	FEEDSH_BINARY=$(CURDIR)/.build/release/feedsh SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 
+# The format, and every import declared in Package.swift with no arrow the wrong
+# way (Scripts/check-imports.py).
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Fixtures/FixtureData.swift Package.swift
+	python3 Scripts/check-imports.py $(SWIFT)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Fixtures/FixtureData.swift Package.swift

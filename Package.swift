@@ -71,9 +71,11 @@ let package = Package(
             name: "feedsh",
             dependencies: [
                 "CFileIO",
+                "FeedKit",
                 "FeedShell",
                 "FixtureServer",
                 "HTTPSupport",
+                "LineEditor",
                 "Processes",
                 "ShellKit",
                 "TerminalKit",
@@ -125,6 +127,8 @@ let package = Package(
                 // `serve --update-every` runs beside the server and stops with it.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "PlainText", "Processes", "Sync", "TerminalKit",
+                // FilePath for the sync login file's folder.
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // `feedsh serve`: feeds of the downloaded episodes and the files, over
@@ -137,6 +141,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
@@ -150,10 +155,9 @@ let package = Package(
         .target(
             name: "Playback",
             dependencies: [
+                // The player template's words are split by PlainText's Tokenizer.
                 "PlainText",
                 "Processes",
-                // The player template's words, split as the shell splits a command line.
-                "ShellKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -193,6 +197,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // To recognise a gzip bomb: AsyncHTTPClient decompresses with it.
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -286,30 +291,55 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // NIO's HTTP/1 parts, for responses framed by the connection's close.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer"]),
+        .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer", "FixtureData", "HTTPSupport"]),
         .testTarget(
             name: "FeedServerTests",
-            dependencies: ["FeedServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "FeedServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "FeedShellTests",
-            dependencies: ["Assistant", "FeedShell", "ShellKit", "TerminalKit", "FixtureServer", "FixtureData"]
+            dependencies: [
+                "Assistant", "Downloads", "FeedKit", "FeedShell", "Library", "LineEditor", "PlainText", "Playback",
+                "ShellKit", "Sync", "TerminalKit", "FixtureServer", "FixtureData",
+                .product(name: "MCP", package: "swift-sdk"),
+            ]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["PlainText", "TerminalKit"]),
-        .testTarget(name: "ShellKitTests", dependencies: ["ShellKit"]),
+        .testTarget(name: "ShellKitTests", dependencies: ["PlainText", "ShellKit"]),
         .testTarget(
             name: "DownloadsTests",
-            dependencies: ["Downloads", "Processes", "URLSessionEngine", "FixtureServer", "SocketTestSupport"]
+            dependencies: [
+                "Downloads", "HTTPSupport", "Processes", "URLSessionEngine", "FixtureServer", "SocketTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
-        .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
+        .testTarget(
+            name: "HTTPSupportTests",
+            dependencies: [
+                "HTTPSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Sync", "Library", "HTTPSupport", "FixtureServer", "SocketTestSupport"]
+            dependencies: ["Sync", "FeedKit", "Library", "HTTPSupport", "FixtureServer", "SocketTestSupport"]
         ),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "FixtureServer"]),
+        .testTarget(
+            name: "LibraryTests",
+            dependencies: [
+                "Library", "FeedKit", "HTTPSupport", "FixtureServer", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Unix-socket helpers the control and end-to-end tests share.
         .target(
             name: "SocketTestSupport",
@@ -321,8 +351,9 @@ let package = Package(
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [
-                "FixtureServer",
+                "FixtureServer", "FixtureData",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),

@@ -28,6 +28,8 @@ public struct FeedError: Error, Sendable, Equatable, Codable, CustomStringConver
         case invalidFeed(URL, detail: String)
         case invalidTranscript(URL, detail: String)
         case unauthorized(URL, detail: String, credentialsWanted: Bool)
+        /// An API (the Podcast Index) refused the key it was given.
+        case keyRefused(URL, detail: String)
     }
 
     /// A stable, machine-readable name for the kind of error.
@@ -115,6 +117,18 @@ public struct FeedError: Error, Sendable, Equatable, Codable, CustomStringConver
         .init(.unauthorized(url, detail: detail, credentialsWanted: credentialsWanted))
     }
 
+    /// An API refused the key it was given (code ``Code/unauthorized``); a front
+    /// end says where the key comes from.
+    public static func unauthorized(url: URL, detail: String, keyRefused: Bool) -> FeedError {
+        keyRefused ? .init(.keyRefused(url, detail: detail)) : .unauthorized(url: url, detail: detail)
+    }
+
+    /// The key given to an API was refused.
+    public var keyRefused: Bool {
+        if case .keyRefused = kind { return true }
+        return false
+    }
+
     /// The server wants a user name and password that were not sent: a front end
     /// says how to give them.
     public var credentialsWanted: Bool {
@@ -139,7 +153,7 @@ public struct FeedError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .invalidURL: .invalidURL
         case .invalidFeed: .invalidFeed
         case .invalidTranscript: .invalidTranscript
-        case .unauthorized: .unauthorized
+        case .unauthorized, .keyRefused: .unauthorized
         }
     }
 
@@ -150,7 +164,7 @@ public struct FeedError: Error, Sendable, Equatable, Codable, CustomStringConver
             .bodyTooLarge(let url, _), .decompressedTooLarge(let url, _), .encoded(let url, _),
             .truncated(let url, _, _),
             .timedOut(let url, _), .transport(let url, _), .invalidFeed(let url, _), .invalidTranscript(let url, _),
-            .unauthorized(let url, _, _):
+            .unauthorized(let url, _, _), .keyRefused(let url, _):
             url
         case .decoding(let url, _, _): url
         case .connectionFailed, .notFound, .invalidURL: nil
@@ -203,7 +217,7 @@ public struct FeedError: Error, Sendable, Equatable, Codable, CustomStringConver
             "\(url.redacted) is not a feed feedsh can read: \(detail)"
         case .invalidTranscript(let url, let detail):
             "the transcript at \(url.redacted) is malformed: \(detail)"
-        case .unauthorized(_, let detail, _):
+        case .unauthorized(_, let detail, _), .keyRefused(_, let detail):
             detail
         }
     }

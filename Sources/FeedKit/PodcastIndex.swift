@@ -66,8 +66,8 @@ public struct PodcastIndexClient: Sendable {
             throw .unauthorized(
                 url: url,
                 detail:
-                    "the Podcast Index at \(url.host ?? "?") refused key '\(credentials.key)' (HTTP \(error.status ?? 0)):"
-                    + " check FEEDSH_PODCASTINDEX_KEY and FEEDSH_PODCASTINDEX_SECRET"
+                    "the Podcast Index at \(url.host ?? "?") refused key '\(credentials.key)' (HTTP \(error.status ?? 0))",
+                keyRefused: true
             )
         }
     }

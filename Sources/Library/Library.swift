@@ -86,10 +86,10 @@ public struct LibraryError: Error, Sendable, Equatable, Codable, CustomStringCon
             "cannot \(operation) the library \(path): another feedsh has held it for 10 s; try again"
         case .diskFull(let operation, let path): "cannot \(operation) the library \(path): the disk is full"
         case .notALibrary(let path, let detail):
-            "\(path) is not a feedsh library, or is damaged (\(detail)); move it away, or use another (--library)"
+            "\(path) is not a feedsh library, or is damaged (\(detail)); move it away, or use another library"
         case .newer(let path, let schema):
             "this library was written by a newer feedsh (schema v\(schema)): \(path) is left as it is; "
-                + "use that feedsh, or another library (--library)"
+                + "use that feedsh, or another library"
         }
     }
 }

@@ -4,7 +4,6 @@ import NIOExtras
 import NIOPosix
 import PlainText
 import Processes
-import ShellKit
 import Synchronization
 
 /// The program `play` runs, from the `player` setting or `FEEDSH_PLAYER`: `mpv`
@@ -176,11 +175,9 @@ public struct PlaybackError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch kind {
         case .playerNotFound(let player) where player.isMPV && player.program == "mpv":
-            "mpv is not installed: install it (Debian and Ubuntu: apt-get install mpv), or choose another player "
-                + "with 'set player \"mpg123 {}\"' or FEEDSH_PLAYER"
+            "mpv is not installed: install it (Debian and Ubuntu: apt-get install mpv), or choose another player"
         case .playerNotFound(let player):
-            "the player '\(SafeText.line(player.program))' is not installed or not in PATH "
-                + "(change it with 'set player COMMAND' or FEEDSH_PLAYER)"
+            "the player '\(SafeText.line(player.program))' is not installed or not in PATH"
         case .cannotStart(let player, let reason):
             "cannot start the player '\(SafeText.line(player.template))': \(reason)"
         }

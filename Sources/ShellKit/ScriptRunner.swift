@@ -1,4 +1,5 @@
 import Foundation
+import PlainText
 
 /// Whether the shell goes on after a statement.
 public enum StatementOutcome: Sendable, Equatable {

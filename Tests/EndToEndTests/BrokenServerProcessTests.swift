@@ -108,6 +108,8 @@ struct BrokenServerProcessTests {
             let result = try await scene.run("podcasts")
             #expect(result.status == 1)
             #expect(result.standardError.contains("this library was written by a newer feedsh (schema v99)"))
+            // The shell's advice, added by the error's code.
+            #expect(result.standardError.contains("use that feedsh, or another library (--library)"))
             #expect(FileManager.default.contents(atPath: path) == before)
         }
     }

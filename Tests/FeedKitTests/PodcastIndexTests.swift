@@ -63,12 +63,9 @@ struct PodcastIndexTests {
             let wrong = PodcastIndexCredentials(key: FixtureServer.podcastIndexKey, secret: "not-the-secret")
             let client = PodcastIndexClient(baseURL: server.url("/api/1.0"), credentials: wrong, http: http)
             let error = await #expect(throws: FeedError.self) { try await client.search(term: "tones", limit: 5) }
-            #expect(error?.code == .unauthorized)
-            #expect(
-                error?.description
-                    == "the Podcast Index at 127.0.0.1 refused key 'FEEDSHDEMOKEY' (HTTP 401): check "
-                    + "FEEDSH_PODCASTINDEX_KEY and FEEDSH_PODCASTINDEX_SECRET"
-            )
+            #expect(error?.code == .unauthorized && error?.keyRefused == true)
+            // Where a key comes from is the front end's to say.
+            #expect(error?.description == "the Podcast Index at 127.0.0.1 refused key 'FEEDSHDEMOKEY' (HTTP 401)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Downloads
 import Foundation
 import LineEditor
+import PlainText
 import ShellKit
 import Testing
 

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PlainText
 @testable import ShellKit
 
 @Suite("Completion from specs")

@@ -1,6 +1,7 @@
 import Downloads
 import FeedKit
 import Library
+import Playback
 import Sync
 
 /// What a person can do about a lower module's failure, in the shell's words.
@@ -12,6 +13,13 @@ enum Advice {
     static func text(for error: any Error) -> String? {
         switch error {
         case let error as FeedError where error.credentialsWanted: " (subscribe URL --user NAME)"
+        case let error as FeedError where error.keyRefused:
+            ": check FEEDSH_PODCASTINDEX_KEY and FEEDSH_PODCASTINDEX_SECRET"
+        case let error as LibraryError where error.code == .notALibrary || error.code == .newer: " (--library)"
+        case let error as PlaybackError where error.code == .playerNotFound:
+            error.player.isMPV && error.player.program == "mpv"
+                ? " with 'set player \"mpg123 {}\"' or FEEDSH_PLAYER"
+                : " (change it with 'set player COMMAND' or FEEDSH_PLAYER)"
         case let error as UpdateFailure:
             if case .feed(let feed) = error { text(for: feed) } else { nil }
         case let error as DownloadError where error.code == .tooLarge:

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Fails when a target imports a module that Package.swift does not declare as its
+dependency (a target of this package or a product of another), or when Playback or
+Library import a front end's module. An undeclared import builds only while some
+other target happens to build that module first, and hides an arrow the wrong way.
+
+Usage: check-imports.py [SWIFT]   (run by `make lint`)"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+# Modules of the toolchain and the system, which no Package.swift declares.
+SYSTEM = {
+    "Foundation", "FoundationEssentials", "FoundationXML", "FoundationNetworking", "Dispatch", "Glibc", "Musl",
+    "Darwin", "Synchronization", "Testing", "XCTest", "_Concurrency", "os",
+}
+# What a module below the front ends must never import: a front end, or the
+# command language of the shell.
+FRONT_ENDS = {"FeedShell", "Assistant", "FeedServer", "ShellKit", "LineEditor", "TerminalKit"}
+BELOW_FRONT_ENDS = {"Playback", "Library", "FeedKit", "Downloads", "Sync", "HTTPSupport", "PlainText", "Processes"}
+IMPORT = re.compile(r"^\s*(?:@testable\s+|@_exported\s+|public\s+|package\s+|internal\s+)*import\s+(?:[a-z]+\s+)?(\w+)")
+
+
+def main() -> int:
+    swift = sys.argv[1] if len(sys.argv) > 1 else "swift"
+    root = pathlib.Path(__file__).resolve().parent.parent
+    package = json.loads(subprocess.run([swift, "package", "dump-package"], cwd=root, check=True,
+                                        capture_output=True, text=True).stdout)
+    problems = []
+    for target in package["targets"]:
+        if target["type"] == "system":
+            continue
+        name = target["name"]
+        folder = target.get("path") or ("Tests/" if target["type"] == "test" else "Sources/") + name
+        declared = {name}
+        for dependency in target["dependencies"]:
+            for kind in ("byName", "target", "product"):
+                if kind in dependency:
+                    declared.add(dependency[kind][0])
+        for source in sorted((root / folder).rglob("*.swift")):
+            for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
+                match = IMPORT.match(line)
+                if not match:
+                    continue
+                module = match.group(1)
+                place = f"{source.relative_to(root)}:{number}"
+                if module not in declared and module not in SYSTEM:
+                    problems.append(f"{place}: {name} imports {module}, which Package.swift does not give it")
+                if name in BELOW_FRONT_ENDS and module in FRONT_ENDS:
+                    problems.append(f"{place}: {name} imports {module}, a front end's module")
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"check-imports: {len(problems)} problem(s)")
+        return 1
+    return 0
+
+
+sys.exit(main())
