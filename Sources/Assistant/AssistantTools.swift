@@ -371,8 +371,18 @@ public struct AssistantTools: Sendable {
 
     private func subscribe(_ arguments: Arguments) async throws -> (Value, String) {
         let text = try arguments.required("url")
-        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+        guard let given = URL(string: text), given.scheme == "http" || given.scheme == "https", given.host != nil
+        else {
             throw Refusal.argument("url", "must be an http or https feed URL")
+        }
+        // A private feed's `user:password@`, kept apart from the URL as the shell
+        // keeps it, and sent to the feed's own host only.
+        let url: URL
+        let credentials: FeedCredentials?
+        do throws(FeedCredentialsError) {
+            (url, credentials) = try FeedCredentials.split(given, written: text)
+        } catch {
+            throw Refusal.argument("url", error.description)
         }
         let library: Library
         do throws(ShellError) {
@@ -381,7 +391,11 @@ public struct AssistantTools: Sendable {
             throw Refusal("\(error)")
         }
         let updater = FeedUpdater(library: library, client: services.sources.feeds)
-        let (stored, created, result) = try await updater.subscribe(feedURL: url, title: url.host ?? text)
+        let (stored, created, result) = try await updater.subscribe(
+            feedURL: url,
+            title: url.host ?? url.absoluteString,
+            credentials: credentials
+        )
         guard let podcast = stored else {
             if case .failed(let reason) = result.status {
                 throw Refusal("cannot subscribe to \(url.redacted): \(reason)")

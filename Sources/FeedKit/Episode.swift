@@ -60,10 +60,14 @@ public struct Episode: Sendable, Hashable, Identifiable {
         )
     }
 
-    /// The file extension for the download: from the URL's path, `mp3` when it has none.
+    /// The file extension for the download: from the URL's path, `mp3` when it has
+    /// none, or when it is `part`: a finished `N.part` would read as an unfinished
+    /// download to every later start, and `serve` would leave it out.
     public var fileExtension: String {
         let ext = audioURL.pathExtension.lowercased()
-        let usable = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        let usable =
+            !ext.isEmpty && ext.count <= 5 && ext != "part"
+            && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         return usable ? ext : "mp3"
     }
 }

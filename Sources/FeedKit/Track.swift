@@ -28,7 +28,8 @@ public struct Track: Decodable, Sendable, Hashable, Identifiable {
     /// `….plus.aac.p.m4a`), `m4a` when the URL has none.
     public var previewExtension: String {
         let ext = previewURL?.pathExtension.lowercased() ?? ""
-        return ext.isEmpty || ext.count > 5 || !ext.allSatisfy { $0.isLetter || $0.isNumber } ? "m4a" : ext
+        return ext.isEmpty || ext.count > 5 || ext == "part" || !ext.allSatisfy { $0.isLetter || $0.isNumber }
+            ? "m4a" : ext
     }
 }
 

@@ -88,15 +88,46 @@ extension Shell {
         if Setting.allCases.contains(where: { $0.isSecret && lowered.contains($0.rawValue) }) { return nil }
         var kept = ""
         var rest = Substring(line)
-        while let authority = WrittenAuthority(in: rest) {
-            let end = authority.text.endIndex
-            if let password = authority.password {
-                kept += rest[..<password.startIndex] + rest[password.endIndex..<end]
-            } else {
-                kept += rest[..<end]
-            }
-            rest = rest[end...]
+        while let password = writtenPassword(in: rest) {
+            kept += rest[..<password.lowerBound]
+            rest = rest[password.upperBound...]
         }
         return kept + rest
     }
+
+    /// The password of the first URL in `text`, `:secret`, from the colon after
+    /// the user name to the last `@` of the URL's word: whatever stands there,
+    /// valid URL or not (a `/`, `#` or `@` in the password, or a blank when the
+    /// URL is quoted: its word then runs to the closing quote). The user name
+    /// holds no `/`, `?`, `#` or blank (else what follows `://` is a host and a
+    /// path); `host:8080/…` is a port.
+    private static func writtenPassword(in text: Substring) -> Range<Substring.Index>? {
+        var rest = text
+        while let scheme = rest.range(of: "://") {
+            let after = rest[scheme.upperBound...]
+            let schemeStart = rest[..<scheme.lowerBound].lastIndex { !$0.isLetter } ?? rest.startIndex
+            let quote = rest[schemeStart...].first.flatMap { "'\"".contains($0) ? $0 : nil }
+            let next = after.range(of: "://")?.lowerBound ?? after.endIndex
+            let end =
+                quote.flatMap { after[..<next].firstIndex(of: $0) }
+                ?? after[..<next].firstIndex { $0.isWhitespace || $0 == ";" } ?? next
+            let span = after[..<end]
+            rest = after
+            guard let colon = span.firstIndex(of: ":"),
+                !span[..<colon].contains(where: { "/?#@".contains($0) || $0.isWhitespace }),
+                let at = span[colon...].lastIndex(of: "@")
+            else { continue }
+            let port = span[span.index(after: colon)...].prefix(while: \.isASCIIDigitForHistory)
+            let afterPort = span[port.endIndex...].first
+            if !port.isEmpty, afterPort == nil || "/?#".contains(afterPort!) || afterPort!.isWhitespace {
+                continue
+            }
+            return colon..<at
+        }
+        return nil
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigitForHistory: Bool { isASCII && isWholeNumber }
 }

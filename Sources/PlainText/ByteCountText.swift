@@ -9,13 +9,13 @@ public enum ByteCountText {
         return format(amount >= 9.0e18 ? Int.max : Int(amount))
     }
 
+    /// The unit changes where the shown number would reach 1000: 999,950 bytes
+    /// is `1.0 MB`, never `1000.0 kB`.
     public static func format(_ count: Int) -> String {
         let value = Double(count)
-        switch count {
-        case ..<1000: return "\(count) B"
-        case ..<1_000_000: return String(format: "%.1f kB", value / 1e3)
-        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1e6)
-        default: return String(format: "%.2f GB", value / 1e9)
-        }
+        if count < 1000 { return "\(count) B" }
+        if (value / 1e2).rounded() < 10_000 { return String(format: "%.1f kB", value / 1e3) }
+        if (value / 1e5).rounded() < 10_000 { return String(format: "%.1f MB", value / 1e6) }
+        return String(format: "%.2f GB", value / 1e9)
     }
 }

@@ -253,6 +253,11 @@ public struct SkippedAction: Sendable, Equatable {
     /// Its JSON path in the reply: `$.actions[3]`.
     public let path: String
     public let reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// Episode-action timestamps: ISO 8601 in UTC, written without a zone by

@@ -116,6 +116,9 @@ struct PodcastDecodingTests {
         #expect(make("http://h/a/b.M4A?x=1").fileExtension == "m4a")
         #expect(make("http://h/stream").fileExtension == "mp3")
         #expect(make("http://h/x.tar.gz").fileExtension == "gz")
+        // A file named like an unfinished download would be taken for one.
+        #expect(make("http://h/episode.part").fileExtension == "mp3")
+        #expect(make("http://h/episode.PART?x=1").fileExtension == "mp3")
         #expect(make("http://h/a.verylongext").fileExtension == "mp3")
     }
 

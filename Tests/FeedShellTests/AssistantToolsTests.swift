@@ -115,4 +115,22 @@ struct AssistantToolsTests {
             #expect(again.structuredContent?.objectValue?["created"]?.boolValue == false)
         }
     }
+
+    /// A private feed's `user:password@` is kept apart from its URL, as the
+    /// shell's `subscribe` keeps it, not dropped.
+    @Test func subscribeKeepsAPrivateFeedsPassword() async throws {
+        try await Self.withLibrary(allowChanges: true) { tools, web in
+            web.serve("/members.xml", try #require(web.page(at: "/show.xml")))
+            let made = await tools.call("subscribe", ["url": .string("http://alice:s3cret@feeds.invalid/members.xml")])
+            #expect(made.isError == false, "\(made.content)")
+            let library = try tools.services.library.make()
+            let stored = try #require(
+                try await library.podcast(feedURL: URL(string: "http://feeds.invalid/members.xml")!)
+            )
+            #expect(
+                try await library.credentials(of: stored.id ?? -1) == FeedCredentials(user: "alice", password: "s3cret")
+            )
+            #expect(!"\(made.content)".contains("s3cret"))
+        }
+    }
 }

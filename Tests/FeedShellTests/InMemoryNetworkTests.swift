@@ -3,6 +3,7 @@ import FixtureData
 import FixtureServer
 import Foundation
 import ShellKit
+import Sync
 import Synchronization
 import Testing
 
@@ -27,6 +28,14 @@ final class InMemoryWeb: HTTPFetching, FeedFetching {
     /// Fails requests for `path` with `error`.
     func fail(_ path: String, _ error: FeedError) {
         state.withLock { $0.pages[path] = .failure(error) }
+    }
+
+    /// What is served at `path`, when it is a body.
+    func page(at path: String) -> Data? {
+        state.withLock { state in
+            if case .success(let data)? = state.pages[path] { return data }
+            return nil
+        }
     }
 
     /// The URLs asked for, in order.
@@ -222,5 +231,61 @@ struct InMemoryNetworkTests {
             #expect(row["code"] as? String == "http-status")
             #expect((row["error"] as? String)?.contains("503") == true)
         }
+    }
+}
+
+/// What `export history` writes, where a hostile feed or another device chose
+/// the titles, GUIDs and notes.
+@Suite("History export")
+struct HistoryExportTests {
+    @Test func aFieldThatASpreadsheetWouldRunIsWrittenAsText() {
+        #expect(
+            HistoryExport.csvField("=HYPERLINK(\"http://x.example\",\"go\")")
+                == "'=HYPERLINK(\"http://x.example\",\"go\")"
+        )
+        for start in ["+", "-", "@"] { #expect(HistoryExport.csvField(start + "1+1") == "'" + start + "1+1") }
+        #expect(HistoryExport.csvField("Episode 12 = fine") == "Episode 12 = fine")
+        // Escapes (window title, clear screen, clipboard) never reach the file.
+        let note = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}]52;c;ZXZpbA==\u{07}note\nsecond line"
+        let field = HistoryExport.csvField(note)
+        #expect(!field.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(field.debugDescription)")
+        #expect(field.contains("note"))
+    }
+
+    @Test func theFileIsPrivateAndNeverReplaced() async throws {
+        try await InMemoryShell.run { h in
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString).csv")
+                .path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            #expect(await h.run("export history \(path)") == .success)
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            let first = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(first.hasPrefix("kind,date,podcast,episode,feedURL,guid,"))
+            #expect(await h.run("export history \(path)") == .failure)
+            #expect(h.output.standardError.contains("it exists already"), "\(h.output.standardError)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == first)
+        }
+    }
+}
+
+/// A sync's words, whatever the server sent.
+@Suite("Sync report")
+struct SyncReportTextTests {
+    /// A server whose endless pages are all malformed once made 50,000 lines.
+    @Test func thousandsOfSkippedActionsAreCountedNotListed() throws {
+        var report = SyncReport()
+        report.skipped = (0..<50_000).map { SkippedAction(path: "$.actions[\($0)]", reason: .missing("episode")) }
+        let account = SyncAccount(
+            server: URL(string: "http://sync.invalid")!,
+            user: "alice",
+            device: "feedsh",
+            flavor: .gpodder
+        )
+        let text = Render.sync(report, account: account)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count < 10, "\(lines.count) lines")
+        #expect(text.contains("skipped the action at $.actions[0]: no episode"))
+        #expect(text.contains("skipped 49997 more actions the server sent malformed"), "\(text)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import ShellKit
+import SystemPackage
 
 extension Command {
     /// `export history [FILE] [--format csv|json]`.
@@ -12,6 +13,9 @@ extension Command {
             json when FILE ends in .json). Each row is a play, a bookmark or a finished
             episode, with the podcast, the episode, its feed URL and GUID, and the
             times (seconds into the file, wall seconds, speed, silence skipped).
+            FILE is made readable by you alone, and an existing FILE is not
+            replaced. In the CSV, a field that begins with =, +, - or @ gets a '
+            before it, so that a spreadsheet does not run it as a formula.
             """,
         arguments: [historyFile.spec],
         flags: [historyFormat.spec]
@@ -33,11 +37,28 @@ extension Command {
             }
         }
         guard let path else { return export }
+        let file = FilePath((path as NSString).expandingTildeInPath)
+        // The history is private: 0600, and an existing file is never replaced.
         do {
-            let file = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-            try Data(export.document.utf8).write(to: file, options: .atomic)
+            let descriptor = try FileDescriptor.open(
+                file,
+                .writeOnly,
+                options: [.create, .exclusiveCreate, .closeOnExec, .noFollow],
+                permissions: [.ownerReadWrite]
+            )
+            do {
+                try descriptor.writeAll(Array(export.document.utf8))
+                try descriptor.close()
+            } catch {
+                try? descriptor.close()
+                _ = unlink(file.string)
+                throw error
+            }
         } catch {
-            throw .unwritable(path, reason: describeFileError(error))
+            let reason =
+                (error as? Errno) == .fileExists
+                ? "it exists already; remove it or give another name" : describeFileError(error)
+            throw .unwritable(path, reason: reason)
         }
         return HistoryExported(path: path, rows: export.rowCount)
     }

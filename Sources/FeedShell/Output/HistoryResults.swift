@@ -181,10 +181,11 @@ struct HistoryExport: CommandResult {
     ]
 
     /// RFC 4180: a header, a row each, fields quoted when they hold a comma, quote
-    /// or line break.
+    /// or line break. Each field is made safe first (``csvField(_:)``).
     private var csv: String {
         func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            let text = Self.csvField(text)
+            return text.contains(where: { $0 == "," || $0 == "\"" })
                 ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -255,6 +256,17 @@ struct HistoryExport: CommandResult {
                 }
             ),
         ])
+    }
+
+    /// A field as the CSV holds it: on one line with no terminal escapes or
+    /// controls (titles, GUIDs and notes come from feeds and other devices, and
+    /// the CSV may go to a terminal), and, when it begins with `=`, `+`, `-` or
+    /// `@`, after a `'`, so that a spreadsheet shows it instead of running it as
+    /// a formula. feedsh writes no number that begins with one of them.
+    static func csvField(_ text: String) -> String {
+        let line = SafeText.line(text)
+        guard let first = line.first, "=+-@".contains(first) else { return line }
+        return "'" + line
     }
 
     /// ISO 8601 in UTC.

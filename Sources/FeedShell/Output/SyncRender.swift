@@ -3,6 +3,9 @@ import PlainText
 import Sync
 
 extension Render {
+    /// How many skipped actions a sync's text names; the rest are counted.
+    static let skippedNamed = 3
+
     /// What a sync did, a line a direction; problems that did not stop it follow.
     static func sync(_ report: SyncReport, account: SyncAccount) -> String {
         var lines: [SafeLine] = ["synced with \(account.server.absoluteString) as \(account.user)"]
@@ -20,8 +23,14 @@ extension Render {
             )
         }
         if report.rewritten > 0 { lines.append("the server moved \(report.rewritten) feed addresses") }
-        for skipped in report.skipped {
+        // A server can send thousands of bad actions: the first few are named,
+        // the rest counted (--json lists them all).
+        for skipped in report.skipped.prefix(Self.skippedNamed) {
             lines.append("skipped the action at \(skipped.path): \(skipped.reason.description)")
+        }
+        if report.skipped.count > Self.skippedNamed {
+            let more = report.skipped.count - Self.skippedNamed
+            lines.append("skipped \(more) more \(more == 1 ? "action" : "actions") the server sent malformed")
         }
         for problem in report.problems { lines.append("\(problem)") }
         if report.followsWaiting > 0 {
