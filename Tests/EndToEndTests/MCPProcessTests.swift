@@ -166,7 +166,20 @@ struct MCPProcessTests {
             let episodes = lines.first { $0["command"] as? String == "episodes" }?["result"] as? [[String: Any]] ?? []
             #expect(episodes.first { $0["number"] as? Int == 2 }?["played"] as? Bool == true)
             #expect((lines.first { $0["command"] as? String == "podcasts" }?["result"] as? [Any])?.count == 2)
-            // The download the server started goes on in the background feedsh.
+            // The download the server started goes on in the background feedsh,
+            // which finishes it with no shell's help (it was started as
+            // feedsh-mcp once, which refused its flags, and stayed paused).
+            let downloads = scene.root.appendingPathComponent("downloads")
+            let deadline = ContinuousClock.now + .seconds(30)
+            func wavs() -> [URL] {
+                let walker = FileManager.default.enumerator(at: downloads, includingPropertiesForKeys: nil)
+                return (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "wav" }
+            }
+            while wavs().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(wavs().count == 1, "the background feedsh did not finish the download")
+            let log = scene.root.appendingPathComponent("home/.local/state/feedsh/background.log")
+            let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            #expect(!logged.contains("takes only"), "\(logged)")
             let waited = try await runFeedsh(["-c", "wait 1:2; show 1:2"], environment: scene.environment)
             #expect(waited.status == 0, "\(waited.standardError)")
             #expect(waited.standardOutput.contains(".wav"))

@@ -250,7 +250,9 @@ enum BackgroundLauncher {
     }
 
     static func launch(configuration: ShellConfiguration, maxConcurrent: Int, maxFileSize: Int64) throws(ShellError) {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        // feedsh itself, beside whichever program runs this (feedsh, or the
+        // feedsh-mcp helper, which takes none of these flags).
+        let executable = Helpers.path("feedsh")
         let arguments =
             [
                 executable, "--background", "--library", configuration.libraryFile.path, "--download-dir",
