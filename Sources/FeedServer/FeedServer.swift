@@ -130,7 +130,12 @@ public struct FeedServer: Sendable {
             try await Self.feed(request, context: context, catalog: catalog).withoutBody
         }
         router.on("/subscriptions.opml", method: .get) { request, _ in
-            try await Self.conditional(request, body: catalog.subscriptionsOPML(), type: "text/x-opml; charset=utf-8")
+            try await Self.conditional(
+                request,
+                body: catalog.subscriptionsOPML(),
+                type: "text/x-opml; charset=utf-8",
+                resource: "opml"
+            )
         }
         let media = MediaFiles(root: catalog.mediaRoot)
         router.on("/media/**", method: .get) { request, context in try await media.respond(request, context: context) }
@@ -155,15 +160,26 @@ public struct FeedServer: Sendable {
         guard let feed = try await catalog.feed(choice) else { throw HTTPError(.notFound) }
         let base = Self.base(of: request)
         let body = RSSWriter.write(feed, base: base, link: base + request.uri.path)
-        return try await conditional(request, body: body, type: "application/rss+xml; charset=utf-8")
+        return try await conditional(
+            request,
+            body: body,
+            type: "application/rss+xml; charset=utf-8",
+            resource: "\(choice)"
+        )
     }
 
     /// A body with a strong ETag (its hash) and a Last-Modified of when that body
     /// was first served; a matching `If-None-Match` (or, without one, an
     /// `If-Modified-Since` not before it) gets a 304.
-    static func conditional(_ request: Request, body: String, type: String) async throws -> Response {
+    ///
+    /// `resource` names what was asked for however it was spelt (`/feeds/2.xml`
+    /// and `/feeds/0002.xml` are one feed), so that the dates kept are one for
+    /// each feed, not one for each path a client makes up.
+    static func conditional(_ request: Request, body: String, type: String, resource: String) async throws
+        -> Response
+    {
         let tag = "\"" + String(fnv1a(body), radix: 16) + "\""
-        let modified = await FirstSeen.shared.date(of: request.uri.path, tag: tag)
+        let modified = await FirstSeen.shared.date(of: resource, tag: tag)
         var headers: HTTPFields = [
             .contentType: type, .eTag: tag, .lastModified: HTTPDate.format(modified), .cacheControl: "no-cache",
         ]
@@ -204,6 +220,9 @@ public struct FeedServer: Sendable {
 actor FirstSeen {
     static let shared = FirstSeen()
     private var seen: [String: (tag: String, date: Date)] = [:]
+
+    /// The resources whose dates are kept.
+    var resources: [String] { Array(seen.keys) }
 
     func date(of path: String, tag: String, now: Date = Date()) -> Date {
         if let known = seen[path], known.tag == tag { return known.date }

@@ -10,9 +10,41 @@ public enum RedactedURLText {
     public static func redacted(_ text: String) -> String {
         let start = text.range(of: "://")?.upperBound ?? text.startIndex
         guard let at = text[start...].lastIndex(of: "@"), let colon = text[start..<at].firstIndex(of: ":") else {
-            return text
+            return starringSecretQuery(text)
         }
-        return String(text[...colon]) + "***" + String(text[at...])
+        return starringSecretQuery(String(text[...colon]) + "***" + String(text[at...]))
+    }
+
+    /// The text with the value of every query parameter that carries a secret
+    /// starred (`?token=***`): a private feed's address often holds its
+    /// password there instead of before the `@`.
+    public static func starringSecretQuery(_ text: String) -> String {
+        guard let question = text.firstIndex(of: "?") else { return text }
+        let end = text[question...].firstIndex(of: "#") ?? text.endIndex
+        let query = text[text.index(after: question)..<end]
+        var changed = false
+        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> Substring in
+            guard let equals = part.firstIndex(of: "="), isSecret(part[..<equals]), part[equals...].count > 1 else {
+                return part
+            }
+            changed = true
+            return part[...equals] + "***"
+        }
+        guard changed else { return text }
+        return String(text[...question]) + parts.joined(separator: "&") + String(text[end...])
+    }
+
+    /// Whether a query parameter of this name carries a secret: a token, a key,
+    /// a password, a signature or a session (`token`, `api_key`, `auth`,
+    /// `X-Amz-Signature`, `access-token`...).
+    public static func isSecret(_ name: some StringProtocol) -> Bool {
+        let plain = (String(name).removingPercentEncoding ?? String(name)).lowercased()
+            .filter { $0 != "-" && $0 != "_" && $0 != "." }
+        if ["key", "pass", "auth", "sig", "sid", "jwt", "session", "credential", "credentials"].contains(plain) {
+            return true
+        }
+        return ["token", "secret", "password", "passwd", "apikey", "signature", "sessionid", "authorization"]
+            .contains { plain.hasSuffix($0) }
     }
 }
 
@@ -24,12 +56,14 @@ extension URL {
         URL(string: text)?.redacted ?? RedactedURLText.redacted(text)
     }
 
-    /// The URL as feedsh shows it: without any password in it (`https://user@host/`).
+    /// The URL as feedsh shows and serves it: without any password in it
+    /// (`https://user@host/`), and with the values of query parameters that carry
+    /// secrets starred (`?token=***`, ``RedactedURLText/starringSecretQuery(_:)``).
     public var redacted: String {
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false),
             components.percentEncodedPassword != nil
-        else { return absoluteString }
+        else { return RedactedURLText.starringSecretQuery(absoluteString) }
         components.percentEncodedPassword = nil
-        return components.url?.absoluteString ?? absoluteString
+        return RedactedURLText.starringSecretQuery(components.url?.absoluteString ?? absoluteString)
     }
 }

@@ -156,6 +156,17 @@ struct ServeProcessTests {
             let refused = try await runFeedsh(["serve", "--listen", "0.0.0.0:0"], environment: scene.environment)
             #expect(refused.status == 2)
             #expect(refused.standardError.contains("without a password: set FEEDSH_SERVE_PASSWORD"))
+            // The environment's password is held to the setting's rule, and a
+            // name is judged by the address it resolves to.
+            var weak = scene.environment
+            weak["FEEDSH_SERVE_PASSWORD"] = "x"
+            let short = try await runFeedsh(["serve", "--listen", "0.0.0.0:0"], environment: weak)
+            #expect(
+                short.status == 2 && short.standardError.contains("at least 8 characters"),
+                "\(short.standardError)"
+            )
+            let unknown = try await runFeedsh(["serve", "--listen", "feeds.invalid:0"], environment: scene.environment)
+            #expect(unknown.status == 2 && unknown.standardError.contains("resolves to no address"))
             var environment = scene.environment
             environment["FEEDSH_SERVE_PASSWORD"] = "correct horse"
             let serve = try LiveServe(environment: environment, listen: "0.0.0.0:0")

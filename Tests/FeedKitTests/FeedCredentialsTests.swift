@@ -40,6 +40,17 @@ struct FeedCredentialsTests {
         #expect(URL.redacted("https://bob:s3 cr/et@feeds example/rss") == "https://bob:***@feeds example/rss")
         #expect(URL.redacted("feeds.example/rss") == "feeds.example/rss")
         #expect(!FeedError.invalidURL("https://bob:s3 cret@x y/").description.contains("s3"))
+        // A password in the query (a private feed's token) is one too.
+        #expect(
+            URL.redacted("https://feeds.example/rss?token=s3cret&page=2#top")
+                == "https://feeds.example/rss?token=***&page=2#top"
+        )
+        #expect(
+            URL.redacted("https://bob:pw@feeds.example/rss?api_key=s3&Auth=s4&X-Amz-Signature=s5&copy=1")
+                == "https://bob@feeds.example/rss?api_key=***&Auth=***&X-Amz-Signature=***&copy=1"
+        )
+        #expect(URL.redacted("https://feeds.example/rss?id=1&monkey=2") == "https://feeds.example/rss?id=1&monkey=2")
+        #expect(URL.redacted("feeds example/rss?access-token=s3").hasSuffix("rss?access-token=***"))
         let moved = URL(string: "https://bob:s3cret@feeds.example/rss")!
         for error in [
             FeedError.httpStatus(500, url: moved), .timedOut(url: moved, after: .seconds(30)),

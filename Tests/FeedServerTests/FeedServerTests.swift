@@ -125,10 +125,11 @@ import Testing
         }
     }
 
-    /// A catalog with nothing in it, for the routes.
+    /// A catalog with nothing in it but subscription 7, for the routes.
     struct EmptyCatalog: ServeCatalog {
         func feed(_ choice: FeedChoice) async throws -> ServedFeed? {
-            choice == .all ? ServedFeed(title: "All", description: "d", artworkURL: nil, items: []) : nil
+            choice == .all || choice == .podcast(7)
+                ? ServedFeed(title: "All", description: "d", artworkURL: nil, items: []) : nil
         }
         func subscriptionsOPML() async throws -> String { "<opml version=\"2.0\"/>" }
         var mediaRoot: URL { FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-no-media") }
@@ -169,6 +170,19 @@ import Testing
                 headers: [.init("Host")!: "feeds.home.example", .authorization: auth]
             ) { #expect($0.status == .ok) }
         }
+    }
+
+    /// Each spelling of a feed's path is the same feed, and is remembered once:
+    /// 10,000 made-up spellings once kept 10,000 entries for good.
+    @Test func everySpellingOfAFeedIsOneFeed() async throws {
+        let server = FeedServer(catalog: EmptyCatalog(), configuration: .init(), log: { _ in })
+        try await Application(router: server.router()).test(.router) { client in
+            for zeros in 0..<50 {
+                let path = "/feeds/" + String(repeating: "0", count: zeros) + "7.xml"
+                try await client.execute(uri: path, method: .get) { #expect($0.status == .ok, "\(path)") }
+            }
+        }
+        #expect(await FirstSeen.shared.resources.filter { $0.contains("7") }.count == 1)
     }
 
     /// A connection that sends nothing is closed after the idle time, so that

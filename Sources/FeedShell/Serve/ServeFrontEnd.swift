@@ -11,6 +11,10 @@ public enum ServeFrontEnd {
     public enum Refusal: Error, CustomStringConvertible {
         case noPassword(host: String)
         case badListen(String)
+        /// The name given to `--listen` resolves to no address.
+        case unresolved(String)
+        /// `FEEDSH_SERVE_PASSWORD` is shorter than `set serve-password` allows.
+        case weakPassword
 
         public var description: String {
             switch self {
@@ -19,6 +23,10 @@ public enum ServeFrontEnd {
                     + "set FEEDSH_SERVE_PASSWORD or 'set serve-password' (apps then use https://any:PASSWORD@host/...)"
             case .badListen(let text):
                 "--listen takes ADDRESS:PORT (127.0.0.1:8786, 0.0.0.0:8786, [::1]:8786), not '\(SafeText.line(text))'"
+            case .unresolved(let host):
+                "--listen names '\(SafeText.line(host))', which resolves to no address here"
+            case .weakPassword:
+                "FEEDSH_SERVE_PASSWORD must be at least 8 characters, as 'set serve-password' wants"
             }
         }
     }
@@ -48,9 +56,13 @@ public enum ServeFrontEnd {
         updateEvery: Duration?,
         json: Bool
     ) async throws {
-        guard let (host, port) = listenAddress(listen) else { throw Refusal.badListen(listen) }
-        let services = Services(configuration: configuration)
+        guard let (name, port) = listenAddress(listen) else { throw Refusal.badListen(listen) }
+        // Bound, and judged loopback or not, by the address the name resolves to
+        // (`127.example.test` may be every interface's 0.0.0.0).
+        guard let host = resolve(name) else { throw Refusal.unresolved(name) }
         let environment = ProcessInfo.processInfo.environment["FEEDSH_SERVE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        if let environment, (try? Setting.servePassword.normalize(environment)) == nil { throw Refusal.weakPassword }
+        let services = Services(configuration: configuration)
         var stored: String?
         if environment == nil { stored = await services.library.settings().values[.servePassword] }
         let password = environment ?? stored
@@ -88,6 +100,30 @@ public enum ServeFrontEnd {
             throw error
         }
         await services.close()
+    }
+
+    /// The first address `name` resolves to, as numbers (`127.0.0.1`, `::1`).
+    static func resolve(_ name: String) -> String? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(name, nil, &hints, &found) == 0, let first = found else { return nil }
+        defer { freeaddrinfo(found) }
+        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard
+            getnameinfo(
+                first.pointee.ai_addr,
+                first.pointee.ai_addrlen,
+                &text,
+                socklen_t(text.count),
+                nil,
+                0,
+                NI_NUMERICHOST
+            )
+                == 0
+        else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func write(_ line: String) {
