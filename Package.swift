@@ -306,7 +306,8 @@ let package = Package(
         .testTarget(
             name: "FeedShellTests",
             dependencies: [
-                "Assistant", "Downloads", "FeedKit", "FeedShell", "Library", "LineEditor", "PlainText", "Playback",
+                "Assistant", "Downloads", "FeedKit", "FeedServer", "FeedShell", "Library", "LineEditor", "PlainText",
+                "Playback",
                 "ShellKit", "Sync", "TerminalKit", "FixtureServer", "FixtureData",
                 .product(name: "MCP", package: "swift-sdk"),
             ]

@@ -87,6 +87,9 @@ public struct PlayRequest: Sendable {
         }
     }
 
+    /// The most chapters mpv is handed (no episode has more).
+    public static let mostChapters = 1000
+
     public init(
         source: String,
         title: String,
@@ -102,7 +105,11 @@ public struct PlayRequest: Sendable {
         self.start = start
         self.speed = speed
         self.terminal = terminal
-        self.chapters = chapters
+        // A feed may name any number of chapters: 100,000 of them kept mpv busy
+        // past the end of a minute's episode. The first ones in time are kept.
+        self.chapters =
+            chapters.count <= Self.mostChapters
+            ? chapters : Array(chapters.sorted { $0.start < $1.start }.prefix(Self.mostChapters))
         self.filters = filters
         self.rules = rules
         self.rules.silenceSkipped = filters.skipSilence

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServer
 import FixtureData
 import FixtureServer
 import Foundation
@@ -287,5 +288,44 @@ struct SyncReportTextTests {
         #expect(lines.count < 10, "\(lines.count) lines")
         #expect(text.contains("skipped the action at $.actions[0]: no episode"))
         #expect(text.contains("skipped 49997 more actions the server sent malformed"), "\(text)")
+    }
+}
+
+/// The running `play`'s link, as `sleep` in another feedsh reads it.
+@Suite("Player link")
+struct PlayerLinkTests {
+    /// In a shared runtime folder, a link another user wrote, one anyone may
+    /// write, or a symbolic link is not read.
+    @Test func onlyALinkThisUserAloneWritesIsRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("player.json").path
+        let body = Data(#"{"pid":1,"socket":"/tmp/x","playing":"1:1 x"}"#.utf8)
+        #expect(FileManager.default.createFile(atPath: file, contents: body, attributes: [.posixPermissions: 0o600]))
+        #expect(PlayerLink.ownedContents(atPath: file) == body)
+        chmod(file, 0o666)
+        #expect(PlayerLink.ownedContents(atPath: file) == nil)
+        chmod(file, 0o600)
+        let link = folder.appendingPathComponent("link.json").path
+        symlink(file, link)
+        #expect(PlayerLink.ownedContents(atPath: link) == nil)
+        // Another user's file (only root can give one away).
+        if getuid() == 0 {
+            #expect(chown(file, 65534, 65534) == 0)
+            #expect(PlayerLink.ownedContents(atPath: file) == nil)
+        }
+    }
+}
+
+@Suite("serve's address")
+struct ServeAddressTests {
+    @Test func aNameIsJudgedByTheAddressItResolvesTo() {
+        #expect(["127.0.0.1", "::1"].contains(ServeFrontEnd.resolve("localhost") ?? ""))
+        #expect(ServeFrontEnd.resolve("0.0.0.0") == "0.0.0.0")
+        #expect(ServeFrontEnd.resolve("127.0.0.1") == "127.0.0.1")
+        #expect(ServeFrontEnd.resolve("::1") == "::1")
+        #expect(ServeFrontEnd.resolve("feeds.invalid") == nil)
+        #expect(!FeedServer.Configuration(host: ServeFrontEnd.resolve("0.0.0.0") ?? "").isLoopback)
     }
 }

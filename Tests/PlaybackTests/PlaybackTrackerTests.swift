@@ -241,3 +241,15 @@ import Testing
         )
     }
 }
+
+@Suite struct PlayRequestTests {
+    /// A hostile feed's 100,000 chapters: mpv gets the first thousand in time.
+    @Test func theChaptersHandedToMPVAreBounded() {
+        let many = (0..<100_000).reversed().map { PlayRequest.Chapter(start: Double($0), title: "c\($0)") }
+        let request = PlayRequest(source: "x", title: "x", terminal: false, chapters: many)
+        #expect(request.chapters.count == PlayRequest.mostChapters)
+        #expect(request.chapters.first?.start == 0 && request.chapters.last?.start == 999)
+        let few = [PlayRequest.Chapter(start: 5, title: "b"), PlayRequest.Chapter(start: 1, title: "a")]
+        #expect(PlayRequest(source: "x", title: "x", terminal: false, chapters: few).chapters == few)
+    }
+}

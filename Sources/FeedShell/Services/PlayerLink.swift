@@ -22,9 +22,11 @@ struct PlayerLink: Codable, Sendable, Equatable {
     static var path: String { ControlPaths().directory + "/player.json" }
 
     /// The link of a `play` still running, if any: a file whose feedsh has exited
-    /// is removed.
+    /// is removed. Only a file this user owns and no one else may write is read:
+    /// where the runtime folder is shared, another user's forged link would
+    /// steer `sleep` to a player of theirs.
     static func current() -> PlayerLink? {
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = ownedContents(atPath: path),
             let link = try? JSONDecoder().decode(PlayerLink.self, from: data)
         else { return nil }
         guard kill(link.pid, 0) == 0 || errno == EPERM else {
@@ -32,6 +34,21 @@ struct PlayerLink: Codable, Sendable, Equatable {
             return nil
         }
         return link
+    }
+
+    /// The bytes of the regular file at `path` (not through a link), when this
+    /// user owns it and neither group nor others may write to it; at most 64 KiB.
+    static func ownedContents(atPath path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == getuid(),
+            status.st_mode & 0o022 == 0, status.st_size <= 64 << 10
+        else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return count >= 0 ? Data(bytes[..<count]) : nil
     }
 
     /// Writes the link (0600, by rename, so that a reader never sees half of it).
