@@ -72,6 +72,7 @@ let package = Package(
             dependencies: [
                 "CFileIO",
                 "FeedKit",
+                "FeedServices",
                 "FeedShell",
                 "FixtureServer",
                 "HTTPSupport",
@@ -88,13 +89,13 @@ let package = Package(
         // load.
         .executableTarget(
             name: "feedsh-mcp",
-            dependencies: ["Assistant", "FeedShell", "HTTPSupport", "CFileIO"],
+            dependencies: ["Assistant", "FeedServices", "FeedShell", "HTTPSupport", "CFileIO"],
             linkerSettings: lightStart
         ),
         .target(
             name: "Assistant",
             dependencies: [
-                "Downloads", "FeedKit", "FeedShell", "Library", "PlainText", "ShellKit",
+                "Downloads", "FeedKit", "FeedServices", "FeedShell", "Library", "PlainText", "ShellKit",
                 .product(name: "MCP", package: "swift-sdk"),
                 // The Logger an MCP transport carries (LineTransport).
                 .product(name: "Logging", package: "swift-log"),
@@ -119,10 +120,20 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // The core below every front end: the services any front end calls,
+        // their configuration and their values (docs/architecture.md).
+        .target(
+            name: "FeedServices",
+            dependencies: [
+                "Background", "Downloads", "FeedKit", "HTTPSupport", "Library", "PlainText", "Playback", "Processes",
+                "Sync",
+            ]
+        ),
         .target(
             name: "FeedShell",
             dependencies: [
-                "Background", "FeedKit", "FeedServer", "Library", "Downloads", "HTTPSupport", "LineEditor", "Playback",
+                "Background", "FeedKit", "FeedServer", "FeedServices", "Library", "Downloads", "HTTPSupport",
+                "LineEditor", "Playback",
                 "ShellKit",
                 // `serve --update-every` runs beside the server and stops with it.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -306,7 +317,8 @@ let package = Package(
         .testTarget(
             name: "FeedShellTests",
             dependencies: [
-                "Assistant", "Downloads", "FeedKit", "FeedServer", "FeedShell", "Library", "LineEditor", "PlainText",
+                "Assistant", "Downloads", "FeedKit", "FeedServer", "FeedServices", "FeedShell", "Library", "LineEditor",
+                "PlainText",
                 "Playback",
                 "ShellKit", "Sync", "TerminalKit", "FixtureServer", "FixtureData",
                 .product(name: "MCP", package: "swift-sdk"),

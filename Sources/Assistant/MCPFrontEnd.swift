@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import FeedShell
 import Foundation
 import MCP
@@ -9,7 +10,7 @@ import MCP
 public enum MCPFrontEnd {
     /// Serves until the client closes standard input. Downloads a `download` call
     /// started go on in the background feedsh.
-    public static func run(configuration: ShellConfiguration, allowChanges: Bool) async throws {
+    public static func run(configuration: Configuration, allowChanges: Bool) async throws {
         let services = Services(configuration: configuration)
         let tools = AssistantTools(services: services, allowChanges: allowChanges)
         let server = Server(

@@ -1,6 +1,7 @@
 import Background
 import Downloads
 import FeedKit
+import FeedServices
 import Foundation
 import Library
 import PlainText
@@ -34,7 +35,7 @@ public actor Session {
         self.services = services
     }
 
-    public nonisolated var configuration: ShellConfiguration { services.configuration }
+    public nonisolated var configuration: Configuration { services.configuration }
     nonisolated var sources: SourcesService { services.sources }
 
     func searchTracks(term: String, limit: Int) async throws(FeedError) -> [Track] {
@@ -338,14 +339,6 @@ extension Session {
         return try await services.downloads.targets(of: entries.map(\.episodeRef))
     }
 
-}
-
-/// One download a command acts on: an episode or a song's preview.
-package struct DownloadTarget: Sendable {
-    /// How the shell names it: `3`, `2:3` or `t2`, its title, and the library
-    /// episode it is (``DownloadLabel/episode``).
-    let label: DownloadLabel
-    package let request: DownloadRequest
 }
 
 extension Session {

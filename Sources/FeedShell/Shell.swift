@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import FeedServices
 import Foundation
 import LineEditor
 import PlainText
@@ -391,8 +392,7 @@ public func describeFileError(_ error: any Error) -> String {
 extension Shell {
     /// A shell with services of its own, built for `configuration` (tests, and
     /// front ends that need no other).
-    public convenience init(configuration: ShellConfiguration, console: Console, registry: CommandRegistry = .standard)
-    {
+    public convenience init(configuration: Configuration, console: Console, registry: CommandRegistry = .standard) {
         self.init(services: Services(configuration: configuration), console: console, registry: registry)
     }
 }

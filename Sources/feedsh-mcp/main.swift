@@ -1,5 +1,6 @@
 import Assistant
 import CFileIO
+import FeedServices
 import FeedShell
 import Foundation
 import HTTPSupport
@@ -22,7 +23,7 @@ let arguments = CommandLine.arguments.dropFirst()
 guard arguments.allSatisfy({ $0 == "--allow-changes" }) else {
     fail("feedsh-mcp takes only --allow-changes; run it as feedsh mcp (feedsh mcp --help)", status: 2)
 }
-let configuration: ShellConfiguration
+let configuration: Configuration
 do throws(ProxyError) {
     configuration = try .frontEnd()
 } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedKit
+import FeedServices
 import FeedShell
 import FixtureServer
 import Foundation
@@ -225,7 +226,7 @@ struct Feedsh: AsyncParsableCommand {
             setenv("no_proxy", proxies.noProxy.joined(separator: ","), 1)
         }
         let paths = XDGPaths(environment: environment)
-        let configuration = ShellConfiguration(
+        let configuration = Configuration(
             endpoints: endpoints,
             downloadDirectory: URL(
                 fileURLWithPath: downloadDir ?? demoFolder?.appendingPathComponent("downloads").path
@@ -408,7 +409,7 @@ struct LibraryPaths: ParsableArguments {
     var downloadDir: String?
 
     /// The configuration, with the cache folder and proxies from the environment.
-    func configuration() throws -> ShellConfiguration {
+    func configuration() throws -> Configuration {
         do throws(ProxyError) {
             return try .frontEnd(library: library, downloadDir: downloadDir)
         } catch {

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import Foundation
 import MCP
 import Testing
@@ -31,7 +32,7 @@ struct AssistantToolsTests {
                 """.utf8
             )
         )
-        let configuration = ShellConfiguration(
+        let configuration = Configuration(
             endpoints: Endpoints(allAt: InMemoryShell.base),
             downloadDirectory: folder
         )

@@ -1,5 +1,6 @@
 import FeedKit
 import FeedServer
+import FeedServices
 import FixtureData
 import FixtureServer
 import Foundation
@@ -99,7 +100,7 @@ struct InMemoryShell {
         defer { try? FileManager.default.removeItem(at: folder) }
         let web = InMemoryWeb()
         let output = CapturedOutput()
-        let configuration = ShellConfiguration(endpoints: Endpoints(allAt: base), downloadDirectory: folder)
+        let configuration = Configuration(endpoints: Endpoints(allAt: base), downloadDirectory: folder)
         let shell = Shell(
             services: Services(configuration: configuration, network: Network(http: web, feeds: web)),
             console: Console(sink: output, isTerminal: false, width: nil, json: json)

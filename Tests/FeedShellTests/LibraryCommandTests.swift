@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import FixtureServer
 import Foundation
 import Library
@@ -348,7 +349,7 @@ struct LibraryCommandTests {
         try await ShellHarness.run { h in
             #expect(await h.run("set max-size 500M; set player cvlc; set rate-limit 2M") == .success)
             let flagged = Shell(
-                configuration: ShellConfiguration(
+                configuration: Configuration(
                     endpoints: Endpoints(allAt: h.server.baseURL),
                     downloadDirectory: h.downloads,
                     maxConcurrent: 5,

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import FixtureServer
 import Foundation
 import PlainText
@@ -24,7 +25,7 @@ struct ShellHarness {
         let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString)")
         let output = CapturedOutput()
         let shell = Shell(
-            configuration: ShellConfiguration(
+            configuration: Configuration(
                 endpoints: Endpoints(allAt: server.baseURL),
                 downloadDirectory: downloads
             ),
@@ -48,7 +49,7 @@ struct ShellHarness {
     func sibling() -> ShellHarness {
         let output = CapturedOutput()
         let shell = Shell(
-            configuration: ShellConfiguration(
+            configuration: Configuration(
                 endpoints: Endpoints(allAt: server.baseURL),
                 downloadDirectory: downloads
             ),

@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import FeedServices
 import FixtureData
 import FixtureServer
 import Foundation

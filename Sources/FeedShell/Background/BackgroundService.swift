@@ -1,5 +1,6 @@
 import Background
 import Downloads
+import FeedServices
 import Foundation
 import Library
 import ShellKit

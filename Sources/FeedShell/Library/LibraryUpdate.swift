@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import FeedServices
 import Library
 
 /// What `update` did: each feed's result, the downloads auto-download started

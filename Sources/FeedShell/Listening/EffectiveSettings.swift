@@ -1,3 +1,4 @@
+import FeedServices
 import HTTPSupport
 import Library
 
@@ -9,23 +10,6 @@ struct EffectiveSetting: Sendable, Equatable {
     let value: String?
     /// `default`, `set`, `FEEDSH_PLAYER`, `--max-concurrent`, …
     let source: String
-}
-
-extension ShellConfiguration {
-    /// What flags and the environment give, which wins over what `set` stored:
-    /// each as the text `set` would store, and the flag or variable it came from.
-    /// The one place that says which settings a flag or variable overrides.
-    var settingOverrides: [Setting: (value: String, source: String)] {
-        var given: [Setting: (value: String, source: String)] = [:]
-        given[.player] = player.map { ($0, "FEEDSH_PLAYER") }
-        given[.maxConcurrent] = maxConcurrentGiven ? (String(maxConcurrent), "--max-concurrent") : nil
-        given[.maxSize] = maxFileSize.map { (ByteSize.format($0), "--max-filesize") }
-        given[.pager] = pager == nil ? ("none", "--no-pager") : nil
-        given[.podcastIndexKey] = podcastIndexKey.map { ($0, "FEEDSH_PODCASTINDEX_KEY") }
-        given[.podcastIndexSecret] = podcastIndexSecret.map { ($0, "FEEDSH_PODCASTINDEX_SECRET") }
-        given[.rateLimit] = rateLimit.map { (ByteSize.format($0), "--limit-rate") }
-        return given
-    }
 }
 
 extension LibraryService {

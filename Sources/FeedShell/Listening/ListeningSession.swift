@@ -1,17 +1,12 @@
 import Downloads
 import FeedKit
+import FeedServices
 import Foundation
 import Library
 import PlainText
 import Playback
 
-/// A file cleanup deleted: a played episode beyond its podcast's `keep`.
-struct CleanupDeletion: Sendable, Equatable {
-    let podcast: String
-    let episode: String
-    let path: String
-    let keep: Int
-
+extension CleanupDeletion {
     /// `deleted PATH (played: Podcast: Title; keeping the newest 2)`.
     var message: String {
         "deleted \(SafeText.line(path)) (played: \(SafeText.line(podcast)): \(SafeText.line(episode)); "

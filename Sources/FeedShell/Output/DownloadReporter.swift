@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import FeedServices
 import PlainText
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Downloads
+import FeedServices
 import Library
 import PlainText
 import Playback

@@ -1,4 +1,5 @@
 import Downloads
+import FeedServices
 import PlainText
 import TerminalKit
 

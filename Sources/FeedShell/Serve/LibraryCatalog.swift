@@ -1,6 +1,7 @@
 import Downloads
 import FeedKit
 import FeedServer
+import FeedServices
 import Foundation
 import HTTPSupport
 import Library

@@ -1,4 +1,5 @@
 import FeedServer
+import FeedServices
 import Foundation
 import Library
 import ServiceLifecycle

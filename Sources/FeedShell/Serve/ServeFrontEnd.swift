@@ -1,4 +1,5 @@
 import FeedServer
+import FeedServices
 import Foundation
 import Library
 import PlainText
@@ -51,7 +52,7 @@ public enum ServeFrontEnd {
     /// Serves until SIGTERM or SIGINT. Each request and update is one line on
     /// standard error (`json`: one object each).
     public static func run(
-        configuration: ShellConfiguration,
+        configuration: Configuration,
         listen: String,
         updateEvery: Duration?,
         json: Bool

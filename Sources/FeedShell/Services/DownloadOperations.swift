@@ -1,4 +1,5 @@
 import Downloads
+import FeedServices
 import Foundation
 
 /// What commands do to downloads, through the downloads service: wherever a

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import Foundation
 import Library
 import Sync
@@ -68,7 +69,10 @@ extension SyncService {
     nonisolated func sync(changed: @escaping @Sendable (SyncChange) async -> Void) async throws(ShellError)
         -> SyncReport
     {
-        let run = await enqueue { () async throws(ShellError) in try await self.syncOnce(changed: changed) }
+        let run = await enqueue(
+            { () async throws(ShellError) in try await self.syncOnce(changed: changed) },
+            interrupted: .interrupted
+        )
         return try await withTaskCancellationHandler {
             await run.value
         } onCancel: {
@@ -87,6 +91,7 @@ extension SyncService {
         guard await library.settings().syncAuto, syncLoggedIn else { return }
         _ = await queueAutomatic(
             { () async throws(ShellError) in try await self.syncOnce(changed: changed) },
+            interrupted: ShellError.interrupted,
             then: then
         )
     }

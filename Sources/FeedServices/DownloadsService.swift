@@ -8,12 +8,12 @@ import Synchronization
 /// download id, which carries its library episode (``DownloadLabel/episode``).
 public final class DownloadsService: Sendable {
     /// The download folder: where each episode's file and `.part` go.
-    let layout: DownloadLayout
+    package let layout: DownloadLayout
     /// The engine that runs this process's downloads.
     public let engine: DownloadManager
     /// Every download this process can see, as one view and one stream of changes
     /// that the shell (or the background feedsh) observes.
-    let board: DownloadBoard<[CleanupDeletion]>
+    package let board: DownloadBoard<[CleanupDeletion]>
     /// How to name each download in messages, and which library episode it is,
     /// by download id: set by whatever made its request.
     private let labels = Mutex<[DownloadID: DownloadLabel]>([:])
@@ -21,17 +21,17 @@ public final class DownloadsService: Sendable {
     private let background = Mutex<BackgroundLink?>(nil)
     /// The library whose episodes are downloaded: what a finished download
     /// records, and what cleanup reads.
-    let library: LibraryService
+    package let library: LibraryService
     /// The concurrency, rate and size given on the command line, and where the
     /// background feedsh finds the library.
-    let configuration: ShellConfiguration
+    package let configuration: Configuration
 
-    init(
+    package init(
         layout: DownloadLayout,
         engine: DownloadManager,
         rateLimit: Int64?,
         library: LibraryService,
-        configuration: ShellConfiguration
+        configuration: Configuration
     ) {
         self.layout = layout
         self.engine = engine
@@ -42,24 +42,24 @@ public final class DownloadsService: Sendable {
     }
 
     /// The background feedsh of this library, once connected.
-    var backgroundLink: BackgroundLink? {
+    package var backgroundLink: BackgroundLink? {
         get { background.withLock { $0 } }
         set { background.withLock { $0 = newValue } }
     }
 
     /// How download `id` is named: its label when one was kept, else its id.
-    func label(for id: DownloadID) -> DownloadLabel {
+    package func label(for id: DownloadID) -> DownloadLabel {
         knownLabel(for: id) ?? DownloadLabel(number: id.rawValue, title: "")
     }
 
     /// The label kept for download `id`, if any.
-    func knownLabel(for id: DownloadID) -> DownloadLabel? {
+    package func knownLabel(for id: DownloadID) -> DownloadLabel? {
         labels.withLock { $0[id] }
     }
 
     /// Keeps `label` for download `id`; with `replacing: false`, only when none is
     /// kept yet.
-    func keep(_ label: DownloadLabel, for id: DownloadID, replacing: Bool = true) {
+    package func keep(_ label: DownloadLabel, for id: DownloadID, replacing: Bool = true) {
         labels.withLock { labels in
             if replacing || labels[id] == nil { labels[id] = label }
         }

@@ -11,47 +11,50 @@ public actor SyncService {
     /// Syncs queued or running, with what they report.
     private var unfinished = 0
 
-    nonisolated let configuration: ShellConfiguration
-    nonisolated let library: LibraryService
-    nonisolated let sources: SourcesService
+    package nonisolated let configuration: Configuration
+    package nonisolated let library: LibraryService
+    package nonisolated let sources: SourcesService
 
-    init(configuration: ShellConfiguration, library: LibraryService, sources: SourcesService) {
+    package init(configuration: Configuration, library: LibraryService, sources: SourcesService) {
         self.configuration = configuration
         self.library = library
         self.sources = sources
     }
 
     /// Whether a sync is running or queued now.
-    var underWay: Bool { unfinished > 0 }
+    package var underWay: Bool { unfinished > 0 }
 
     /// Queues an automatic sync unless one is queued and not started yet (that
     /// one will see every change made so far); false when none was queued.
-    func queueAutomatic(
-        _ sync: @escaping @Sendable () async throws(ShellError) -> SyncReport,
-        then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void
+    /// `interrupted` is what a sync stopped before it started fails with.
+    package func queueAutomatic<Failure: Error>(
+        _ sync: @escaping @Sendable () async throws(Failure) -> SyncReport,
+        interrupted: Failure,
+        then: @escaping @Sendable (Result<SyncReport, Failure>) async -> Void
     ) -> Bool {
         guard !automaticQueued else { return false }
         automaticQueued = true
-        _ = enqueue(automatic: true, sync, then: then)
+        _ = enqueue(automatic: true, sync, interrupted: interrupted, then: then)
         return true
     }
 
     /// Queues `sync` after every one queued before; the task gives what it
     /// reported, after `then` had it.
-    func enqueue(
+    package func enqueue<Failure: Error>(
         automatic: Bool = false,
-        _ sync: @escaping @Sendable () async throws(ShellError) -> SyncReport,
-        then: @escaping @Sendable (Result<SyncReport, ShellError>) async -> Void = { _ in }
-    ) -> Task<Result<SyncReport, ShellError>, Never> {
+        _ sync: @escaping @Sendable () async throws(Failure) -> SyncReport,
+        interrupted: Failure,
+        then: @escaping @Sendable (Result<SyncReport, Failure>) async -> Void = { _ in }
+    ) -> Task<Result<SyncReport, Failure>, Never> {
         let previous = tail
         unfinished += 1
-        let run = Task { () async -> Result<SyncReport, ShellError> in
+        let run = Task { () async -> Result<SyncReport, Failure> in
             await previous?.value
             if automatic { self.started() }
-            let result: Result<SyncReport, ShellError>
-            do throws(ShellError) {
+            let result: Result<SyncReport, Failure>
+            do throws(Failure) {
                 // Stopped while it waited for the one before: it never starts.
-                if Task.isCancelled { throw .interrupted }
+                if Task.isCancelled { throw interrupted }
                 result = .success(try await sync())
             } catch {
                 result = .failure(error)
@@ -65,7 +68,7 @@ public actor SyncService {
     }
 
     /// Returns once every sync queued so far, and what it reported, is done.
-    func settled() async {
+    package func settled() async {
         while unfinished > 0, let tail {
             await tail.value
         }

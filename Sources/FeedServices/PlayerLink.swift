@@ -6,26 +6,34 @@ import Playback
 /// file beside the control socket, `player.json`, naming the feedsh that plays,
 /// mpv's socket and the sleep timer as last set. Written when the player starts
 /// and when the timer changes, removed when playback ends.
-struct PlayerLink: Codable, Sendable, Equatable {
+package struct PlayerLink: Codable, Sendable, Equatable {
     /// The feedsh that plays.
-    var pid: Int32
+    package var pid: Int32
     /// mpv's JSON IPC socket.
-    var socket: String
+    package var socket: String
     /// What plays: `2:3 Title`.
-    var playing: String
+    package var playing: String
     /// The sleep timer's word (`1800`, `end`, `chapter`), nil without one.
-    var sleep: String?
+    package var sleep: String?
     /// When a timed sleep stops playback (seconds since 1970).
-    var sleepsAt: Double?
+    package var sleepsAt: Double?
+
+    package init(pid: Int32, socket: String, playing: String, sleep: String?, sleepsAt: Double?) {
+        self.pid = pid
+        self.socket = socket
+        self.playing = playing
+        self.sleep = sleep
+        self.sleepsAt = sleepsAt
+    }
 
     /// `{control directory}/player.json`.
-    static var path: String { ControlPaths().directory + "/player.json" }
+    package static var path: String { ControlPaths().directory + "/player.json" }
 
     /// The link of a `play` still running, if any: a file whose feedsh has exited
     /// is removed. Only a file this user owns and no one else may write is read:
     /// where the runtime folder is shared, another user's forged link would
     /// steer `sleep` to a player of theirs.
-    static func current() -> PlayerLink? {
+    package static func current() -> PlayerLink? {
         guard let data = ownedContents(atPath: path),
             let link = try? JSONDecoder().decode(PlayerLink.self, from: data)
         else { return nil }
@@ -38,7 +46,7 @@ struct PlayerLink: Codable, Sendable, Equatable {
 
     /// The bytes of the regular file at `path` (not through a link), when this
     /// user owns it and neither group nor others may write to it; at most 64 KiB.
-    static func ownedContents(atPath path: String) -> Data? {
+    package static func ownedContents(atPath path: String) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -52,7 +60,7 @@ struct PlayerLink: Codable, Sendable, Equatable {
     }
 
     /// Writes the link (0600, by rename, so that a reader never sees half of it).
-    func write() {
+    package func write() {
         let paths = ControlPaths()
         guard (try? paths.prepare()) != nil, let data = try? JSONEncoder().encode(self) else { return }
         let temporary = Self.path + ".\(getpid())"
@@ -62,7 +70,7 @@ struct PlayerLink: Codable, Sendable, Equatable {
     }
 
     /// Removes the link when it is still this process's.
-    static func remove(socket: String) {
+    package static func remove(socket: String) {
         if let data = FileManager.default.contents(atPath: path),
             let link = try? JSONDecoder().decode(PlayerLink.self, from: data), link.socket == socket
         {
@@ -72,7 +80,7 @@ struct PlayerLink: Codable, Sendable, Equatable {
 
     /// The timer as this link last heard of it, with the wall seconds left for
     /// a timed one.
-    var timer: (SleepTimer, remaining: Double?)? {
+    package var timer: (SleepTimer, remaining: Double?)? {
         guard let sleep, let timer = SleepTimer(word: sleep) else { return nil }
         return (timer, sleepsAt.map { max(0, $0 - Date().timeIntervalSince1970) })
     }

@@ -20,21 +20,21 @@ public struct Network: Sendable {
 /// The clients that load things from outside: Apple's directory, posts, the Met,
 /// feeds, images and chapters, over one pool of HTTP clients.
 public final class SourcesService: Sendable {
-    let http: any HTTPFetching
-    let configuration: ShellConfiguration
+    package let http: any HTTPFetching
+    package let configuration: Configuration
     /// Where the Podcast Index key and secret may be set.
-    let library: LibraryService
+    package let library: LibraryService
     /// The pool the API clients and the downloads share, shut down with this.
     private let clients: HTTPClientPool
-    let itunes: ITunesClient
-    let posts: PostsClient
-    let met: MetClient
+    package let itunes: ITunesClient
+    package let posts: PostsClient
+    package let met: MetClient
     /// Feeds are fetched by a client of their own (redirects seen, gzip accepted).
     package let feeds: any FeedFetching
     /// Where `image` keeps what it fetched: `{cache-dir}/images/`.
-    let images: ImageCache
+    package let images: ImageCache
     /// Where chapters are kept once read: `{cache-dir}/chapters/`.
-    let chapters: ChaptersCache
+    package let chapters: ChaptersCache
     /// The sync client's pool, whose clients follow no redirect (the sync client
     /// follows a move itself, an upload's as an upload), made on first use.
     private let syncPool: Mutex<HTTPClientPool?> = Mutex(nil)
@@ -43,8 +43,8 @@ public final class SourcesService: Sendable {
     private let metSearch = Mutex<(current: (id: Int, cancel: @Sendable () -> Void)?, count: Int)>((nil, 0))
 
     /// The clients over `network`'s fetchers, or (without one) over `clients`.
-    init(
-        configuration: ShellConfiguration,
+    package init(
+        configuration: Configuration,
         clients: HTTPClientPool,
         library: LibraryService,
         network: Network? = nil
@@ -75,7 +75,7 @@ public final class SourcesService: Sendable {
     /// Runs `body` as the one `met search` in progress: one still running (from
     /// another task) is cancelled first, and `body` is cancelled when the calling task
     /// is. Nil when `body` was cancelled, by either.
-    func runMetSearch<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T? {
+    package func runMetSearch<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T? {
         let task = Task { await body() }
         let id = metSearch.withLock { state in
             state.current?.cancel()
@@ -95,7 +95,7 @@ public final class SourcesService: Sendable {
     }
 
     /// The pool the sync client sends through.
-    var syncClients: HTTPClientPool {
+    package var syncClients: HTTPClientPool {
         syncPool.withLock { pool in
             if let pool { return pool }
             let made = makeSyncPool()
@@ -104,7 +104,7 @@ public final class SourcesService: Sendable {
         }
     }
 
-    func shutdown() async {
+    package func shutdown() async {
         try? await http.shutdown()
         try? await clients.shutdown()
         try? await feeds.shutdown()

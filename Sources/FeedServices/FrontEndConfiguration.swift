@@ -23,7 +23,7 @@ public struct XDGPaths: Sendable {
     }
 }
 
-extension ShellConfiguration {
+extension Configuration {
     /// The configuration of a front end over the library (`serve`, `mcp`): the
     /// shell's library and download folder from `library` and `downloadDir`, else
     /// `FEEDSH_LIBRARY` and `FEEDSH_DOWNLOAD_DIR`, else the XDG defaults; the cache
@@ -32,10 +32,10 @@ extension ShellConfiguration {
         library: String? = nil,
         downloadDir: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(ProxyError) -> ShellConfiguration {
+    ) throws(ProxyError) -> Configuration {
         func given(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let paths = XDGPaths(environment: environment)
-        return ShellConfiguration(
+        return Configuration(
             downloadDirectory: URL(
                 fileURLWithPath: downloadDir ?? given("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
             ),

@@ -7,17 +7,23 @@ import Foundation
 ///
 /// The key is a hash of the URL, so two images with one file name do not meet; the
 /// name keeps the cache readable to a person.
-struct ImageCache: Sendable {
-    let directory: URL
+package struct ImageCache: Sendable {
+    package let directory: URL
 
     /// What is remembered of a cached image.
-    struct Metadata: Codable, Equatable {
-        var url: String
-        var validators: Validators
-        var contentType: String?
+    package struct Metadata: Codable, Equatable {
+        package var url: String
+        package var validators: Validators
+        package var contentType: String?
+
+        package init(url: String, validators: Validators, contentType: String?) {
+            self.url = url
+            self.validators = validators
+            self.contentType = contentType
+        }
     }
 
-    func file(for url: URL) -> DownloadLayout.File {
+    package func file(for url: URL) -> DownloadLayout.File {
         let name = url.lastPathComponent.filter { $0.isLetter || $0.isNumber || ".-_".contains($0) }.prefix(64)
         let padded = fnv1a64Key(url.absoluteString)
         return DownloadLayout.File(
@@ -25,13 +31,13 @@ struct ImageCache: Sendable {
         )
     }
 
-    func metadataURL(for file: DownloadLayout.File) -> URL {
+    package func metadataURL(for file: DownloadLayout.File) -> URL {
         URL(fileURLWithPath: file.final.path + ".meta.json")
     }
 
     /// The metadata of a complete cached copy of `url`, if there is one. A link in
     /// the file's place is no copy (the download engine replaces it, never follows).
-    func cached(_ url: URL) -> Metadata? {
+    package func cached(_ url: URL) -> Metadata? {
         let file = file(for: url)
         var info = stat()
         guard lstat(file.final.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
@@ -42,14 +48,14 @@ struct ImageCache: Sendable {
         return metadata
     }
 
-    func save(_ metadata: Metadata, for file: DownloadLayout.File) throws {
+    package func save(_ metadata: Metadata, for file: DownloadLayout.File) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(metadata).write(to: metadataURL(for: file), options: .atomic)
     }
 
     /// Removes a cached image and everything beside it.
-    func remove(_ file: DownloadLayout.File) {
+    package func remove(_ file: DownloadLayout.File) {
         for url in [file.final, file.part, file.sidecar, metadataURL(for: file)] {
             unlink(url.path)
         }

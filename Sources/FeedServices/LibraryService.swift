@@ -5,18 +5,18 @@ import Synchronization
 /// The library file, opened (and migrated) once, the first time something needs
 /// it, and its settings as last read.
 public final class LibraryService: Sendable {
-    let file: URL
+    package let file: URL
     /// What flags and the environment give, which wins over what `set` stored.
-    let overrides: [Setting: (value: String, source: String)]
+    package let overrides: [Setting: (value: String, source: String)]
     private let state = Mutex<(opened: Library?, settings: Settings?)>((nil, nil))
 
-    init(file: URL, overrides: [Setting: (value: String, source: String)] = [:]) {
+    package init(file: URL, overrides: [Setting: (value: String, source: String)] = [:]) {
         self.file = file
         self.overrides = overrides
     }
 
     /// The library, opened the first time.
-    func open() throws(LibraryError) -> Library {
+    package func open() throws(LibraryError) -> Library {
         if let opened = state.withLock({ $0.opened }) { return opened }
         let library = try Library(path: file.path)
         return state.withLock { state in
@@ -27,47 +27,30 @@ public final class LibraryService: Sendable {
     }
 
     /// The library once something opened it; nil before.
-    var opened: Library? { state.withLock { $0.opened } }
+    package var opened: Library? { state.withLock { $0.opened } }
 
     /// Whether the library's file is there (or it is open).
-    var exists: Bool { opened != nil || FileManager.default.fileExists(atPath: file.path) }
+    package var exists: Bool { opened != nil || FileManager.default.fileExists(atPath: file.path) }
 
     /// The settings as last read, if they were.
-    var cachedSettings: Settings? {
+    package var cachedSettings: Settings? {
         get { state.withLock { $0.settings } }
         set { state.withLock { $0.settings = newValue } }
-    }
-
-    /// The library, opened (and migrated) the first time a command needs it.
-    package func make() throws(ShellError) -> Library {
-        do throws(LibraryError) {
-            return try open()
-        } catch {
-            throw .library(error)
-        }
     }
 
     /// The library when there is one (opened if needed); nil, without making one,
     /// when its file does not exist: for what only reads it (settings, the away
     /// report).
-    func existing() -> Library? {
+    package func existing() -> Library? {
         guard exists else { return nil }
-        return try? make()
+        return try? open()
     }
 
     /// The library when it exists and may hold away events not reported yet; a
     /// plain read tells that without opening (and migrating) it, so that a start
     /// with nothing to report leaves it closed.
-    func existingWithAwayEvents() -> Library? {
+    package func existingWithAwayEvents() -> Library? {
         guard opened != nil || Library.mayHoldUnreportedAwayEvents(at: file.path) else { return nil }
         return existing()
-    }
-
-    /// The library when its file exists (opened if needed, failing as ``make()``
-    /// does); nil, without making one, when it does not: for commands that only
-    /// read it (`find`, `queue`).
-    package func ifMade() throws(ShellError) -> Library? {
-        guard exists else { return nil }
-        return try make()
     }
 }

@@ -2,9 +2,10 @@ import Downloads
 import FeedKit
 import Foundation
 import HTTPSupport
+import Library
 
 /// Everything the shell needs to know from flags and the environment.
-public struct ShellConfiguration: Sendable {
+public struct Configuration: Sendable {
     public var endpoints: Endpoints
     /// Where episodes are downloaded: `{dir}/{podcastID}/{episodeID}.{ext}`.
     public var downloadDirectory: URL
@@ -106,4 +107,21 @@ public struct ShellConfiguration: Sendable {
 public enum DownloadEngine: String, Sendable, CaseIterable {
     case ahc
     case urlsession
+}
+
+extension Configuration {
+    /// What flags and the environment give, which wins over what `set` stored:
+    /// each as the text `set` would store, and the flag or variable it came from.
+    /// The one place that says which settings a flag or variable overrides.
+    package var settingOverrides: [Setting: (value: String, source: String)] {
+        var given: [Setting: (value: String, source: String)] = [:]
+        given[.player] = player.map { ($0, "FEEDSH_PLAYER") }
+        given[.maxConcurrent] = maxConcurrentGiven ? (String(maxConcurrent), "--max-concurrent") : nil
+        given[.maxSize] = maxFileSize.map { (ByteSize.format($0), "--max-filesize") }
+        given[.pager] = pager == nil ? ("none", "--no-pager") : nil
+        given[.podcastIndexKey] = podcastIndexKey.map { ($0, "FEEDSH_PODCASTINDEX_KEY") }
+        given[.podcastIndexSecret] = podcastIndexSecret.map { ($0, "FEEDSH_PODCASTINDEX_SECRET") }
+        given[.rateLimit] = rateLimit.map { (ByteSize.format($0), "--limit-rate") }
+        return given
+    }
 }

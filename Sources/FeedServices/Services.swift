@@ -9,7 +9,7 @@ import Processes
 /// feedsh. Each service owns its feature's state; the ``Session`` keeps only what
 /// a shell has loaded and selected.
 public struct Services: Sendable {
-    public let configuration: ShellConfiguration
+    public let configuration: Configuration
     /// The API clients (iTunes, Podcast Index, posts, the Met), feeds, images
     /// and chapters.
     public let sources: SourcesService
@@ -26,7 +26,7 @@ public struct Services: Sendable {
     /// `configuration`: one pool of HTTP clients (one a proxy) serves the API
     /// clients and the downloads. With `network`, the API clients and feeds go
     /// through its fetchers instead (a test's fakes).
-    public init(configuration: ShellConfiguration, network: Network? = nil) {
+    public init(configuration: Configuration, network: Network? = nil) {
         self.configuration = configuration
         let clients = HTTPClientPool(
             connectTimeout: configuration.http.connectTimeout,

@@ -6,18 +6,18 @@ import Foundation
 /// the JSON as the feed's server sent it, keyed by a hash of its URL. `chapters`
 /// and `play` read a file here before the network, so a downloaded episode plays
 /// with its chapters offline, and a second `play` waits for no server.
-struct ChaptersCache: Sendable {
-    let directory: URL
-    let http: any HTTPFetching
+package struct ChaptersCache: Sendable {
+    package let directory: URL
+    package let http: any HTTPFetching
 
-    func file(for url: URL) -> URL {
+    package func file(for url: URL) -> URL {
         directory.appendingPathComponent(fnv1a64Key(url.absoluteString) + ".json")
     }
 
     /// The chapters at `url`: from the cache when a readable copy is there, else
     /// fetched (and kept when they decode), with `authorization` when the
     /// episode's feed is private and the chapters are on its origin.
-    func chapters(at url: URL, authorization: String? = nil) async throws(FeedError) -> [Chapter] {
+    package func chapters(at url: URL, authorization: String? = nil) async throws(FeedError) -> [Chapter] {
         let file = file(for: url)
         if let data = try? Data(contentsOf: file), let list = try? ChapterList.decode(data, from: url) {
             return list.chapters

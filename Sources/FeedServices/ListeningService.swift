@@ -4,12 +4,12 @@ import Foundation
 /// speed), positions and played marks written back to the library, and the
 /// transcripts read beside an episode.
 public final class ListeningService: Sendable {
-    let configuration: ShellConfiguration
-    let library: LibraryService
-    let sources: SourcesService
+    package let configuration: Configuration
+    package let library: LibraryService
+    package let sources: SourcesService
 
-    init(
-        configuration: ShellConfiguration,
+    package init(
+        configuration: Configuration,
         library: LibraryService,
         sources: SourcesService
     ) {
