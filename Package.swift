@@ -72,6 +72,7 @@ let package = Package(
             dependencies: [
                 "CFileIO",
                 "FeedKit",
+                "FeedServer",
                 "FeedServices",
                 "FeedShell",
                 "FixtureServer",
@@ -89,13 +90,13 @@ let package = Package(
         // load.
         .executableTarget(
             name: "feedsh-mcp",
-            dependencies: ["Assistant", "FeedServices", "FeedShell", "HTTPSupport", "CFileIO"],
+            dependencies: ["Assistant", "FeedServices", "HTTPSupport", "CFileIO"],
             linkerSettings: lightStart
         ),
         .target(
             name: "Assistant",
             dependencies: [
-                "Downloads", "FeedKit", "FeedServices", "FeedShell", "Library", "PlainText", "ShellKit",
+                "Downloads", "FeedKit", "FeedServices", "Library", "PlainText",
                 .product(name: "MCP", package: "swift-sdk"),
                 // The Logger an MCP transport carries (LineTransport).
                 .product(name: "Logging", package: "swift-log"),
@@ -132,7 +133,7 @@ let package = Package(
         .target(
             name: "FeedShell",
             dependencies: [
-                "Background", "FeedKit", "FeedServer", "FeedServices", "Library", "Downloads", "HTTPSupport",
+                "Background", "FeedKit", "FeedServices", "Library", "Downloads", "HTTPSupport",
                 "LineEditor", "Playback",
                 "ShellKit",
                 // `serve --update-every` runs beside the server and stops with it.
@@ -143,12 +144,11 @@ let package = Package(
             ]
         ),
         // `feedsh serve`: feeds of the downloaded episodes and the files, over
-        // Hummingbird; the library's side is a ``ServeCatalog``.
+        // Hummingbird, and the front end that runs it over the services.
         .target(
             name: "FeedServer",
             dependencies: [
-                "HTTPSupport",
-                "PlainText",
+                "Downloads", "FeedKit", "FeedServices", "HTTPSupport", "Library", "PlainText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -317,7 +317,7 @@ let package = Package(
         .testTarget(
             name: "FeedShellTests",
             dependencies: [
-                "Assistant", "Downloads", "FeedKit", "FeedServer", "FeedServices", "FeedShell", "Library", "LineEditor",
+                "Assistant", "Downloads", "FeedKit", "FeedServices", "FeedShell", "Library", "LineEditor",
                 "PlainText",
                 "Playback",
                 "ShellKit", "Sync", "TerminalKit", "FixtureServer", "FixtureData",

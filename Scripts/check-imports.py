@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Fails when a target imports a module that Package.swift does not declare as its
-dependency (a target of this package or a product of another), or when Playback or
-Library import a front end's module. An undeclared import builds only while some
-other target happens to build that module first, and hides an arrow the wrong way.
+dependency (a target of this package or a product of another), when a module below
+the front ends (the core, FeedServices, and what it stands on) imports a front
+end's module, or when a front end imports another. An undeclared import builds
+only while some other target happens to build that module first, and hides an
+arrow the wrong way.
 
 Usage: check-imports.py [SWIFT]   (run by `make lint`)"""
 import json
@@ -19,7 +21,11 @@ SYSTEM = {
 # What a module below the front ends must never import: a front end, or the
 # command language of the shell.
 FRONT_ENDS = {"FeedShell", "Assistant", "FeedServer", "ShellKit", "LineEditor", "TerminalKit"}
-BELOW_FRONT_ENDS = {"Playback", "Library", "FeedKit", "Downloads", "Sync", "HTTPSupport", "PlainText", "Processes"}
+BELOW_FRONT_ENDS = {
+    "FeedServices", "Playback", "Library", "FeedKit", "Downloads", "Sync", "HTTPSupport", "PlainText", "Processes",
+}
+# The front ends themselves: the shell (and the background feedsh), serve, mcp.
+PEERS = {"FeedShell", "FeedServer", "Assistant"}
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_exported\s+|public\s+|package\s+|internal\s+)*import\s+(?:[a-z]+\s+)?(\w+)")
 
 
@@ -50,6 +56,8 @@ def main() -> int:
                     problems.append(f"{place}: {name} imports {module}, which Package.swift does not give it")
                 if name in BELOW_FRONT_ENDS and module in FRONT_ENDS:
                     problems.append(f"{place}: {name} imports {module}, a front end's module")
+                if name in PEERS and module in PEERS and module != name:
+                    problems.append(f"{place}: the front end {name} imports {module}, another front end")
     for problem in problems:
         print(problem)
     if problems:

@@ -1,4 +1,3 @@
-import FeedShell
 import MCP
 
 extension AssistantTools {

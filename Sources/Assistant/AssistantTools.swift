@@ -1,12 +1,10 @@
 import Downloads
 import FeedKit
 import FeedServices
-import FeedShell
 import Foundation
 import Library
 import MCP
 import PlainText
-import ShellKit
 
 /// The tools `feedsh mcp` offers an assistant, over the same services the shell
 /// calls: each takes typed arguments, returns structured JSON with a short text,
@@ -116,7 +114,7 @@ public struct AssistantTools: Sendable {
 
     /// The library, or the refusal that says there is none yet.
     private func library() throws -> Library {
-        guard let library = try services.library.ifMade() else {
+        guard let library = try services.library.openIfExists() else {
             throw Refusal("no library yet: subscribe to a podcast first")
         }
         return library
@@ -149,11 +147,13 @@ public struct AssistantTools: Sendable {
         do {
             query = try SearchQuery(Tokenizer.statements(words).first ?? [words])
         } catch let error as SearchQueryError {
-            throw Refusal.argument("words", FindText.problem(error).description)
+            throw Refusal.argument("words", QueryWords.problem(error))
         } catch {
             throw Refusal.argument("words", "cannot be read as words")
         }
-        guard let library = try services.library.ifMade() else { return (.object(["hits": .array([])]), "no hits") }
+        guard let library = try services.library.openIfExists() else {
+            return (.object(["hits": .array([])]), "no hits")
+        }
         let hits = try await library.search(query, limit: limit).map { hit -> Value in
             .object([
                 "ref": .string("\(hit.podcastNumber):\(hit.episodeNumber)"),
@@ -169,7 +169,7 @@ public struct AssistantTools: Sendable {
     }
 
     private func subscriptions() async throws -> (Value, String) {
-        let all = try await services.library.ifMade()?.podcasts() ?? []
+        let all = try await services.library.openIfExists()?.podcasts() ?? []
         let items = all.map { summary -> Value in
             let podcast = summary.podcast
             return .object([
@@ -270,7 +270,7 @@ public struct AssistantTools: Sendable {
 
     private func newEpisodes(_ arguments: Arguments) async throws -> (Value, String) {
         let limit = try arguments.int("limit", in: 1...500) ?? 50
-        guard let library = try services.library.ifMade() else {
+        guard let library = try services.library.openIfExists() else {
             return (.object(["episodes": .array([])]), "none new")
         }
         let fresh = Array(try await library.newEpisodes().prefix(limit))
@@ -284,7 +284,7 @@ public struct AssistantTools: Sendable {
     }
 
     private func queue() async throws -> (Value, String) {
-        let entries = try await services.library.ifMade()?.queue() ?? []
+        let entries = try await services.library.openIfExists()?.queue() ?? []
         let items = entries.map { entry -> Value in
             .object([
                 "position": .int(entry.position), "ref": .string(entry.ref),
@@ -298,10 +298,10 @@ public struct AssistantTools: Sendable {
     private func stats(_ arguments: Arguments) async throws -> (Value, String) {
         var since: Date?
         if let text = try arguments.string("since") {
-            guard let day = Command.day(text) else { throw Refusal.argument("since", "must be a date YYYY-MM-DD") }
+            guard let day = QueryWords.day(text) else { throw Refusal.argument("since", "must be a date YYYY-MM-DD") }
             since = day
         }
-        let records = try await services.library.ifMade()?.playbacks(since: since) ?? []
+        let records = try await services.library.openIfExists()?.playbacks(since: since) ?? []
         let stats = ListeningStats(records, by: .podcast)
         func totals(_ totals: ListeningStats.Totals) -> [String: Value] {
             [
@@ -318,7 +318,7 @@ public struct AssistantTools: Sendable {
                 return .object(fields)
             }
         )
-        return (.object(object), "\(stats.totals.plays) plays, \(Render.hours(stats.totals.listened)) listened")
+        return (.object(object), "\(stats.totals.plays) plays, \(SpanText.listened(stats.totals.listened)) listened")
     }
 
     private func queueAdd(_ arguments: Arguments) async throws -> (Value, String) {
@@ -344,7 +344,7 @@ public struct AssistantTools: Sendable {
     private func download(_ arguments: Arguments) async throws -> (Value, String) {
         let resolved = try await resolve(try arguments.required("ref"))
         let targets: [DownloadTarget]
-        do throws(ShellError) {
+        do throws(LibraryError) {
             targets = try await services.downloads.targets(of: [resolved.episodeRef])
         } catch {
             throw Refusal("\(error)")
@@ -386,8 +386,8 @@ public struct AssistantTools: Sendable {
             throw Refusal.argument("url", error.description)
         }
         let library: Library
-        do throws(ShellError) {
-            library = try services.library.make()
+        do throws(LibraryError) {
+            library = try services.library.open()
         } catch {
             throw Refusal("\(error)")
         }

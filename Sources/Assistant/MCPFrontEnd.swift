@@ -1,6 +1,5 @@
 import FeedKit
 import FeedServices
-import FeedShell
 import Foundation
 import MCP
 
@@ -10,8 +9,8 @@ import MCP
 public enum MCPFrontEnd {
     /// Serves until the client closes standard input. Downloads a `download` call
     /// started go on in the background feedsh.
-    public static func run(configuration: Configuration, allowChanges: Bool) async throws {
-        let services = Services(configuration: configuration)
+    /// `services` are the caller's (the helper's composition root).
+    public static func run(services: Services, allowChanges: Bool) async throws {
         let tools = AssistantTools(services: services, allowChanges: allowChanges)
         let server = Server(
             name: "feedsh",
@@ -28,6 +27,5 @@ public enum MCPFrontEnd {
         await server.waitUntilCompleted()
         // What a `download` started finishes without this process.
         _ = try? await services.downloads.detach()
-        await services.close()
     }
 }

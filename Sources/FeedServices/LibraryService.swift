@@ -53,4 +53,12 @@ public final class LibraryService: Sendable {
         guard opened != nil || Library.mayHoldUnreportedAwayEvents(at: file.path) else { return nil }
         return existing()
     }
+
+    /// The library when its file exists (opened if needed, failing as ``open()``
+    /// does); nil, without making one, when it does not: for what only reads it
+    /// (`find`, `queue`).
+    package func openIfExists() throws(LibraryError) -> Library? {
+        guard exists else { return nil }
+        return try open()
+    }
 }

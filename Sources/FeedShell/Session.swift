@@ -148,7 +148,7 @@ public actor Session {
         let synopsis = synopsis ?? "\(verb) \(Command.selectorName)"
         switch selector.scope {
         case .new:
-            return try await services.downloads.newTargets()
+            return try await services.downloads.newTargetsForShell()
         case .queue:
             return try await queueTargets()
         case .hits:
@@ -193,7 +193,7 @@ public actor Session {
             if let loaded = self.subscription, loaded.podcast.id == stored.id, let current = self.podcast {
                 podcast = current
             } else {
-                (podcast, subscription) = try await services.library.view(of: stored)
+                (podcast, subscription) = try await services.library.viewForShell(of: stored)
             }
             prefix = "\(stored.number):"
         case .loaded:
@@ -279,7 +279,7 @@ extension Session {
         }
         let numbers = try Self.numbers(selector, count: findHits.count, noun: "hit", prefix: "f", synopsis: synopsis)
         let hits = numbers.map { findHits[$0 - 1] }
-        let targets = try await services.downloads.targets(of: hits.map(\.episodeRef))
+        let targets = try await services.downloads.targetsForShell(of: hits.map(\.episodeRef))
         let at = Dictionary(hits.map { ($0.episodeRef, $0.at) }) { first, _ in first }
         return targets.map { ($0, $0.label.episode.flatMap { at[$0] ?? nil }) }
     }
@@ -327,7 +327,7 @@ extension Session {
             }
             selected.append((ref, marks[number - 1].at))
         }
-        let targets = try await services.downloads.targets(of: selected.map(\.0))
+        let targets = try await services.downloads.targetsForShell(of: selected.map(\.0))
         return zip(targets, selected).map { ($0, $1.1) }
     }
 
@@ -336,7 +336,7 @@ extension Session {
     func queueTargets() async throws(ShellError) -> [DownloadTarget] {
         guard let library = try libraryIfMade() else { return [] }
         let entries = try await libraryCall { () async throws(LibraryError) in try await library.queue() }
-        return try await services.downloads.targets(of: entries.map(\.episodeRef))
+        return try await services.downloads.targetsForShell(of: entries.map(\.episodeRef))
     }
 
 }
@@ -364,7 +364,7 @@ extension Session {
     /// Makes subscription `podcast` the loaded podcast, with its whole history.
     @discardableResult
     func loadSubscription(_ podcast: StoredPodcast) async throws(ShellError) -> Podcast {
-        let (loaded, subscription) = try await services.library.view(of: podcast)
+        let (loaded, subscription) = try await services.library.viewForShell(of: podcast)
         load(loaded, subscription: subscription)
         return loaded
     }
@@ -458,7 +458,12 @@ extension Session {
         _ podcasts: [StoredPodcast],
         progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void
     ) async throws(ShellError) -> UpdateReport {
-        let report = try await services.update(podcasts, progress: progress)
+        let report: UpdateReport
+        do throws(LibraryError) {
+            report = try await services.update(podcasts, progress: progress)
+        } catch {
+            throw .library(error)
+        }
         if let loaded = subscription?.podcast, let library = services.library.opened,
             let fresh = try? await library.podcast(loaded.id ?? -1)
         {

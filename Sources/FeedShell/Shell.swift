@@ -166,7 +166,7 @@ public final class Shell: Sendable {
         let active = await session.services.downloads.engine.all().filter { $0.state.isActive }.count
         if active > 0, session.configuration.detach {
             do throws(ShellError) {
-                let (count, pid) = try await session.services.downloads.detach()
+                let (count, pid) = try await session.services.downloads.handOver()
                 console.printParagraph(Render.handedOver(count, pid: pid))
                 return status
             } catch {
@@ -387,12 +387,4 @@ public func describeFileError(_ error: any Error) -> String {
         return String(cString: strerror(underlying.code.rawValue))
     }
     return (error as NSError).localizedDescription
-}
-
-extension Shell {
-    /// A shell with services of its own, built for `configuration` (tests, and
-    /// front ends that need no other).
-    public convenience init(configuration: Configuration, console: Console, registry: CommandRegistry = .standard) {
-        self.init(services: Services(configuration: configuration), console: console, registry: registry)
-    }
 }

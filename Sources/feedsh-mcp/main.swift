@@ -1,7 +1,6 @@
 import Assistant
 import CFileIO
 import FeedServices
-import FeedShell
 import Foundation
 import HTTPSupport
 
@@ -29,8 +28,12 @@ do throws(ProxyError) {
 } catch {
     fail("\(error.description).", status: 2)
 }
+// The composition root of this process.
+let services = Services(configuration: configuration)
 do {
-    try await MCPFrontEnd.run(configuration: configuration, allowChanges: arguments.contains("--allow-changes"))
+    try await MCPFrontEnd.run(services: services, allowChanges: arguments.contains("--allow-changes"))
+    await services.close()
 } catch {
+    await services.close()
     fail("\(error)", status: 1)
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedKit
+import FeedServer
 import FeedServices
 import FeedShell
 import FixtureServer
@@ -258,16 +259,16 @@ struct Feedsh: AsyncParsableCommand {
             syncPassword: ProcessInfo.processInfo.environment["FEEDSH_SYNC_PASSWORD"]
                 ?? (demo ? FixtureServer.syncPassword : nil)
         )
+        // The one composition root of this process: the front end asked for gets
+        // these services.
+        let services = Services(configuration: configuration)
         if background {
             // The background feedsh (see 'detach'): no terminal, no shell.
-            let status = await BackgroundService.run(services: Services(configuration: configuration))
+            let status = await BackgroundService.run(services: services)
             if status != .success { throw ExitCode(status.rawValue) }
             return
         }
-        let shell = Shell(
-            services: Services(configuration: configuration),
-            console: .standard(json: json, noColor: noColor)
-        )
+        let shell = Shell(services: services, console: .standard(json: json, noColor: noColor))
         await shell.start()
         let status = await run(shell)
         await shell.close()
@@ -324,7 +325,7 @@ struct Feedsh: AsyncParsableCommand {
 }
 
 /// `feedsh serve-fixtures`: the fixture server on its own, for trying other clients.
-/// `feedsh serve`: flags only; the work is ``FeedShell/ServeFrontEnd``.
+/// `feedsh serve`: flags only; the work is ``FeedServer/ServeFrontEnd``.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -379,18 +380,18 @@ struct Serve: AsyncParsableCommand {
     }
 
     func execute() async throws {
-        let configuration = try paths.configuration()
+        let services = Services(configuration: try paths.configuration())
         do {
-            try await ServeFrontEnd.run(
-                configuration: configuration,
-                listen: listen,
-                updateEvery: try interval,
-                json: json
-            )
+            try await ServeFrontEnd.run(services: services, listen: listen, updateEvery: try interval, json: json)
+            await services.close()
         } catch let refusal as ServeFrontEnd.Refusal {
+            await services.close()
             // A usage error (2), said without the shell's usage text.
             FileHandle.standardError.write(Data("feedsh serve: \(refusal)\n".utf8))
             throw ExitCode(2)
+        } catch {
+            await services.close()
+            throw error
         }
     }
 }
@@ -418,7 +419,8 @@ struct LibraryPaths: ParsableArguments {
     }
 }
 
-/// `feedsh mcp`: flags only; the work is ``FeedShell/MCPFrontEnd``.
+/// `feedsh mcp`: flags only; the work is ``Assistant/MCPFrontEnd``, in the
+/// feedsh-mcp helper.
 struct MCPServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp",

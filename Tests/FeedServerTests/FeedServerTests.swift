@@ -221,3 +221,15 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 }
+
+@Suite("serve's address")
+struct ServeAddressTests {
+    @Test func aNameIsJudgedByTheAddressItResolvesTo() {
+        #expect(["127.0.0.1", "::1"].contains(ServeFrontEnd.resolve("localhost") ?? ""))
+        #expect(ServeFrontEnd.resolve("0.0.0.0") == "0.0.0.0")
+        #expect(ServeFrontEnd.resolve("127.0.0.1") == "127.0.0.1")
+        #expect(ServeFrontEnd.resolve("::1") == "::1")
+        #expect(ServeFrontEnd.resolve("feeds.invalid") == nil)
+        #expect(!FeedServer.Configuration(host: ServeFrontEnd.resolve("0.0.0.0") ?? "").isLoopback)
+    }
+}

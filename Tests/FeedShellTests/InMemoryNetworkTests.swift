@@ -1,5 +1,4 @@
 import FeedKit
-import FeedServer
 import FeedServices
 import FixtureData
 import FixtureServer
@@ -316,17 +315,5 @@ struct PlayerLinkTests {
             #expect(chown(file, 65534, 65534) == 0)
             #expect(PlayerLink.ownedContents(atPath: file) == nil)
         }
-    }
-}
-
-@Suite("serve's address")
-struct ServeAddressTests {
-    @Test func aNameIsJudgedByTheAddressItResolvesTo() {
-        #expect(["127.0.0.1", "::1"].contains(ServeFrontEnd.resolve("localhost") ?? ""))
-        #expect(ServeFrontEnd.resolve("0.0.0.0") == "0.0.0.0")
-        #expect(ServeFrontEnd.resolve("127.0.0.1") == "127.0.0.1")
-        #expect(ServeFrontEnd.resolve("::1") == "::1")
-        #expect(ServeFrontEnd.resolve("feeds.invalid") == nil)
-        #expect(!FeedServer.Configuration(host: ServeFrontEnd.resolve("0.0.0.0") ?? "").isLoopback)
     }
 }

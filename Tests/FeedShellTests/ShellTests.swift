@@ -357,3 +357,10 @@ struct PresentationTests {
         }
     }
 }
+
+extension Shell {
+    /// A shell over services of its own: each test is its own composition root.
+    convenience init(configuration: Configuration, console: Console) {
+        self.init(services: Services(configuration: configuration), console: console)
+    }
+}

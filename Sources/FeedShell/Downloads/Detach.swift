@@ -15,7 +15,7 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        let (count, pid) = try await context.services.downloads.detach()
+        let (count, pid) = try await context.services.downloads.handOver()
         return HandedOver(handed: count, pid: count > 0 ? pid : nil)
     }
 }

@@ -1,3 +1,4 @@
+import FeedServices
 import Foundation
 import Library
 import ShellKit

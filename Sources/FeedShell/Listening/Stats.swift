@@ -1,3 +1,4 @@
+import FeedServices
 import Foundation
 import Library
 import ShellKit
@@ -34,15 +35,7 @@ extension Command {
 
     /// `2026-11-01`, the start of that day here.
     package static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
-            return nil
-        }
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        guard let date = Calendar.current.date(from: components),
-            Calendar.current.component(.day, from: date) == parts[2]
-        else { return nil }
-        return date
+        QueryWords.day(text)
     }
 
     private static let since = CommandOption<String>("since", placeholder: "DATE")

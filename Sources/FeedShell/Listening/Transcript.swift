@@ -28,7 +28,7 @@ extension Command {
         guard let marks = selection.subscription?.marks[episode.id] else {
             throw .failure(TranscriptFailure.notInLibrary(episode: episode.title))
         }
-        let transcript = try await context.services.listening.transcript(
+        let transcript = try await context.services.listening.transcriptForShell(
             of: marks.libraryID,
             offered: marks.transcripts,
             title: episode.title,
@@ -57,42 +57,23 @@ enum TranscriptFailure: CommandFailure {
 }
 
 extension ListeningService {
-    /// A library episode's transcript: the one kept in the library, else (or with
-    /// `refresh`) the richest of those `offered`, fetched, parsed and kept, so
-    /// that `find` searches it.
-    package func transcript(
+    /// ``transcript(of:offered:title:refresh:)``, failing as a shell command does.
+    func transcriptForShell(
         of episodeID: Int64,
         offered: [Transcript],
         title: String,
         refresh: Bool = false
     ) async throws(ShellError) -> StoredTranscript {
-        let library = try self.library.make()
-        if !refresh,
-            let kept = try await libraryCall({ () async throws(LibraryError) in
-                try await library.transcript(of: episodeID)
-            })
-        {
-            return kept
-        }
-        guard !offered.isEmpty else { throw .failure(TranscriptFailure.missing(episode: title)) }
-        guard let (chosen, format) = TranscriptFormat.richest(offered) else {
-            throw .failure(
-                TranscriptFailure.unreadable(
-                    episode: title,
-                    types: offered.map { $0.type ?? $0.url.pathExtension }
-                )
-            )
-        }
-        let http = sources.http
-        let headers =
-            await self.library.authorization(for: chosen.url, ofEpisode: episodeID).map { [("Authorization", $0)] }
-            ?? []
-        let document = try await feed { () async throws(FeedError) in
-            let body = try await http.get(chosen.url, headers: headers, limit: TranscriptDocument.byteLimit)
-            return try TranscriptDocument.parse(body.data, format: format, from: chosen.url)
-        }
-        return try await libraryCall { () async throws(LibraryError) in
-            try await library.storeTranscript(document, from: chosen.url, for: episodeID)
+        do throws(TranscriptError) {
+            return try await transcript(of: episodeID, offered: offered, title: title, refresh: refresh)
+        } catch {
+            switch error {
+            case .missing(let episode): throw .failure(TranscriptFailure.missing(episode: episode))
+            case .unreadable(let episode, let types):
+                throw .failure(TranscriptFailure.unreadable(episode: episode, types: types))
+            case .library(let error): throw .library(error)
+            case .feed(let error): throw .feed(error)
+            }
         }
     }
 }

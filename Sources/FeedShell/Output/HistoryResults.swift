@@ -277,11 +277,8 @@ struct HistoryExport: CommandResult {
 
 extension Render {
     /// `2h 05m`, `12m`, `45s`: a span of listening.
-    package static func hours(_ seconds: Double) -> String {
-        let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
-        if whole >= 3600 { return String(format: "%dh %02dm", whole / 3600, whole % 3600 / 60) }
-        if whole >= 60 { return "\(whole / 60)m" }
-        return "\(whole)s"
+    static func hours(_ seconds: Double) -> String {
+        SpanText.listened(seconds)
     }
 }
 

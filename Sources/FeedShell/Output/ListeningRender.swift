@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import Library
 import PlainText
 import TerminalKit

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import Foundation
 import Library
 import PlainText
@@ -88,15 +89,7 @@ extension ShellError {
 package enum FindText {
     /// What is wrong with the words, naming the word.
     package static func problem(_ error: SearchQueryError) -> SafeLine {
-        switch error {
-        case .prefixWithoutLetters(let word): "'\(word)': a prefix needs letters before '*'"
-        case .starInside(let word): "'\(word)': '*' marks a prefix only at a word's end"
-        case .emptyWord: "an empty word cannot be found"
-        case .noWords: "no words to find"
-        case .tooManyWords(let count, let max): "\(count) words are too many: a search takes at most \(max)"
-        case .tooManyPrefixes(let max): "a search takes at most \(max) prefixes (words ending in '*')"
-        case .prefixTooShort(let word, let min): "'\(word)': a prefix needs at least \(min) letters before '*'"
-        }
+        "\(QueryWords.problem(error))"
     }
 }
 

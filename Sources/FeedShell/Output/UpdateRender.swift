@@ -1,3 +1,4 @@
+import FeedServices
 import Library
 import PlainText
 import TerminalKit

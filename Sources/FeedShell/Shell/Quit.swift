@@ -27,7 +27,7 @@ extension Command {
         case .moot:
             return NoResult(outcome: .quit)
         case .typed("b"), .typed("background"):
-            let (count, pid) = try await context.services.downloads.detach()
+            let (count, pid) = try await context.services.downloads.handOver()
             context.report(.handedOver(count: count, pid: pid))
             return NoResult(outcome: .quit)
         case .typed("p"), .typed("pause"):

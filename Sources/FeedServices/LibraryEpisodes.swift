@@ -7,17 +7,17 @@ import Synchronization
 /// time: `podcast 1` of 200 000 episodes holds their row ids (1.6 MB) and a few
 /// pages, not the podcast. The list is the one listed when it was made
 /// (``Library/episodeIDs(of:)``); `update` makes a new one.
-final class LibraryEpisodes: EpisodeSource {
-    static let pageSize = 256
+package final class LibraryEpisodes: EpisodeSource {
+    package static let pageSize = 256
     /// Pages kept, most recently read last: enough for a screen of `episodes` and
     /// for looking up the marks of what a command just read.
-    static let pagesKept = 8
+    package static let pagesKept = 8
 
-    let library: Library
-    let podcast: StoredPodcast
+    package let library: Library
+    package let podcast: StoredPodcast
     /// The episodes' row ids, newest first.
     private let ids: [Int64]
-    var count: Int { ids.count }
+    package var count: Int { ids.count }
 
     private struct Page: Sendable {
         let number: Int
@@ -36,13 +36,13 @@ final class LibraryEpisodes: EpisodeSource {
 
     private let pages = Mutex<[Page]>([])
 
-    init(library: Library, podcast: StoredPodcast, ids: [Int64]) {
+    package init(library: Library, podcast: StoredPodcast, ids: [Int64]) {
         self.library = library
         self.podcast = podcast
         self.ids = ids
     }
 
-    func episode(at position: Int) -> Episode {
+    package func episode(at position: Int) -> Episode {
         switch entry(at: position) {
         case .success(let entry): entry.episode
         case .failure(let error):
@@ -57,14 +57,14 @@ final class LibraryEpisodes: EpisodeSource {
     }
 
     /// The marks of the episode at `position`.
-    func marks(at position: Int) -> EpisodeMarks? {
+    package func marks(at position: Int) -> EpisodeMarks? {
         try? entry(at: position).get().marks
     }
 
     /// The marks of the episode whose ``FeedKit/Episode/id`` is `id`: from the
     /// pages kept (a command looks up what it just read), else by reading the
     /// list through.
-    func marks(of id: Int64) -> EpisodeMarks? {
+    package func marks(of id: Int64) -> EpisodeMarks? {
         let kept = pages.withLock { pages in
             pages.lazy.flatMap(\.entries).first { $0.episode.id == id }
         }
@@ -129,28 +129,28 @@ final class LibraryEpisodes: EpisodeSource {
 
 /// The library's marks of a loaded subscription's episodes, by
 /// ``FeedKit/Episode/id``.
-struct EpisodeMarksLookup: Sendable, ExpressibleByDictionaryLiteral {
+package struct EpisodeMarksLookup: Sendable, ExpressibleByDictionaryLiteral {
     private let known: [Int64: EpisodeMarks]
     private let source: LibraryEpisodes?
 
-    init(dictionaryLiteral elements: (Int64, EpisodeMarks)...) {
+    package init(dictionaryLiteral elements: (Int64, EpisodeMarks)...) {
         known = Dictionary(elements) { first, _ in first }
         source = nil
     }
 
-    init(_ source: LibraryEpisodes) {
+    package init(_ source: LibraryEpisodes) {
         known = [:]
         self.source = source
     }
 
-    subscript(id: Int64) -> EpisodeMarks? {
+    package subscript(id: Int64) -> EpisodeMarks? {
         known[id] ?? source?.marks(of: id)
     }
 
     /// The marks of the episode listed at `position` (from 0), when it is the one
     /// whose id is `id`: a page lookup, where ``subscript(_:)`` reads the pages
     /// through (a selection of 5,000 episodes made that 5,000 scans).
-    func marks(at position: Int, id: Int64) -> EpisodeMarks? {
+    package func marks(at position: Int, id: Int64) -> EpisodeMarks? {
         if let marks = known[id] { return marks }
         guard let source else { return nil }
         if let marks = source.marks(at: position), source.episode(at: position).id == id { return marks }
@@ -161,7 +161,7 @@ struct EpisodeMarksLookup: Sendable, ExpressibleByDictionaryLiteral {
 extension StoredEpisode {
     /// As a list of a podcast's episodes shows it: an address the library holds that
     /// is no URL (it always was one when stored) plays and downloads as nothing.
-    func listedEpisode(in podcast: StoredPodcast) -> Episode {
+    package func listedEpisode(in podcast: StoredPodcast) -> Episode {
         episode(in: podcast)
             ?? Episode(
                 id: downloadKey(in: podcast),

@@ -1,28 +1,32 @@
 import Downloads
 import FeedKit
-import FeedServices
 import Library
 
 /// What `update` did: each feed's result, the downloads auto-download started
 /// and the files cleanup deleted (neither runs after an interrupted update).
-struct UpdateReport: Sendable {
-    let results: [UpdateResult]
+package struct UpdateReport: Sendable {
+    package let results: [UpdateResult]
     /// The new episodes auto-download started or queued, in order.
-    let autodownloads: [AutoDownload]
-    let deletions: [CleanupDeletion]
+    package let autodownloads: [AutoDownload]
+    package let deletions: [CleanupDeletion]
     /// With `set transcripts auto on`: new episodes' transcripts fetched, and
     /// those that could not be.
-    var transcripts = (fetched: 0, failed: 0)
+    package var transcripts = (fetched: 0, failed: 0)
 
     /// Ctrl-C stopped it: the feeds it did not read are no failure of theirs.
-    var interrupted: Bool {
+    package var interrupted: Bool {
         results.contains { $0.status == .interrupted }
     }
 
     /// A download auto-download started (`queued`: waiting for a free slot).
-    struct AutoDownload: Sendable {
-        let label: DownloadLabel
-        let queued: Bool
+    package struct AutoDownload: Sendable {
+        package let label: DownloadLabel
+        package let queued: Bool
+
+        package init(label: DownloadLabel, queued: Bool) {
+            self.label = label
+            self.queued = queued
+        }
     }
 }
 
@@ -32,11 +36,11 @@ extension Services {
     /// episodes of those with auto-download on, runs cleanup for them, and fetches
     /// new transcripts when asked to: the update over the library, the feeds, the
     /// downloads and listening together.
-    func update(
+    package func update(
         _ podcasts: [StoredPodcast],
         progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void
-    ) async throws(ShellError) -> UpdateReport {
-        let library = try self.library.make()
+    ) async throws(LibraryError) -> UpdateReport {
+        let library = try self.library.open()
         let results = await FeedUpdater(library: library, client: sources.feeds).update(podcasts, progress: progress)
         guard !results.contains(where: { $0.status == .interrupted }) else {
             return UpdateReport(results: results, autodownloads: [], deletions: [])
@@ -51,8 +55,8 @@ extension Services {
     }
 
     /// The most transcripts one `update` fetches, and at once.
-    static let transcriptsPerUpdate = 200
-    static let transcriptFetchesAtOnce = 4
+    package static let transcriptsPerUpdate = 200
+    package static let transcriptFetchesAtOnce = 4
 
     /// Fetches the transcripts of the new episodes of `podcastIDs` that offer
     /// one and have none kept (a failure is counted, not thrown: the next update
@@ -69,7 +73,7 @@ extension Services {
             func next() -> Bool {
                 guard let item = pending.next() else { return false }
                 group.addTask {
-                    do throws(ShellError) {
+                    do throws(TranscriptError) {
                         _ = try await listening.transcript(of: item.episodeID, offered: [item.transcript], title: "")
                         return true
                     } catch {

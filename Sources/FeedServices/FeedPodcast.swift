@@ -6,12 +6,12 @@ import Foundation
 /// keys of its feed URL and of each episode's GUID in it (Apple's IDs are
 /// positive), the same whether the feed was opened or subscribed to, so that a file
 /// downloaded before `subscribe` is the subscription's.
-enum FeedKeys {
-    static func podcast(feedURL: String) -> Int64 {
+package enum FeedKeys {
+    package static func podcast(feedURL: String) -> Int64 {
         DownloadLayout.feedKey(feedURL)
     }
 
-    static func episode(feedURL: String, guid: String) -> Int64 {
+    package static func episode(feedURL: String, guid: String) -> Int64 {
         DownloadLayout.feedKey(feedURL + "\n" + guid)
     }
 }
@@ -19,11 +19,11 @@ enum FeedKeys {
 extension Podcast {
     /// Apple's collection ID, when the podcast came from Apple's directory; nil for
     /// one read from its feed (its ``id`` is a negative ``FeedKeys`` key).
-    var appleID: Int64? { id > 0 ? id : nil }
+    package var appleID: Int64? { id > 0 ? id : nil }
 
     /// A feed read without subscribing to it (`open` of a Podcast Index result): its
     /// newest `limit` episodes, newest first, as `episodes` numbers them.
-    init(feed: Feed, url: URL, limit: Int) {
+    package init(feed: Feed, url: URL, limit: Int) {
         let feedURL = url.absoluteString
         let podcastID = FeedKeys.podcast(feedURL: feedURL)
         // Newest first; undated items after dated ones, in the document's order.

@@ -1,6 +1,5 @@
 import Downloads
 import FeedKit
-import FeedServices
 import Foundation
 import Library
 
@@ -11,7 +10,7 @@ import Library
 extension DownloadsService {
     /// A download finished: a library episode records it, and cleanup runs for its
     /// podcast. Returns the files cleanup deleted.
-    func downloadCompleted(_ id: DownloadID) async -> [CleanupDeletion] {
+    package func downloadCompleted(_ id: DownloadID) async -> [CleanupDeletion] {
         guard let episode = knownLabel(for: id)?.episode, let library = self.library.opened else { return [] }
         try? await library.markDownloaded(episode.episode)
         return await cleanUp([episode.podcast])
@@ -19,7 +18,7 @@ extension DownloadsService {
 
     /// The download of episode `number` (1-based) of `podcast`, a subscription's
     /// when `subscription` is given (labelled `prefix` + number: `2:3`).
-    func request(
+    package func request(
         number: Int,
         of podcast: Podcast,
         subscription: LoadedSubscription?,
@@ -52,7 +51,7 @@ extension DownloadsService {
     /// every route that makes a download request makes it through here, so a
     /// finished download, `delete` and `play` find its episode whichever words
     /// named it.
-    func register(_ label: DownloadLabel, for request: DownloadRequest) -> DownloadRequest {
+    package func register(_ label: DownloadLabel, for request: DownloadRequest) -> DownloadRequest {
         keep(label, for: request.id)
         return request
     }
@@ -61,7 +60,7 @@ extension DownloadsService {
     /// hit, a queue entry, a new episode): named by its `P:E`, with its
     /// subscription's credentials on the feed's own origin. Nil when its
     /// enclosure URL is unusable.
-    func target(
+    package func target(
         of resolved: ResolvedLibraryEpisode,
         credentials: FeedCredentials?
     ) -> DownloadTarget? {
@@ -92,22 +91,20 @@ extension DownloadsService {
 
     /// The download targets of library episodes named by identity, in the order
     /// given (those gone since are left out).
-    package func targets(of refs: [EpisodeRef]) async throws(ShellError) -> [DownloadTarget] {
-        guard !refs.isEmpty, let library = try self.library.ifMade() else { return [] }
-        let (resolved, credentials) = try await libraryCall { () async throws(LibraryError) in
-            (try await library.resolve(refs), try await library.allCredentials())
-        }
+    package func targets(of refs: [EpisodeRef]) async throws(LibraryError) -> [DownloadTarget] {
+        guard !refs.isEmpty, let library = try self.library.openIfExists() else { return [] }
+        let (resolved, credentials) = (try await library.resolve(refs), try await library.allCredentials())
         return resolved.compactMap { target(of: $0, credentials: credentials[$0.podcastNumber]) }
     }
 
     /// Where an episode's file goes.
-    func file(of episode: Episode, in podcast: Podcast) -> DownloadLayout.File {
+    package func file(of episode: Episode, in podcast: Podcast) -> DownloadLayout.File {
         layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
     }
 
     /// The download of a song's preview: `{download-dir}/previews/{trackId}.{ext}`,
     /// labelled `tN` after its number in the `tracks` list.
-    func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
+    package func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
         register(
             DownloadLabel(number: "t\(number)", title: track.title),
             for: DownloadRequest(
@@ -122,11 +119,11 @@ extension DownloadsService {
     }
 
     /// The status of a download, from the engine, the background process or the disk.
-    func status(of request: DownloadRequest) async -> EpisodeStatus {
+    package func status(of request: DownloadRequest) async -> EpisodeStatus {
         EpisodeStatus(engine: await board.state(of: request.id), disk: layout.status(of: request.file))
     }
 
-    func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
+    package func status(of episode: Episode, in podcast: Podcast) async -> EpisodeStatus {
         EpisodeStatus(
             engine: await board.state(of: DownloadID(episode: episode.id)),
             disk: layout.status(of: file(of: episode, in: podcast))
@@ -135,8 +132,8 @@ extension DownloadsService {
 
     /// The downloads of the library's new episodes (of `podcastIDs` when given),
     /// each named by its `P:E` as every table names it.
-    func newTargets(of podcastIDs: Set<Int64>? = nil) async throws(ShellError) -> [DownloadTarget] {
-        let fresh = try await library.newEpisodes().filter { podcastIDs?.contains($0.podcast.id ?? -1) ?? true }
+    package func newTargets(of podcastIDs: Set<Int64>? = nil) async throws(LibraryError) -> [DownloadTarget] {
+        let fresh = try await library.open().newEpisodes().filter { podcastIDs?.contains($0.podcast.id ?? -1) ?? true }
         return try await targets(
             of: fresh.compactMap { pair in
                 guard let podcast = pair.podcast.id, let episode = pair.episode.id else { return nil }

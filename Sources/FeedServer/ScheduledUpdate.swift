@@ -1,4 +1,3 @@
-import FeedServer
 import FeedServices
 import Foundation
 import Library
@@ -33,11 +32,9 @@ public struct ScheduledUpdate: Service {
     static func update(_ services: Services) async -> ServeUpdateLine {
         let start = ContinuousClock.now
         var line = ServeUpdateLine()
-        do throws(ShellError) {
-            guard let library = try services.library.ifMade() else { return line }
-            let podcasts = try await libraryCall { () async throws(LibraryError) in
-                try await library.podcasts().map(\.podcast)
-            }
+        do throws(LibraryError) {
+            guard let library = try services.library.openIfExists() else { return line }
+            let podcasts = try await library.podcasts().map(\.podcast)
             let report = try await services.update(podcasts) { _, _, _ in }
             line.podcasts = report.results.count
             for result in report.results {

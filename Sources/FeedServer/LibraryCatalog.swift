@@ -1,6 +1,5 @@
 import Downloads
 import FeedKit
-import FeedServer
 import FeedServices
 import Foundation
 import HTTPSupport
@@ -18,7 +17,7 @@ public struct LibraryCatalog: ServeCatalog {
     public var mediaRoot: URL { services.configuration.downloadDirectory }
 
     public func feed(_ choice: FeedChoice) async throws -> ServedFeed? {
-        guard let library = try services.library.ifMade() else {
+        guard let library = try services.library.openIfExists() else {
             return choice == .all || choice == .queue ? empty(choice) : nil
         }
         switch choice {
@@ -60,7 +59,7 @@ public struct LibraryCatalog: ServeCatalog {
     }
 
     public func subscriptionsOPML() async throws -> String {
-        let podcasts = try await services.library.ifMade()?.podcasts() ?? []
+        let podcasts = try await services.library.openIfExists()?.podcasts() ?? []
         // Dated by the newest subscription, so that the document (and its ETag)
         // changes only when the subscriptions do.
         return OPML.write(

@@ -1,4 +1,3 @@
-import FeedServer
 import FeedServices
 import Foundation
 import Library
@@ -50,9 +49,10 @@ public enum ServeFrontEnd {
     }
 
     /// Serves until SIGTERM or SIGINT. Each request and update is one line on
-    /// standard error (`json`: one object each).
+    /// standard error (`json`: one object each). `services` are the caller's (the
+    /// composition root's), closed by it.
     public static func run(
-        configuration: Configuration,
+        services: Services,
         listen: String,
         updateEvery: Duration?,
         json: Bool
@@ -63,7 +63,6 @@ public enum ServeFrontEnd {
         guard let host = resolve(name) else { throw Refusal.unresolved(name) }
         let environment = ProcessInfo.processInfo.environment["FEEDSH_SERVE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         if let environment, (try? Setting.servePassword.normalize(environment)) == nil { throw Refusal.weakPassword }
-        let services = Services(configuration: configuration)
         var stored: String?
         if environment == nil { stored = await services.library.settings().values[.servePassword] }
         let password = environment ?? stored
@@ -72,10 +71,7 @@ public enum ServeFrontEnd {
             configuration: .init(host: host, port: port, password: password),
             log: { line in write(json ? requestJSON(line) : requestText(line)) }
         )
-        guard password != nil || server.configuration.isLoopback else {
-            await services.close()
-            throw Refusal.noPassword(host: host)
-        }
+        guard password != nil || server.configuration.isLoopback else { throw Refusal.noPassword(host: host) }
         let updates: [any Service] =
             updateEvery.map { interval in
                 [
@@ -84,23 +80,16 @@ public enum ServeFrontEnd {
                     }
                 ]
             } ?? []
-        do {
-            try await server.run(services: updates) { bound in
-                let shown = host.contains(":") ? "[\(host)]" : host
-                let auth = password == nil ? "" : " (Basic auth: any user, the serve password)"
-                write(
-                    json
-                        ? JSONValue.object(["event": .string("serving"), "url": .string("http://\(shown):\(bound)/")])
-                            .text
-                        : "serving http://\(shown):\(bound)/feeds/all.xml, /feeds/P.xml, /feeds/queue.xml, "
-                            + "/subscriptions.opml\(auth)"
-                )
-            }
-        } catch {
-            await services.close()
-            throw error
+        try await server.run(services: updates) { bound in
+            let shown = host.contains(":") ? "[\(host)]" : host
+            let auth = password == nil ? "" : " (Basic auth: any user, the serve password)"
+            write(
+                json
+                    ? LogLine.json(Serving(url: "http://\(shown):\(bound)/"))
+                    : "serving http://\(shown):\(bound)/feeds/all.xml, /feeds/P.xml, /feeds/queue.xml, "
+                        + "/subscriptions.opml\(auth)"
+            )
         }
-        await services.close()
     }
 
     /// The first address `name` resolves to, as numbers (`127.0.0.1`, `::1`).
@@ -137,10 +126,7 @@ public enum ServeFrontEnd {
     }
 
     static func requestJSON(_ line: ServeLogLine) -> String {
-        JSONValue.object([
-            "event": .string("request"), "method": .string(line.method), "path": .string(line.path),
-            "status": .int(line.status), "bytes": line.bytes.map { .int($0) } ?? .null, "ms": .int(line.milliseconds),
-        ]).text
+        LogLine.json(RequestEvent(line))
     }
 
     static func updateText(_ line: ServeUpdateLine) -> String {
@@ -150,10 +136,61 @@ public enum ServeFrontEnd {
     }
 
     static func updateJSON(_ line: ServeUpdateLine) -> String {
-        JSONValue.object([
-            "event": .string("update"), "podcasts": .int(line.podcasts), "newEpisodes": .int(line.newEpisodes),
-            "failed": .int(line.failed), "downloads": .int(line.downloads), "error": .string(line.error),
-            "ms": .int(line.milliseconds),
-        ]).text
+        LogLine.json(UpdateEvent(line))
+    }
+}
+
+/// `serve`'s lines on standard error with `--json`: one object each, its keys in
+/// the order declared, absent values as `null`.
+enum LogLine {
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// `{"event": "serving", "url"}`.
+struct Serving: Encodable {
+    var event = "serving"
+    let url: String
+}
+
+/// `{"event": "request", "method", "path", "status", "bytes", "ms"}`.
+struct RequestEvent: Encodable {
+    let line: ServeLogLine
+
+    init(_ line: ServeLogLine) { self.line = line }
+
+    enum CodingKeys: String, CodingKey { case event, method, path, status, bytes, ms }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("request", forKey: .event)
+        try container.encode(line.method, forKey: .method)
+        try container.encode(line.path, forKey: .path)
+        try container.encode(line.status, forKey: .status)
+        try container.encode(line.bytes, forKey: .bytes)
+        try container.encode(line.milliseconds, forKey: .ms)
+    }
+}
+
+/// `{"event": "update", "podcasts", "newEpisodes", "failed", "downloads", "error", "ms"}`.
+struct UpdateEvent: Encodable {
+    let line: ServeUpdateLine
+
+    init(_ line: ServeUpdateLine) { self.line = line }
+
+    enum CodingKeys: String, CodingKey { case event, podcasts, newEpisodes, failed, downloads, error, ms }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("update", forKey: .event)
+        try container.encode(line.podcasts, forKey: .podcasts)
+        try container.encode(line.newEpisodes, forKey: .newEpisodes)
+        try container.encode(line.failed, forKey: .failed)
+        try container.encode(line.downloads, forKey: .downloads)
+        try container.encode(line.error, forKey: .error)
+        try container.encode(line.milliseconds, forKey: .ms)
     }
 }
