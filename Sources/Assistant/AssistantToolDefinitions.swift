@@ -33,7 +33,9 @@ extension AssistantTools {
         ),
         Tool(
             name: "subscriptions",
-            description: "The subscribed podcasts: number P, title, author, feed URL, episodes, new and downloaded.",
+            description:
+                "The subscribed podcasts, as podcasts --json gives them: number P, title, author, feedURL, itunesID, "
+                + "episodeCount, newCount, downloadedCount, updated, error and code.",
             inputSchema: schema([:]),
             annotations: .init(readOnlyHint: true)
         ),

@@ -168,19 +168,10 @@ public struct AssistantTools: Sendable {
         return (.object(["hits": .array(hits)]), "\(hits.count) hits for '\(SafeText.line(words))'")
     }
 
+    /// The same value as `podcasts --json`: ``FeedServices/SubscriptionEntry``.
     private func subscriptions() async throws -> (Value, String) {
-        let all = try await services.library.openIfExists()?.podcasts() ?? []
-        let items = all.map { summary -> Value in
-            let podcast = summary.podcast
-            return .object([
-                "number": .int(podcast.number), "title": .string(SafeText.line(podcast.title)),
-                "author": podcast.author.map { .string(SafeText.line($0)) } ?? .null,
-                "feedURL": .string(URL.redacted(podcast.feedURL)), "episodes": .int(summary.episodeCount),
-                "new": .int(summary.newCount), "downloaded": .int(summary.downloadedCount),
-                "updated": podcast.updated.map { .string($0.formatted(.iso8601)) } ?? .null,
-            ])
-        }
-        return (.object(["subscriptions": .array(items)]), "\(items.count) subscriptions")
+        let entries = try await services.subscriptionEntries()
+        return (.object(["subscriptions": try Value(entries)]), "\(entries.count) subscriptions")
     }
 
     /// An episode as the list tools give it.

@@ -99,6 +99,18 @@ struct MCPProcessTests {
             func structured(_ index: Int) -> [String: Any] { calls[index]["structured"] as? [String: Any] ?? [:] }
             for index in 0..<8 { #expect(calls[index]["isError"] as? Bool == false, "\(calls[index])") }
             let subscriptions = structured(0)["subscriptions"] as? [[String: Any]]
+            // One vocabulary: the same keys, and values, as podcasts --json.
+            let shell = try await runFeedsh(["--json", "-c", "podcasts"], environment: scene.environment)
+            let podcasts = jsonLines(shell.standardOutput).last?["result"] as? [[String: Any]]
+            #expect(subscriptions?.first.map { Set($0.keys) } == podcasts?.first.map { Set($0.keys) })
+            func canonical(_ rows: [[String: Any]]?) throws -> String {
+                String(
+                    decoding: try JSONSerialization.data(withJSONObject: rows ?? [], options: .sortedKeys),
+                    as: UTF8.self
+                )
+            }
+            #expect(try canonical(subscriptions) == canonical(podcasts))
+            #expect(subscriptions?.first?["episodeCount"] as? Int == 2)
             #expect(subscriptions?.first?["title"] as? String == "Listening Habits")
             #expect(subscriptions?.first?["feedURL"] as? String == "\(scene.base)/feeds/habits.xml")
             let episodes = structured(1)["episodes"] as? [[String: Any]] ?? []

@@ -46,16 +46,16 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        let all = try await subscriptions(context)
-        let onDisk = all.isEmpty ? [:] : await context.services.downloads.downloadedOnDisk(all.map(\.podcast))
-        // What is on disk wins over what the library last counted.
-        let counted = all.map { summary in
-            var summary = summary
-            summary.downloadedCount = onDisk[summary.podcast.id ?? -1] ?? summary.downloadedCount
-            return summary
+        // Made on the first command that needs it, as every command makes it.
+        _ = try context.session.library()
+        let entries: [SubscriptionEntry]
+        do throws(LibraryError) {
+            entries = try await context.services.subscriptionEntries(describe: Advice.described)
+        } catch {
+            throw .library(error)
         }
         return Listing(
-            items: counted,
+            items: entries,
             empty: .noSubscriptions,
             table: Render.subscriptions,
             json: JSONRender.subscriptions

@@ -1,3 +1,4 @@
+import FeedServices
 import Library
 import PlainText
 import TerminalKit
@@ -5,20 +6,18 @@ import TerminalKit
 extension Render {
     /// The subscriptions: number, episode, new and downloaded counts, the last
     /// update, title and the last error.
-    static func subscriptions(_ all: [PodcastSummary]) -> Table {
+    static func subscriptions(_ all: [SubscriptionEntry]) -> Table {
         Table(
             columns: [
                 .init("#", rightAligned: true), .init("Episodes", rightAligned: true),
                 .init("New", rightAligned: true), .init("Got", rightAligned: true), .init("Updated"),
                 .init("Title", maxWidth: 40), .init("Error"),
             ],
-            rows: all.map { summary in
+            rows: all.map { entry in
                 [
-                    String(summary.podcast.number), String(summary.episodeCount), String(summary.newCount),
-                    String(summary.downloadedCount),
-                    summary.podcast.updated.map { Formatting.date($0) } ?? "never",
-                    SafeText.line(summary.podcast.title),
-                    SafeText.line(summary.podcast.gone ? "gone (410)" : summary.podcast.failureText ?? ""),
+                    String(entry.number), String(entry.episodeCount), String(entry.newCount),
+                    String(entry.downloadedCount), entry.updated.map { Formatting.date($0) } ?? "never",
+                    SafeText.line(entry.title), SafeText.line(entry.code == "gone" ? "gone (410)" : entry.error ?? ""),
                 ]
             }
         )
@@ -81,21 +80,8 @@ extension Render {
 
 extension JSONRender {
     /// `podcasts --json`.
-    static func subscriptions(_ all: [PodcastSummary]) -> JSONValue {
-        .array(
-            all.map { summary in
-                let podcast = summary.podcast
-                return .object([
-                    "number": .int(podcast.number), "title": .string(podcast.title),
-                    "author": .string(podcast.author),
-                    "feedURL": .string(podcast.feedURL), "itunesID": podcast.itunesID.map { .int($0) } ?? .null,
-                    "episodeCount": .int(summary.episodeCount), "newCount": .int(summary.newCount),
-                    "downloadedCount": .int(summary.downloadedCount), "updated": .date(podcast.updated),
-                    "error": .string(podcast.gone ? "gone" : podcast.failureText),
-                    "code": .string(podcast.gone ? "gone" : podcast.lastFailure?.code),
-                ])
-            }
-        )
+    static func subscriptions(_ all: [SubscriptionEntry]) -> JSONValue {
+        (try? JSONValueEncoder().encode(all)) ?? .array([])
     }
 
     /// `new --json`.
@@ -118,13 +104,5 @@ extension JSONRender {
                 ])
             }
         )
-    }
-}
-
-extension StoredPodcast {
-    /// Why its last update failed, in words (with the shell's advice), from what
-    /// the library kept: the failure's kind and data, or an older library's words.
-    var failureText: String? {
-        lastFailure.map(Advice.described) ?? lastError
     }
 }
