@@ -154,18 +154,9 @@ public struct AssistantTools: Sendable {
         guard let library = try services.library.openIfExists() else {
             return (.object(["hits": .array([])]), "no hits")
         }
-        let hits = try await library.search(query, limit: limit).map { hit -> Value in
-            .object([
-                "ref": .string("\(hit.podcastNumber):\(hit.episodeNumber)"),
-                "podcast": .string(SafeText.line(hit.podcast)),
-                "title": .string(SafeText.line(hit.title)),
-                "snippet": .string(
-                    SafeText.line(hit.snippet.filter { $0 != SearchHit.markStart && $0 != SearchHit.markEnd })
-                ),
-                "at": hit.at.map { .double($0) } ?? .null,
-            ])
-        }
-        return (.object(["hits": .array(hits)]), "\(hits.count) hits for '\(SafeText.line(words))'")
+        // The same value as `find --json`.
+        let hits = try await library.search(query, limit: limit).map(FindHitEntry.init)
+        return (.object(["hits": try Value(hits)]), "\(hits.count) hits for '\(SafeText.line(words))'")
     }
 
     /// The same value as `podcasts --json`: ``FeedServices/SubscriptionEntry``.
@@ -275,15 +266,9 @@ public struct AssistantTools: Sendable {
     }
 
     private func queue() async throws -> (Value, String) {
-        let entries = try await services.library.openIfExists()?.queue() ?? []
-        let items = entries.map { entry -> Value in
-            .object([
-                "position": .int(entry.position), "ref": .string(entry.ref),
-                "podcast": .string(SafeText.line(entry.podcast)),
-                "title": .string(SafeText.line(entry.title)),
-            ])
-        }
-        return (.object(["queue": .array(items)]), "\(items.count) in the queue")
+        // The same value as `queue --json`.
+        let items = try await services.library.openIfExists()?.queue().map(QueueItemEntry.init) ?? []
+        return (.object(["queue": try Value(items)]), "\(items.count) in the queue")
     }
 
     private func stats(_ arguments: Arguments) async throws -> (Value, String) {

@@ -110,6 +110,12 @@ struct MCPProcessTests {
                 )
             }
             #expect(try canonical(subscriptions) == canonical(podcasts))
+            // And search = find, queue = queue.
+            let more = try await runFeedsh(["--json", "-c", "find acme; queue"], environment: scene.environment)
+            let answers = jsonLines(more.standardOutput).compactMap { $0["result"] as? [[String: Any]] }
+            #expect(answers.count == 2, "\(more.standardOutput)")
+            #expect(try canonical(structured(3)["hits"] as? [[String: Any]]) == canonical(answers.first))
+            #expect(try canonical(structured(6)["queue"] as? [[String: Any]]) == canonical(answers.last))
             #expect(subscriptions?.first?["episodeCount"] as? Int == 2)
             #expect(subscriptions?.first?["title"] as? String == "Listening Habits")
             #expect(subscriptions?.first?["feedURL"] as? String == "\(scene.base)/feeds/habits.xml")

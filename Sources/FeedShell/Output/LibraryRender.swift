@@ -94,15 +94,8 @@ extension JSONRender {
     }
 
     /// `find --json`: each hit's `P:E`, podcast, title, snippet and time.
+    /// `find --json`: the value mcp's `search` gives too.
     static func findHits(_ hits: [SearchHit]) -> JSONValue {
-        .array(
-            hits.map { hit in
-                .object([
-                    "ref": .string(hit.ref), "podcast": .string(hit.podcast), "title": .string(hit.title),
-                    "snippet": .string(Render.snippet(hit, color: false)),
-                    "at": hit.at.map { .double($0) } ?? .null,
-                ])
-            }
-        )
+        (try? JSONValueEncoder().encode(hits.map(FindHitEntry.init))) ?? .array([])
     }
 }

@@ -162,14 +162,8 @@ extension JSONRender {
     }
 
     /// `queue --json`: the entries in order.
+    /// `queue --json`: the value mcp's `queue` gives too.
     static func queue(_ entries: [QueueEntry]) -> JSONValue {
-        .array(
-            entries.map { entry in
-                .object([
-                    "position": .int(entry.position), "ref": .string(entry.ref),
-                    "podcast": .string(entry.podcast), "title": .string(entry.title),
-                ])
-            }
-        )
+        (try? JSONValueEncoder().encode(entries.map(QueueItemEntry.init))) ?? .array([])
     }
 }
