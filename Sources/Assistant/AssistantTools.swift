@@ -279,22 +279,9 @@ public struct AssistantTools: Sendable {
         }
         let records = try await services.library.openIfExists()?.playbacks(since: since) ?? []
         let stats = ListeningStats(records, by: .podcast)
-        func totals(_ totals: ListeningStats.Totals) -> [String: Value] {
-            [
-                "listened": .double(totals.listened), "heard": .double(totals.heard), "plays": .int(totals.plays),
-                "finished": .int(totals.finished), "savedBySpeed": .double(totals.savedBySpeed),
-                "savedBySilence": .double(totals.savedBySilence),
-            ]
-        }
-        var object = totals(stats.totals)
-        object["podcasts"] = .array(
-            stats.groups.map { group in
-                var fields = totals(group.totals)
-                fields["title"] = .string(SafeText.line(group.name))
-                return .object(fields)
-            }
-        )
-        return (.object(object), "\(stats.totals.plays) plays, \(SpanText.listened(stats.totals.listened)) listened")
+        // The same value as `stats --since DATE --json`.
+        let value = StatsEntry(stats, since: since == nil ? nil : try arguments.string("since"))
+        return (try Value(value), "\(stats.totals.plays) plays, \(SpanText.listened(stats.totals.listened)) listened")
     }
 
     private func queueAdd(_ arguments: Arguments) async throws -> (Value, String) {

@@ -116,6 +116,9 @@ struct MCPProcessTests {
             #expect(answers.count == 2, "\(more.standardOutput)")
             #expect(try canonical(structured(3)["hits"] as? [[String: Any]]) == canonical(answers.first))
             #expect(try canonical(structured(6)["queue"] as? [[String: Any]]) == canonical(answers.last))
+            let stats = try await runFeedsh(["--json", "-c", "stats"], environment: scene.environment)
+            let shellStats = jsonLines(stats.standardOutput).last?["result"] as? [String: Any]
+            #expect(structured(7).keys.sorted() == shellStats?.keys.sorted(), "\(stats.standardOutput)")
             #expect(subscriptions?.first?["episodeCount"] as? Int == 2)
             #expect(subscriptions?.first?["title"] as? String == "Listening Habits")
             #expect(subscriptions?.first?["feedURL"] as? String == "\(scene.base)/feeds/habits.xml")

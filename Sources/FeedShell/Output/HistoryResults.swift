@@ -1,3 +1,4 @@
+import FeedServices
 import Foundation
 import Library
 import PlainText
@@ -117,26 +118,9 @@ extension StatsShown {
         return text
     }
 
+    /// `stats --json`: the value mcp's `stats` gives too.
     func encode(to encoder: any Encoder) throws {
-        func totals(_ totals: ListeningStats.Totals) -> [JSONValue.Member] {
-            [
-                .init(key: "listened", value: .double(totals.listened)),
-                .init(key: "heard", value: .double(totals.heard)),
-                .init(key: "plays", value: .int(totals.plays)), .init(key: "finished", value: .int(totals.finished)),
-                .init(key: "savedBySpeed", value: .double(totals.savedBySpeed)),
-                .init(key: "savedBySilence", value: .double(totals.savedBySilence)),
-            ]
-        }
-        func group(_ group: ListeningStats.Group) -> JSONValue {
-            JSONValue.object([.init(key: "name", value: .string(group.name))] + totals(group.totals))
-        }
-        try JSONValue.object(
-            totals(stats.totals) + [
-                .init(key: "since", value: since.map { .string(Formatting.date($0)) } ?? .null),
-                .init(key: "top", value: .array(stats.topPodcasts.map(group))),
-                .init(key: "groups", value: .array(stats.groups.map(group))),
-            ]
-        ).encode(to: encoder)
+        try JSONValueEncoder().encode(StatsEntry(stats, since: since.map { Formatting.date($0) })).encode(to: encoder)
     }
 }
 
