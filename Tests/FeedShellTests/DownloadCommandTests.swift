@@ -136,7 +136,7 @@ struct DownloadCommandTests {
             #expect(await h.run("lookup; play 9") == .failure)
             #expect(
                 h.output.standardError
-                    == "feedsh: no episode 9 (1-5); usage: play N|tN|fN|bN|queue [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
+                    == "feedsh: no episode 9 (1-5); usage: play N|P:E|tN|fN|bN|queue [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
             )
         }
         try await ShellHarness.run { h in
@@ -148,7 +148,7 @@ struct DownloadCommandTests {
             #expect(await h.run("lookup; play 1-3") == .failure)
             #expect(
                 h.output.standardError
-                    == "feedsh: play takes one episode or song, not '1-3'; usage: play N|tN|fN|bN|queue [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
+                    == "feedsh: play takes one episode or song, not '1-3'; usage: play N|P:E|tN|fN|bN|queue [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
             )
             h.output.clear()
             #expect(await h.run("show new") == .failure)

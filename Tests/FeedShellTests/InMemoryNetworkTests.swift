@@ -317,3 +317,18 @@ struct PlayerLinkTests {
         }
     }
 }
+
+@Suite("sleep")
+struct SleepCommandTests {
+    /// A value that is no timer is refused as such, whether anything plays or not.
+    @Test func aBadValueIsRefusedBeforeAskingWhatPlays() async throws {
+        try await InMemoryShell.run { h in
+            #expect(await h.run("sleep 0") != .success)
+            #expect(!h.output.standardError.contains("nothing is playing"), "\(h.output.standardError)")
+            #expect(h.output.standardError.contains("'0'"), "\(h.output.standardError)")
+            h.output.clear()
+            #expect(await h.run("sleep 30m") != .success)
+            #expect(h.output.standardError.contains("nothing is playing"), "\(h.output.standardError)")
+        }
+    }
+}

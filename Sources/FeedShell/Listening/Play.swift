@@ -146,7 +146,7 @@ struct QueuePlayed: CommandResult {
 
 extension Command {
     private static let played = CommandArgument<Selector>(
-        "N|tN|fN|bN|queue",
+        "N|P:E|tN|fN|bN|queue",
         forms: [.subscription, .songs, .queue, .hits, .bookmarks],
         noun: "episode",
         completion: .selector(CompletionDomain.episodes)

@@ -19,18 +19,19 @@ extension Command {
             arguments: [timer.spec]
         )
     ) { arguments, context throws(ShellError) in
+        // A value that is no timer is refused first, playing or not.
+        let word = arguments[timer]
+        let timer: SleepTimer?
+        switch word {
+        case nil, "off": timer = nil
+        case let word?:
+            guard let parsed = sleepTimer(word) else { throw .usage(.badSleep(word), synopsis: arguments.synopsis) }
+            timer = parsed
+        }
         guard let link = PlayerLink.current() else { throw .failure(ListeningFailure.nothingPlaying) }
-        guard let word = arguments[timer] else {
+        guard word != nil else {
             let current = link.timer
             return SleepShown(playing: link.playing, timer: current?.0, remaining: current?.remaining, changed: false)
-        }
-        let timer: SleepTimer?
-        if word == "off" {
-            timer = nil
-        } else if let parsed = sleepTimer(word) {
-            timer = parsed
-        } else {
-            throw .usage(.badSleep(word), synopsis: arguments.synopsis)
         }
         let sent = await Player.message([PlaybackRules.sleepMessage, timer?.word ?? "off"], to: link.socket)
         guard sent else { throw .failure(ListeningFailure.nothingPlaying) }
