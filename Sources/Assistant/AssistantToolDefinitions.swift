@@ -15,6 +15,11 @@ extension AssistantTools {
 
     private static let ref = property("string", "An episode as P:E: episode E (1 = newest) of subscription P")
 
+    /// Seconds as a number, or a time as text.
+    private static func time(_ description: String) -> Value {
+        .object(["type": .array([.string("number"), .string("string")]), "description": .string(description)])
+    }
+
     /// Every tool, in the order they are listed.
     static let definitions: [Tool] = [
         Tool(
@@ -63,11 +68,15 @@ extension AssistantTools {
         Tool(
             name: "transcript",
             description: "An episode's transcript as paragraphs with start times and speakers, optionally only "
-                + "those starting between two times (fetched once from the feed's podcast:transcript).",
+                + "those said between two times (a paragraph that runs into the span is given whole; fetched "
+                + "once from the feed's podcast:transcript), at most `limit` of them an answer: `next`, when "
+                + "there are more, is the `after` that asks for them.",
             inputSchema: schema(
                 [
-                    "ref": ref, "from": property("number", "From this many seconds in (or 12:34)"),
-                    "to": property("number", "Up to this many seconds in (or 1:02:03)"),
+                    "ref": ref, "from": time("From this many seconds in, or a time such as 12:34"),
+                    "to": time("Up to this many seconds in, or a time such as 1:02:03"),
+                    "limit": property("integer", "At most this many paragraphs (1-1000, default 200)"),
+                    "after": property("integer", "Skip this many paragraphs of the span (the last answer's next)"),
                 ],
                 required: ["ref"]
             ),

@@ -95,6 +95,11 @@ public struct AssistantTools: Sendable {
         }
     }
 
+    /// `1 hit`, `3 hits`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
     private func run(_ name: String, _ arguments: Arguments) async throws -> (Value, String) {
         switch name {
         case "search": return try await search(arguments)
@@ -156,7 +161,7 @@ public struct AssistantTools: Sendable {
         }
         // The same value as `find --json`.
         let hits = try await library.search(query, limit: limit).map(FindHitEntry.init)
-        return (.object(["hits": try Value(hits)]), "\(hits.count) hits for '\(SafeText.line(words))'")
+        return (.object(["hits": try Value(hits)]), "\(Self.count(hits.count, "hit")) for '\(SafeText.line(words))'")
     }
 
     /// The same value as `podcasts --json`: ``FeedServices/SubscriptionEntry``.
@@ -238,15 +243,24 @@ public struct AssistantTools: Sendable {
             let end = all[(index + 1)...].lazy.compactMap(\.start).first ?? .infinity
             return start <= (to ?? .infinity) && end > (from ?? 0)
         }.map { all[$0] }
-        let items = paragraphs.map { paragraph -> Value in
+        // A page at a time: 160,000 turns were once one 7.9 MB answer.
+        let limit = try arguments.int("limit", in: 1...1000) ?? 200
+        let after = try arguments.int("after", in: 0...Int(Int32.max)) ?? 0
+        let page = paragraphs.dropFirst(after).prefix(limit)
+        let items = page.map { paragraph -> Value in
             .object([
                 "start": paragraph.start.map { .double($0) } ?? .null,
                 "speaker": paragraph.speaker.map { .string(SafeText.line($0)) } ?? .null,
                 "text": .string(SafeText.line(paragraph.text)),
             ])
         }
+        let next = after + items.count < paragraphs.count ? Value.int(after + items.count) : .null
         return (
-            .object(["ref": .string(resolved.ref), "paragraphs": .array(items)]), "\(items.count) paragraphs of \(ref)"
+            .object([
+                "ref": .string(resolved.ref), "paragraphs": .array(items), "total": .int(paragraphs.count),
+                "next": next,
+            ]),
+            "\(Self.count(items.count, "paragraph")) of \(paragraphs.count) of \(ref)"
         )
     }
 

@@ -134,4 +134,44 @@ struct AssistantToolsTests {
             #expect(!"\(made.content)".contains("s3cret"))
         }
     }
+
+    /// A long transcript comes a page at a time, with where the next page starts.
+    @Test func aTranscriptComesAPageAtATime() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let web = InMemoryWeb()
+        web.serve(
+            "/talk.xml",
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Talk</title>
+                <item><guid>t</guid><title>Long talk</title><pubDate>Mon, 02 Nov 2026 09:00:00 GMT</pubDate>
+                <enclosure url="http://media.invalid/t.mp3" length="1000" type="audio/mpeg"/>
+                <podcast:transcript url="http://feeds.invalid/t.vtt" type="text/vtt"/></item>
+                </channel></rss>
+                """.utf8
+            )
+        )
+        // Five cues a minute apart: five paragraphs.
+        let cues = (0..<5).map { index in
+            "\n00:0\(index):00.000 --> 00:0\(index):05.000\n<v Host>Part \(index + 1).\n"
+        }.joined()
+        web.serve("/t.vtt", Data(("WEBVTT\n" + cues).utf8))
+        let configuration = Configuration(endpoints: Endpoints(allAt: InMemoryShell.base), downloadDirectory: folder)
+        let services = Services(configuration: configuration, network: Network(http: web, feeds: web))
+        let tools = AssistantTools(services: services, allowChanges: true)
+        #expect(await tools.call("subscribe", ["url": .string("http://feeds.invalid/talk.xml")]).isError == false)
+        let first = await tools.call("transcript", ["ref": .string("1:1"), "limit": .int(2)])
+        let page = first.structuredContent?.objectValue
+        #expect(page?["paragraphs"]?.arrayValue?.count == 2, "\(first.content)")
+        #expect(page?["total"]?.intValue == 5)
+        #expect(page?["next"]?.intValue == 2)
+        let last = await tools.call("transcript", ["ref": .string("1:1"), "limit": .int(2), "after": .int(4)])
+        let end = last.structuredContent?.objectValue
+        #expect(end?["paragraphs"]?.arrayValue?.first?.objectValue?["text"]?.stringValue == "Part 5.")
+        #expect(end?["next"]?.isNull == true)
+        #expect("\(last.content)".contains("1 paragraph of 5"))
+        await services.close()
+    }
 }
