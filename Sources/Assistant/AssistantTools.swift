@@ -170,16 +170,25 @@ public struct AssistantTools: Sendable {
         return (.object(["subscriptions": try Value(entries)]), "\(entries.count) subscriptions")
     }
 
-    /// An episode as the list tools give it.
-    private func summary(_ episode: StoredEpisode, ref: String, podcast: StoredPodcast) -> Value {
-        .object([
-            "ref": .string(ref), "podcast": .string(SafeText.line(podcast.title)),
-            "title": .string(SafeText.line(episode.title)),
-            "date": episode.published.map { .string($0.formatted(.iso8601)) } ?? .null,
-            "seconds": episode.seconds.map { .double($0) } ?? .null, "new": .bool(episode.isNew),
-            "played": .bool(episode.played), "position": .double(episode.position),
-            "downloaded": .bool(episode.downloaded),
-        ])
+    /// An episode as every front end gives it (``FeedServices/EpisodeEntry``):
+    /// the same value as `episodes --json`, numbered `number`.
+    private func entry(
+        _ episode: StoredEpisode,
+        ref: String,
+        number: EpisodeEntry.Number,
+        podcast: StoredPodcast,
+        description: String?? = nil
+    ) async throws -> Value {
+        guard
+            let entry = await services.downloads.entry(
+                of: episode,
+                in: podcast,
+                number: number,
+                ref: ref,
+                description: description
+            )
+        else { return .null }
+        return try Value(encoded: entry)
     }
 
     private func episodes(_ arguments: Arguments) async throws -> (Value, String) {
@@ -197,7 +206,9 @@ public struct AssistantTools: Sendable {
         for (index, episode) in all.enumerated() where items.count < limit {
             let title = episode.title.lowercased()
             guard words.allSatisfy({ title.contains($0) }) else { continue }
-            items.append(summary(episode, ref: "\(number):\(index + 1)", podcast: podcast))
+            items.append(
+                try await entry(episode, ref: "\(number):\(index + 1)", number: .place(index + 1), podcast: podcast)
+            )
         }
         return (
             .object(["episodes": .array(items)]),
@@ -212,12 +223,16 @@ public struct AssistantTools: Sendable {
         let stored = try await library.episode(resolved.episodeID) ?? resolved.stored
         let notes = try await library.summary(of: resolved.episodeID)
         let transcript = try await library.transcript(of: resolved.episodeID)
-        guard case .object(var fields) = summary(stored, ref: resolved.ref, podcast: resolved.podcast) else {
-            return (.null, "")
-        }
-        fields["description"] = notes.map { .string(SafeText.block($0)) } ?? .null
-        fields["chapters"] = stored.chaptersURL.map { .string(URL.redacted($0)) } ?? .null
-        fields["transcriptOffered"] = .bool(!stored.transcriptList.isEmpty)
+        let number = Int(resolved.ref.split(separator: ":").last ?? "") ?? 0
+        // The same value as `show --json`, and whether a transcript is kept.
+        let value = try await entry(
+            stored,
+            ref: resolved.ref,
+            number: .place(number),
+            podcast: resolved.podcast,
+            description: .some(notes)
+        )
+        guard case .object(var fields) = value else { return (.null, "") }
         fields["transcriptKept"] = .bool(transcript != nil)
         return (.object(fields), "\(resolved.ref) \(SafeText.line(stored.title))")
     }
@@ -275,7 +290,17 @@ public struct AssistantTools: Sendable {
                 item.episode.id.map { EpisodeRef(podcast: item.podcast.id ?? 0, episode: $0) }
             }
         )
-        let items = refs.map { summary($0.stored, ref: $0.ref, podcast: $0.podcast) }
+        var items: [Value] = []
+        for (index, resolved) in refs.enumerated() {
+            items.append(
+                try await entry(
+                    resolved.stored,
+                    ref: resolved.ref,
+                    number: .name("n\(index + 1)"),
+                    podcast: resolved.podcast
+                )
+            )
+        }
         return (.object(["episodes": .array(items)]), "\(items.count) new episodes")
     }
 
@@ -390,5 +415,14 @@ public struct AssistantTools: Sendable {
             (created ? "subscribed to " : "already subscribed to ")
                 + "\(podcast.number) \(SafeText.line(podcast.title))"
         )
+    }
+}
+
+extension Value {
+    /// An `Encodable` value as MCP content: through JSON, as the SDK's
+    /// `init(_:)` does for a `Codable` one.
+    init(encoded value: some Encodable) throws {
+        let data = try JSONEncoder().encode(value)
+        self = try JSONDecoder().decode(Value.self, from: data)
     }
 }

@@ -119,6 +119,22 @@ struct MCPProcessTests {
             let stats = try await runFeedsh(["--json", "-c", "stats"], environment: scene.environment)
             let shellStats = jsonLines(stats.standardOutput).last?["result"] as? [String: Any]
             #expect(structured(7).keys.sorted() == shellStats?.keys.sorted(), "\(stats.standardOutput)")
+            // episodes = podcast P; episodes, and episode = show P:E (with transcriptKept beside).
+            let shown = try await runFeedsh(
+                ["--json", "-c", "podcast 1; episodes; show 1:1"],
+                environment: scene.environment
+            )
+            let results = jsonLines(shown.standardOutput).compactMap { $0["result"] }
+            #expect(
+                try canonical(structured(1)["episodes"] as? [[String: Any]])
+                    == canonical(results.dropFirst().first as? [[String: Any]])
+            )
+            var episode = structured(2)
+            episode["transcriptKept"] = nil
+            #expect(
+                try canonical([episode]) == canonical([results.last as? [String: Any] ?? [:]]),
+                "\(shown.standardOutput)"
+            )
             #expect(subscriptions?.first?["episodeCount"] as? Int == 2)
             #expect(subscriptions?.first?["title"] as? String == "Listening Habits")
             #expect(subscriptions?.first?["feedURL"] as? String == "\(scene.base)/feeds/habits.xml")

@@ -31,7 +31,8 @@ enum JSONRender {
         _ podcast: Podcast,
         numbers: [Int]? = nil,
         statuses: [Int64: EpisodeStatus],
-        marks: EpisodeMarksLookup = [:]
+        marks: EpisodeMarksLookup = [:],
+        subscription: Int? = nil
     ) -> JSONValue {
         .array(
             (numbers ?? podcast.episodes.indices.map { $0 + 1 }).map { number in
@@ -42,7 +43,8 @@ enum JSONRender {
                     status: statuses[episode.id],
                     full: false,
                     marks: marks[episode.id],
-                    podcast: podcast.title
+                    podcast: podcast.title,
+                    ref: subscription.map { "\($0):\(number)" }
                 )
             }
         )
@@ -55,68 +57,35 @@ enum JSONRender {
         full: Bool,
         path: String? = nil,
         marks: EpisodeMarks? = nil,
-        podcast: String? = nil
+        podcast: String? = nil,
+        ref: String? = nil
     ) -> JSONValue {
-        let base: JSONValue = .object([
-            "number": .int(number),
-            // The same text as the id of its download (`downloads`, `get`).
-            "id": .string(String(episode.id)),
-            "title": .string(episode.title),
-            "date": .date(episode.releaseDate),
-            "seconds": episode.duration.map { .int($0.components.seconds) } ?? .null,
-            "audioURL": .string(episode.audioURL.absoluteString),
-            "status": self.status(status ?? EpisodeStatus.none),
-            "description": full ? .string(episode.description) : nil,
-            "path": full ? .string(path) : nil,
-        ])
-        guard let marks, case .object(let members) = base else { return base }
-        let library: JSONValue = .object([
-            "guid": .string(marks.guid), "podcast": .string(podcast), "new": .bool(marks.isNew),
-            "played": .bool(marks.played), "position": .double(marks.position),
-            "season": marks.season.map { .int($0) } ?? .null, "episode": marks.episode.map { .int($0) } ?? .null,
-            "chapters": .string(marks.chaptersURL),
-            "transcripts": .array(
-                marks.transcripts.map { .object(["url": .string($0.url.absoluteString), "type": .string($0.type)]) }
-            ),
-            "funding": .array(
-                marks.funding.map { .object(["url": .string($0.url.absoluteString), "text": .string($0.text)]) }
-            ),
-        ])
-        guard case .object(let extra) = library else { return base }
-        return .object(members + extra)
+        let entry = EpisodeEntry(
+            episode,
+            number: .place(number),
+            status: status ?? .none,
+            detail: full ? (episode.description, path) : nil,
+            library: marks.map { EpisodeEntry.InLibrary(ref: ref, marks: $0, podcast: podcast) }
+        )
+        return (try? JSONValueEncoder().encode(entry)) ?? .null
     }
 
-    /// A library episode outside the loaded podcast (`new`).
+    /// A library episode outside the loaded podcast (`new`), numbered `number`
+    /// (`n1`).
     static func libraryEpisode(_ episode: StoredEpisode, podcast: StoredPodcast, number: String) -> JSONValue {
         guard let shown = episode.episode(in: podcast) else { return .null }
-        guard
-            case .object(let members) = self.episode(
-                shown,
-                number: 0,
-                status: nil,
-                full: false,
-                marks: EpisodeMarks(episode),
-                podcast: podcast.title
-            )
-        else { return .null }
-        return .object(members.map { $0.key == "number" ? .init(key: "number", value: .string(number)) : $0 })
+        let entry = EpisodeEntry(
+            shown,
+            number: .name(number),
+            status: .none,
+            library: .init(ref: nil, marks: EpisodeMarks(episode), podcast: podcast.title)
+        )
+        return (try? JSONValueEncoder().encode(entry)) ?? .null
     }
 
     /// `{"state": "paused", "bytes": 123, "total": 456}`.
     static func status(_ status: EpisodeStatus) -> JSONValue {
-        switch status {
-        case .none: .object(["state": .string("none")])
-        case .queued: .object(["state": .string("queued")])
-        case .downloading(let progress):
-            .object([
-                "state": .string("downloading"), "bytes": progress.map { .int($0.bytes) },
-                "total": progress?.total.map { .int($0) },
-            ])
-        case .paused(let bytes, let total):
-            .object(["state": .string("paused"), "bytes": .int(bytes), "total": total.map { .int($0) }])
-        case .downloaded(let bytes): .object(["state": .string("downloaded"), "bytes": .int(bytes)])
-        case .failed(let message): .object(["state": .string("failed"), "message": .string(message)])
-        }
+        (try? JSONValueEncoder().encode(status)) ?? .null
     }
 
     /// An engine state as it was reported (what a download came to), whatever the

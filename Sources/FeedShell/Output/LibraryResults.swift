@@ -105,7 +105,13 @@ extension EpisodeTable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        try JSONRender.episodes(podcast, numbers: numbers, statuses: statuses, marks: marks).encode(to: encoder)
+        try JSONRender.episodes(
+            podcast,
+            numbers: numbers,
+            statuses: statuses,
+            marks: marks,
+            subscription: subscriptionNumber
+        ).encode(to: encoder)
     }
 }
 
@@ -130,7 +136,8 @@ extension ShownEpisode {
             full: true,
             path: path,
             marks: marks,
-            podcast: podcast.title
+            podcast: podcast.title,
+            ref: ref
         ).encode(to: encoder)
     }
 }

@@ -38,7 +38,8 @@ extension Command {
             statuses: statuses,
             marks: marks,
             words: words,
-            matching: matching
+            matching: matching,
+            subscriptionNumber: await context.session.subscription?.podcast.number
         )
     }
 }
@@ -52,6 +53,8 @@ struct EpisodeTable: CommandResult {
     let marks: EpisodeMarksLookup
     let words: [String]
     let matching: Int
+    /// P of the loaded subscription, for each episode's `P:E`.
+    var subscriptionNumber: Int?
 }
 
 extension Command {

@@ -30,7 +30,8 @@ extension Command {
             podcast: podcast,
             status: status,
             marks: marks,
-            path: path
+            path: path,
+            ref: selection.subscription.map { "\($0.podcast.number):\(number)" }
         )
     }
 }
@@ -44,6 +45,8 @@ struct ShownEpisode: CommandResult {
     let status: EpisodeStatus?
     let marks: EpisodeMarks?
     let path: String
+    /// `P:E` of a subscription's episode.
+    var ref: String?
 }
 
 extension Command {
