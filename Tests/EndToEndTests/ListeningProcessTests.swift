@@ -73,6 +73,8 @@ struct ListeningProcessTests {
             let lines = jsonLines(result.standardOutput)
             let started = lines.first { $0["event"] as? String == "started" }
             #expect(started?["speed"] as? Double == 4)
+            // Every documented key is there, null while unknown.
+            #expect(started.map { Set($0.keys).isSuperset(of: ["pid", "from", "speed", "duration"]) } == true)
             #expect(lines.contains { $0["event"] as? String == "played" })
             let play = lines.last?["result"] as? [String: Any]
             #expect(play?["reason"] as? String == "end-of-file")

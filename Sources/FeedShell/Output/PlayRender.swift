@@ -126,8 +126,9 @@ struct PlaybackEvents: Sendable {
             self.event(
                 "started",
                 [
-                    "pid": .int(Int(pid)), "from": .double(from), "speed": speed.map { .double($0) },
-                    "duration": duration.map { .double($0) },
+                    // Always there, as documented: null until mpv knows the length.
+                    "pid": .int(Int(pid)), "from": .double(from), "speed": speed.map { .double($0) } ?? .null,
+                    "duration": duration.map { .double($0) } ?? .null,
                 ]
             )
         case .position(let seconds, let duration):
