@@ -320,7 +320,10 @@ public struct AssistantTools: Sendable {
         let stats = ListeningStats(records, by: .podcast)
         // The same value as `stats --since DATE --json`.
         let value = StatsEntry(stats, since: since == nil ? nil : try arguments.string("since"))
-        return (try Value(value), "\(stats.totals.plays) plays, \(SpanText.listened(stats.totals.listened)) listened")
+        return (
+            try Value(encoded: value),
+            "\(stats.totals.plays) plays, \(SpanText.listened(stats.totals.listened)) listened"
+        )
     }
 
     private func queueAdd(_ arguments: Arguments) async throws -> (Value, String) {

@@ -54,10 +54,11 @@ package struct QueueItemEntry: Codable, Sendable, Equatable {
 }
 
 /// The listening statistics, as every front end gives them: `stats --json` and
-/// mcp's `stats` encode this value. Seconds throughout.
-package struct StatsEntry: Codable, Sendable, Equatable {
+/// mcp's `stats` encode this value: the sums of `totals` at the top, then
+/// `since`, `top` and `groups`. Seconds throughout.
+package struct StatsEntry: Encodable, Sendable, Equatable {
     /// What one group (a podcast, a month), or all of it, adds up to.
-    package struct Group: Codable, Sendable, Equatable {
+    package struct Group: Encodable, Sendable, Equatable {
         /// The podcast's title or the month (`2026-11`); absent for the totals.
         package var name: String?
         /// Wall time listened, pauses left out.
@@ -80,12 +81,8 @@ package struct StatsEntry: Codable, Sendable, Equatable {
         }
     }
 
-    package var listened: Double
-    package var heard: Double
-    package var plays: Int
-    package var finished: Int
-    package var savedBySpeed: Double
-    package var savedBySilence: Double
+    /// Everything listened to (in the span asked for).
+    package var totals: Group
     /// `--since`, as `2026-11-01`; nil for all of the history.
     package var since: String?
     /// The podcasts listened to most.
@@ -94,30 +91,18 @@ package struct StatsEntry: Codable, Sendable, Equatable {
     package var groups: [Group]
 
     package init(_ stats: ListeningStats, since: String?) {
-        let totals = Group(name: nil, stats.totals)
-        listened = totals.listened
-        heard = totals.heard
-        plays = totals.plays
-        finished = totals.finished
-        savedBySpeed = totals.savedBySpeed
-        savedBySilence = totals.savedBySilence
+        totals = Group(name: nil, stats.totals)
         self.since = since
         top = stats.topPodcasts.map { Group(name: $0.name, $0.totals) }
         groups = stats.groups.map { Group(name: $0.name, $0.totals) }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case listened, heard, plays, finished, savedBySpeed, savedBySilence, since, top, groups
-    }
+    private enum CodingKeys: String, CodingKey { case since, top, groups }
 
     package func encode(to encoder: any Encoder) throws {
+        // The totals' keys first, at the top (a Group without a name).
+        try totals.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(listened, forKey: .listened)
-        try container.encode(heard, forKey: .heard)
-        try container.encode(plays, forKey: .plays)
-        try container.encode(finished, forKey: .finished)
-        try container.encode(savedBySpeed, forKey: .savedBySpeed)
-        try container.encode(savedBySilence, forKey: .savedBySilence)
         try container.encode(since, forKey: .since)
         try container.encode(top, forKey: .top)
         try container.encode(groups, forKey: .groups)

@@ -42,23 +42,7 @@ struct BrokenServerProcessTests {
     /// empty subscription left ("never" updated, 0 episodes), nothing for sync.
     @Test func anInterruptedSubscribeLeavesNoSubscription() async throws {
         try await Scene.with { scene in
-            let errors = Pipe()
-            let process = try launchFeedsh(
-                ["-c", "subscribe \(scene.base)/fault/delay=5000/feeds/1386867488.xml"],
-                environment: scene.environment,
-                home: scene.root,
-                errors: errors
-            )
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, scene.server.requests.isEmpty {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            try await Task.sleep(for: .milliseconds(200))
-            kill(process.processIdentifier, SIGINT)
-            #expect(await waitForExit(process, timeout: .seconds(15)))
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 130, "\(stderr)")
-            #expect(stderr.contains("interrupted"), "\(stderr)")
+            _ = try await Self.interrupt("subscribe \(scene.base)/fault/delay=5000/feeds/1386867488.xml", scene)
             let podcasts = try await scene.run("podcasts")
             #expect(podcasts.standardOutput.contains("no subscriptions"), "\(podcasts.standardOutput)")
         }
@@ -172,24 +156,7 @@ struct BrokenServerProcessTests {
                 encoding: .utf8
             )
             #expect(try await scene.run("import \(list.path)").status == 0)
-            let errors = Pipe()
-            let process = try launchFeedsh(
-                ["-c", "update"],
-                environment: scene.environment,
-                home: scene.root,
-                errors: errors
-            )
-            // Once the server has the first requests, it is mid-update.
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, scene.server.requests.isEmpty {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            try await Task.sleep(for: .milliseconds(300))
-            kill(process.processIdentifier, SIGINT)
-            #expect(await waitForExit(process, timeout: .seconds(15)))
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 130, "\(stderr)")
-            #expect(stderr.contains("interrupted"), "\(stderr)")
+            let stderr = try await Self.interrupt("update", scene)
             #expect(!stderr.contains("CancellationError"), "\(stderr)")
             let podcasts = try await scene.run("podcasts", json: true)
             let object = try JSONSerialization.jsonObject(with: Data(podcasts.standardOutput.utf8)) as? [String: Any]
@@ -197,5 +164,29 @@ struct BrokenServerProcessTests {
             #expect(all.count == 6)
             #expect(all.allSatisfy { $0["error"] is NSNull }, "\(all.map { $0["error"] ?? "" })")
         }
+    }
+
+    /// Runs `command` and sends SIGINT once the server has had its first request
+    /// (the command is then waiting on the network): it must say "interrupted"
+    /// and exit 130. Returns its standard error.
+    static func interrupt(_ command: String, _ scene: Scene) async throws -> String {
+        let errors = Pipe()
+        let process = try launchFeedsh(
+            ["-c", command],
+            environment: scene.environment,
+            home: scene.root,
+            errors: errors
+        )
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, scene.server.requests.isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGINT)
+        #expect(await waitForExit(process, timeout: .seconds(15)))
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted"), "\(stderr)")
+        return stderr
     }
 }
