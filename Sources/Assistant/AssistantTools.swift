@@ -70,6 +70,8 @@ public struct AssistantTools: Sendable {
         func string(_ name: String) throws -> String? {
             guard let value = values[name], !value.isNull else { return nil }
             guard let text = value.stringValue else { throw Refusal.argument(name, "must be a string") }
+            // SQLite and the shell's words end at a NUL: it is refused, named.
+            guard !text.contains("\u{0}") else { throw Refusal.argument(name, "must not hold a NUL character") }
             return text
         }
 

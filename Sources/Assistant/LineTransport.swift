@@ -49,10 +49,7 @@ public actor LineTransport: Transport {
         guard !connected else { return }
         connected = true
         let (input, limit, continuation) = (self.input, self.limit, self.continuation)
-        let refuse: @Sendable (LineSplitter.Piece) -> Void = { [weak self] piece in
-            guard case .tooLong(let size, let id) = piece else { return }
-            self?.enqueue(Self.tooLongAnswer(size: size, limit: limit, id: id))
-        }
+        let refuse: @Sendable (Data) -> Void = { [weak self] answer in self?.enqueue(answer) }
         Thread.detachNewThread {
             Self.readLines(from: input, limit: limit, into: continuation, refuse: refuse)
         }
@@ -106,13 +103,74 @@ public actor LineTransport: Transport {
         return Data(#"{"jsonrpc":"2.0","id":\#(idJSON),"error":{"code":-32600,"message":"\#(message)"}}"#.utf8)
     }
 
+    /// The error answer to a message the SDK would answer under another id, or
+    /// not at all: one that is not UTF-8, holds a lone UTF-16 surrogate (`\uD800`),
+    /// or has an id that is a number with a fraction or an exponent. It goes out
+    /// under the id as the caller wrote it (`null` when none can be read), so
+    /// the caller gets its answer. Nil for any other message.
+    static func malformedAnswer(_ line: [UInt8]) -> Data? {
+        var scanner = JSONRPCIDScanner()
+        scanner.take(line)
+        let id = scanner.rawID ?? "null"
+        let problem: (code: Int, message: String)
+        if String(validating: line, as: UTF8.self) == nil {
+            problem = (-32700, "the message is not UTF-8")
+        } else if hasLoneSurrogate(line) {
+            problem = (-32700, "the message holds a lone UTF-16 surrogate escape")
+        } else if scanner.settled, scanner.id == nil, let raw = scanner.rawID, raw.first != "\"" {
+            problem = (-32600, "an id must be a string or a whole number, not \(raw)")
+        } else {
+            return nil
+        }
+        return Data(
+            #"{"jsonrpc":"2.0","id":\#(id),"error":{"code":\#(problem.code),"message":"\#(problem.message)"}}"#.utf8
+        )
+    }
+
+    /// Whether a `\uD800`-`\uDBFF` escape is not followed by a `\uDC00`-`\uDFFF`
+    /// one, or a low one stands alone.
+    static func hasLoneSurrogate(_ line: [UInt8]) -> Bool {
+        func escape(at index: Int) -> UInt16? {
+            guard index + 5 < line.count, line[index] == 0x5C, line[index + 1] == 0x75 else { return nil }
+            return UInt16(String(decoding: line[(index + 2)...(index + 5)], as: UTF8.self), radix: 16)
+        }
+        var index = 0
+        while index < line.count {
+            guard line[index] == 0x5C else {
+                index += 1
+                continue
+            }
+            guard let unit = escape(at: index) else {
+                index += 2  // another escape: \\, \", \n...
+                continue
+            }
+            if (0xD800...0xDBFF).contains(unit) {
+                guard let low = escape(at: index + 6), (0xDC00...0xDFFF).contains(low) else { return true }
+                index += 12
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                return true
+            } else {
+                index += 6
+            }
+        }
+        return false
+    }
+
     /// Reads `input` until its end, handing each line to `continuation`.
     private static func readLines(
         from input: Int32,
         limit: Int,
         into continuation: AsyncThrowingStream<Data, any Error>.Continuation,
-        refuse: @Sendable (LineSplitter.Piece) -> Void
+        refuse: @Sendable (Data) -> Void
     ) {
+        func take(_ piece: LineSplitter.Piece) {
+            switch piece {
+            case .line(let line):
+                if let answer = malformedAnswer(line) { refuse(answer) } else { continuation.yield(Data(line)) }
+            case .tooLong(let size, let id):
+                refuse(tooLongAnswer(size: size, limit: limit, id: id))
+            }
+        }
         var splitter = LineSplitter(limit: limit)
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -124,19 +182,9 @@ public actor LineTransport: Transport {
                 continue
             }
             guard count > 0 else { break }
-            for piece in splitter.append(buffer[..<count]) {
-                switch piece {
-                case .line(let line): continuation.yield(Data(line))
-                case .tooLong: refuse(piece)
-                }
-            }
+            for piece in splitter.append(buffer[..<count]) { take(piece) }
         }
-        if let last = splitter.finish() {
-            switch last {
-            case .line(let line): continuation.yield(Data(line))
-            case .tooLong: refuse(last)
-            }
-        }
+        if let last = splitter.finish() { take(last) }
         continuation.finish()
     }
 
@@ -198,6 +246,10 @@ struct JSONRPCIDScanner {
     /// The id's value as it is read (nil: not reading it).
     private var value: [UInt8]?
     private var valueIsString = false
+    /// The id as the message writes it (a number, or a plain string with its
+    /// quotes), when it was read whole, even one that is no id to answer under
+    /// (`1.5`): an error about it can name it and go out under it.
+    private(set) var rawID: String?
 
     mutating func take(_ bytes: some Collection<UInt8>) {
         for byte in bytes {
@@ -216,6 +268,7 @@ struct JSONRPCIDScanner {
         if var captured = value {
             if valueIsString {
                 if byte == 0x22 {
+                    rawID = "\"" + String(decoding: captured, as: UTF8.self) + "\""
                     settle(.string(String(decoding: captured, as: UTF8.self)))
                 } else if byte < 0x20 || byte >= 0x7F || byte == 0x5C || captured.count >= 128 {
                     settle(nil)
@@ -227,14 +280,19 @@ struct JSONRPCIDScanner {
                 valueIsString = true
             } else if captured.isEmpty, space {
                 return
-            } else if (0x30...0x39).contains(byte) || (byte == 0x2D && captured.isEmpty) {
+            } else if (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x2B || byte == 0x2E || byte == 0x65
+                || byte == 0x45
+            {
+                // Digits, and what a float or an exponent adds (kept for rawID).
                 captured.append(byte)
                 value = captured
-                if captured.count > 19 { settle(nil) }
+                if captured.count > 40 { settle(nil) }
             } else if space || byte == 0x2C || byte == 0x7D {
-                settle(Int64(String(decoding: captured, as: UTF8.self)).map(JSONRPCID.number))
+                let text = String(decoding: captured, as: UTF8.self)
+                if Double(text) != nil { rawID = text }
+                settle(Int64(text).map(JSONRPCID.number))
             } else {
-                // A float, an exponent, an object, true: no id to answer under.
+                // An object, true, null: no id to answer under.
                 settle(nil)
             }
             return

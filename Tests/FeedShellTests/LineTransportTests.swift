@@ -114,4 +114,60 @@ struct LineTransportTests {
             #expect(object["text"] as? String == String(repeating: letter, count: 300_000))
         }
     }
+
+    /// A message the SDK would answer under another id, or not at all, is
+    /// answered here under the id the caller wrote.
+    @Test(arguments: [
+        (
+            Array(#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"x":""#.utf8) + [0xFF, 0xFE]
+                + Array(#""}}"#.utf8),
+            #""id":3"#, -32700
+        ),
+        (Array(#"{"jsonrpc":"2.0","method":"x","params":{"w":"\ud800"},"id":"a-1"}"#.utf8), #""id":"a-1""#, -32700),
+        (Array(#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#.utf8), #""id":1.5"#, -32600),
+        (Array(#"{"jsonrpc":"2.0","id":2e3,"method":"tools/list"}"#.utf8), #""id":2e3"#, -32600),
+    ])
+    func aMalformedMessageIsAnsweredUnderItsOwnId(line: [UInt8], id: String, code: Int) throws {
+        let answer = try #require(LineTransport.malformedAnswer(line))
+        let text = String(decoding: answer, as: UTF8.self)
+        #expect(text.contains(id), "\(text)")
+        let object = try #require(try JSONSerialization.jsonObject(with: answer) as? [String: Any])
+        #expect((object["error"] as? [String: Any])?["code"] as? Int == code)
+    }
+
+    @Test func wellFormedMessagesGoToTheServer() {
+        for text in [
+            #"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#,
+            #"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"w":"\ud83d\ude00 \\ud800"}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        ] {
+            #expect(LineTransport.malformedAnswer(Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
+    /// Through the transport itself: the answer is written, and the good message
+    /// after it still reaches the server.
+    @Test func theTransportAnswersAMalformedMessageAndGoesOn() async throws {
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        #expect(pipe(&input) == 0 && pipe(&output) == 0)
+        defer { close(input[0]); close(output[0]) }
+        let transport = LineTransport(input: input[0], output: output[1])
+        try await transport.connect()
+        let lines =
+            #"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#
+            + "\n"
+        _ = lines.utf8CString.withUnsafeBytes { write(input[1], $0.baseAddress, lines.utf8.count) }
+        close(input[1])
+        var received: [String] = []
+        for try await message in await transport.receive() { received.append(String(decoding: message, as: UTF8.self)) }
+        #expect(received == [#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#])
+        // The answer was queued on the writer; it is in the pipe once written.
+        try await transport.send(Data("{}".utf8))
+        close(output[1])
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+        let written = String(decoding: bytes[..<max(0, count)], as: UTF8.self)
+        #expect(written.hasPrefix(#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600"#), "\(written)")
+    }
 }
