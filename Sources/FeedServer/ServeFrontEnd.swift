@@ -20,7 +20,7 @@ public enum ServeFrontEnd {
             switch self {
             case .noPassword(let host):
                 "refusing to serve on \(SafeText.line(host)), beyond this machine, without a password: "
-                    + "set FEEDSH_SERVE_PASSWORD or 'set serve-password' (apps then use https://any:PASSWORD@host/...)"
+                    + "set FEEDSH_SERVE_PASSWORD or 'set serve-password' (apps then use http://any:PASSWORD@host:PORT/..., or https:// through a TLS proxy in front)"
             case .badListen(let text):
                 "--listen takes ADDRESS:PORT (127.0.0.1:8786, 0.0.0.0:8786, [::1]:8786), not '\(SafeText.line(text))'"
             case .unresolved(let host):

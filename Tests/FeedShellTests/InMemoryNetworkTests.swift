@@ -332,3 +332,13 @@ struct SleepCommandTests {
         }
     }
 }
+
+@Suite("sync status")
+struct SyncStatusTextTests {
+    /// The last sync reads the same whatever the locale: numbers, local time.
+    @Test func theLastSyncIsADateEveryLocaleReads() {
+        let date = Date(timeIntervalSince1970: 1_795_784_709)  // 2026-11-27 13:05:09 UTC
+        #expect(Render.localTime(date, timeZone: TimeZone(identifier: "UTC")!) == "2026-11-27 13:05:09")
+        #expect(Render.localTime(date, timeZone: TimeZone(identifier: "Asia/Tokyo")!) == "2026-11-27 22:05:09")
+    }
+}

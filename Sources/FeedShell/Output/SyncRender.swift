@@ -53,8 +53,25 @@ extension Render {
         return "\(total) \(noun)\(total == 1 ? "" : "s")" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))")
     }
 
+    /// `2026-11-27 13:05:09`, in the local time zone (`TZ`).
+    static func localTime(_ date: Date, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d",
+            parts.year ?? 0,
+            parts.month ?? 0,
+            parts.day ?? 0,
+            parts.hour ?? 0,
+            parts.minute ?? 0,
+            parts.second ?? 0
+        )
+    }
+
     static func syncStatus(_ status: SyncStatus) -> String {
-        let last = status.lastSync.map { $0.formatted(date: .abbreviated, time: .standard) } ?? "never"
+        // The same in every locale: 2026-11-27 13:05:09, in local time.
+        let last = status.lastSync.map { Self.localTime($0) } ?? "never"
         return SafeLine.lines([
             "server: \(status.account.server.absoluteString) (\(status.account.flavor == .nextcloud ? "Nextcloud gPodder Sync" : "gpodder.net API v2"))",
             "user: \(status.account.user)",
