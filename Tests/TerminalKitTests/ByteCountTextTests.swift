@@ -16,3 +16,11 @@ struct ByteCountTextTests {
         #expect(ByteCountText.format(999_999.0) == "1.0 MB")
     }
 }
+
+@Suite("Spans of listening")
+struct SpanTextTests {
+    @Test(arguments: [(45.0, "45s"), (725, "12m 05s"), (3599.4, "59m 59s"), (3600, "1h 00m"), (7500, "2h 05m")])
+    func minutesShowTheirSecondsBelowAnHour(seconds: Double, text: String) {
+        #expect(SpanText.listened(seconds) == text)
+    }
+}
