@@ -15,8 +15,10 @@ import MCP
 ///   and held up every other call); ``LineSplitter`` looks at each byte once.
 /// - **A message has a size limit** (``maximumMessage``). A longer line is
 ///   dropped as it arrives, never held, and answered with a JSON-RPC error under
-///   its id when the id can be read from its start (``JSONRPCID``), so the caller
-///   is not left waiting.
+///   its id, read wherever it stands (``JSONRPCIDScanner``), so the caller is not
+///   left waiting.
+/// - **A malformed message is answered here** (``malformedAnswer(_:)``): one the
+///   SDK would answer under another id, or not at all.
 public actor LineTransport: Transport {
     public nonisolated let logger: Logger
     /// The most a message may be: 4 MiB.
@@ -82,7 +84,8 @@ public actor LineTransport: Transport {
         messages
     }
 
-    /// Queues a line of the transport's own (an answer to a message too large).
+    /// Queues a line of the transport's own: its answer to a message too large or
+    /// malformed for the server to answer.
     private nonisolated func enqueue(_ data: Data) {
         let line = data + [0x0A]
         let output = self.output

@@ -28,7 +28,7 @@ enum ListeningFailure: CommandFailure {
         case .emptyQueue: "the queue is empty: 'queue add SELECTOR' adds episodes"
         case .nothingPlaying: "nothing is playing: 'sleep' reaches a 'play' running in another feedsh"
         case .pastTheEnd(let ref, let at, let length):
-            "\(Formatting.duration(.seconds(at))) is past the end of \(ref), which is \(Formatting.duration(.seconds(length))) long"
+            "\(Formatting.duration(.seconds(at))) is past the end of \(SafeText.line(ref)), which is \(Formatting.duration(.seconds(length))) long"
         }
     }
 }
