@@ -166,7 +166,7 @@ public struct FeedUpdater: Sendable {
         return results.sorted { (order[$0.podcastID] ?? 0) < (order[$1.podcastID] ?? 0) }
     }
 
-    /// Where ``update(_:trackIDs:atOnce:credentials:)`` finds a feed's credentials.
+    /// Where ``update(_:trackIDs:credentials:)`` finds a feed's credentials.
     public enum GivenCredentials: Sendable {
         /// Read from the library.
         case stored
@@ -174,13 +174,12 @@ public struct FeedUpdater: Sendable {
         case known(FeedCredentials?)
     }
 
-    /// Fetches one feed and stores what came: in batches as it is parsed, or,
-    /// with `atOnce` (a new subscription's first read), in one transaction, so
-    /// that a read that fails (a full disk) stores nothing to be taken away.
+    /// Fetches one feed and stores what came, in batches as it is parsed (a new
+    /// subscription's first read is ``subscribe(feedURL:title:itunesID:trackIDs:credentials:)``'s,
+    /// in one transaction with the subscription).
     public func update(
         _ podcast: StoredPodcast,
         trackIDs: [String: Int64] = [:],
-        atOnce: Bool = false,
         credentials given: GivenCredentials = .stored
     ) async -> UpdateResult {
         let id = podcast.id ?? -1
@@ -216,7 +215,7 @@ public struct FeedUpdater: Sendable {
                 etag: podcast.etag,
                 lastModified: podcast.lastModified,
                 credentials: credentials,
-                sink: atOnce ? nil : sink
+                sink: sink
             )
             if let failure = batches.failure.withLock({ $0 }) {
                 result.status = Task.isCancelled ? .interrupted : .failed(.library(failure))

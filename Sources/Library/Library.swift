@@ -400,23 +400,13 @@ public final class Library: Sendable {
         for sidecar in [path + "-wal", path + "-shm"] { chmod(sidecar, 0o600) }
     }
 
-    /// Removes a subscription and its episodes.
-    ///
-    /// With `giveBackNumber` (a subscribe withdrawn because its feed could not be
-    /// read), the number goes back too when it is the last one given, so that the
-    /// next subscription gets it: a failed `subscribe` uses no number up. A number
-    /// shown as a subscription is never given again (AUTOINCREMENT).
-    public func unsubscribe(_ id: Int64, giveBackNumber: Bool = false) async throws(LibraryError) {
+    /// Removes a subscription and its episodes. Its number is never given again
+    /// (AUTOINCREMENT); a failed `subscribe` uses none, as it stores nothing.
+    public func unsubscribe(_ id: Int64) async throws(LibraryError) {
         _ = try await write("write to") { db in
             guard let podcast = try StoredPodcast.fetchOne(db, key: id) else { return }
             try podcast.delete(db)
             try Self.recordSubscription(podcast.feedURL, subscribed: false, at: Date(), db)
-            if giveBackNumber {
-                try db.execute(
-                    sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq = ?",
-                    arguments: [id - 1, StoredPodcast.databaseTableName, id]
-                )
-            }
         }
     }
 

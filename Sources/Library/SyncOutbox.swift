@@ -259,16 +259,6 @@ extension Library {
         _ = try await write("write to") { db in try SubscriptionChange.deleteAll(db, keys: feedURLs) }
     }
 
-    /// Puts the outbox back as it was for `feedURL`: `change` waits again, or
-    /// nothing does.
-    public func restoreSubscriptionChange(_ change: SubscriptionChange?, of feedURL: String) async throws(LibraryError)
-    {
-        _ = try await write("write to") { db in
-            _ = try SubscriptionChange.deleteOne(db, key: feedURL)
-            try change?.upsert(db)
-        }
-    }
-
     /// How many episode actions and subscription changes wait to be sent.
     public func outboxSize() async throws(LibraryError) -> (actions: Int, subscriptions: Int) {
         try await read { db in (try OutboxAction.fetchCount(db), try SubscriptionChange.fetchCount(db)) }
