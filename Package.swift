@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "Assistant",
             dependencies: [
-                "Downloads", "FeedKit", "FeedServices", "Library", "PlainText",
+                "Downloads", "FeedKit", "FeedServices", "HTTPSupport", "Library", "PlainText",
                 .product(name: "MCP", package: "swift-sdk"),
                 // The Logger an MCP transport carries (LineTransport).
                 .product(name: "Logging", package: "swift-log"),

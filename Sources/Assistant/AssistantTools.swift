@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import FeedServices
 import Foundation
+import HTTPSupport
 import Library
 import MCP
 import PlainText
@@ -383,6 +384,9 @@ public struct AssistantTools: Sendable {
         else {
             throw Refusal.argument("url", "must be an http or https feed URL")
         }
+        // An address no user types for a podcast (link-local, where clouds answer
+        // with their secrets; multicast...) is refused, as sync refuses it.
+        if let refusal = FeedAddress.refusal(text) { throw Refusal.argument("url", "is \(refusal)") }
         // A private feed's `user:password@`, kept apart from the URL as the shell
         // keeps it, and sent to the feed's own host only.
         let url: URL

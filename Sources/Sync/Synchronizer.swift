@@ -161,7 +161,7 @@ public struct Synchronizer: Sendable {
         )
         var remember: [String] = []
         for feed in delta.add where !local.contains(feed) && !delta.remove.contains(feed) {
-            if let refusal = FollowAddress.refusal(feed) {
+            if let refusal = FeedAddress.refusal(feed) {
                 report.problems.append("not following \(URL.redacted(feed)): \(refusal)")
             } else {
                 remember.append(feed)

@@ -117,6 +117,18 @@ struct AssistantToolsTests {
         }
     }
 
+    /// An address no user types for a podcast is not fetched, as sync refuses it.
+    @Test func subscribeRefusesLinkLocalAddresses() async throws {
+        try await Self.withLibrary(allowChanges: true) { tools, web in
+            for url in ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/feed", "http://2852039166/f"] {
+                let refused = await tools.call("subscribe", ["url": .string(url)])
+                #expect(refused.isError == true, "\(url)")
+                #expect("\(refused.content)".contains("link-local"), "\(refused.content)")
+            }
+            #expect(!web.asked.contains { $0.host?.contains("169.254") == true || $0.host?.contains("fe80") == true })
+        }
+    }
+
     /// A private feed's `user:password@` is kept apart from its URL, as the
     /// shell's `subscribe` keeps it, not dropped.
     @Test func subscribeKeepsAPrivateFeedsPassword() async throws {

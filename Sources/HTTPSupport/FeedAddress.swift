@@ -6,17 +6,17 @@ import Foundation
     import Musl
 #endif
 
-/// Whether a feed address another device named is one feedsh follows: an
-/// `http` or `https` URL with a host that is not an address no user types for a
-/// podcast (link-local `169.254.0.0/16` and `fe80::/10`, where clouds answer
+/// Whether a feed address feedsh did not get from its user (another device named
+/// it through sync, an assistant through mcp) is one it fetches: an `http` or
+/// `https` URL with a host that is not an address no user types for a podcast (link-local `169.254.0.0/16` and `fe80::/10`, where clouds answer
 /// with their instances' secrets; unspecified, multicast and broadcast ones).
 ///
 /// IPv4 is read as the resolver reads it (`inet_aton`: `2852039166` and
 /// `0xa9.0xfe.0xa9.0xfe` are `169.254.169.254`). A name that resolves to such an
 /// address is not caught here.
-enum FollowAddress {
-    /// Why `text` is not followed, or nil when it is.
-    static func refusal(_ text: String) -> String? {
+public enum FeedAddress {
+    /// Why `text` is not fetched, or nil when it is.
+    public static func refusal(_ text: String) -> String? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             return "not a URL"
         }
