@@ -24,6 +24,9 @@ struct PlaybackPlan: Sendable {
     let episodeID: Int64?
     /// Its saved position before this play, put back when the play fails.
     let savedPosition: Double
+    /// What the listening history records it as, read with the plan (nil for
+    /// what is no library episode).
+    var identity: EpisodeIdentity? = nil
     /// The episode's `podcast:chapters`, in time order, given to mpv.
     let chapters: [PlayRequest.Chapter]
     /// Skip silence, loudness, intros, outros and chapters, as set for its podcast.
@@ -167,12 +170,18 @@ extension ListeningService {
         // The episode's state as the library has it now, by identity: the same
         // saved position and chapters whichever words named it.
         let stored = try await storedEpisode(target.label.episode)
+        // Its podcast, read once: the chapters' credentials, the speed and the
+        // history's record of it all come from this row.
+        let podcast: StoredPodcast? =
+            if let stored, let library = library.opened { try? await library.podcast(stored.podcastID) } else { nil }
         let downloaded = FileManager.default.fileExists(atPath: request.file.final.path)
         var chapters: [PlayRequest.Chapter] = []
         if let address = stored?.chaptersURL, let url = URL(string: address) {
             let cache = sources.chapters
             let authorization: String? =
-                if let id = stored?.id { await library.authorization(for: url, ofEpisode: id) } else { nil }
+                if let podcast, let id = podcast.id, let library = library.opened {
+                    podcast.authorization(try? await library.credentials(of: id), for: url)
+                } else { nil }
             let read: Result<[Chapter], FeedError>?
             if case .chapter = start {
                 read = await Self.read(cache, url, authorization)
@@ -230,10 +239,21 @@ extension ListeningService {
             source: downloaded ? request.file.final.path : request.url.absoluteString,
             streaming: !downloaded,
             start: seconds,
-            speed: await speed(ofPodcast: target.label.episode?.podcast),
+            speed: await speed(of: podcast),
             player: await player(),
             episodeID: target.label.episode?.episode,
             savedPosition: stored?.position ?? 0,
+            identity: stored.flatMap { stored in
+                podcast.map {
+                    EpisodeIdentity(
+                        episodeID: stored.id,
+                        podcastTitle: $0.title,
+                        episodeTitle: stored.title,
+                        feedURL: $0.feedURL,
+                        guid: stored.guid
+                    )
+                }
+            },
             chapters: chapters,
             listening: listening,
             sleep: sleep
@@ -269,12 +289,8 @@ extension ListeningService {
     }
 
     /// The podcast's own speed (`set podcast P speed X`), else the `speed` setting.
-    func speed(ofPodcast podcastID: Int64?) async -> Double {
-        if let podcastID, let library = try? self.library.make(), let podcast = try? await library.podcast(podcastID),
-            let speed = podcast.speed
-        {
-            return speed
-        }
+    func speed(of podcast: StoredPodcast?) async -> Double {
+        if let speed = podcast?.speed { return speed }
         return await library.settings().speed
     }
 
@@ -326,10 +342,10 @@ extension ListeningService {
             await Self.putBack(plan, in: library, if: wrote)
             return (end, .notKept)
         }
-        if let library, let episodeID, end.listened.heard > 0 || end.finished {
+        if let library, episodeID != nil, end.listened.heard > 0 || end.finished {
             let record = end
             await Task {
-                await Self.history(record, of: episodeID, plan: plan, started: started, in: library)
+                await Self.history(record, plan: plan, started: started, in: library)
             }.value
         }
         // In a task of its own: a cancelled `play` still records where it stopped.
@@ -349,12 +365,11 @@ extension ListeningService {
     /// Adds the playback to the listening history.
     private static func history(
         _ end: PlaybackEnd,
-        of episodeID: Int64,
         plan: PlaybackPlan,
         started: Date,
         in library: Library
     ) async {
-        guard let identity = try? await library.identity(ofEpisode: episodeID) else { return }
+        guard let identity = plan.identity else { return }
         _ = try? await library.record(
             PlaybackRecord(
                 episode: identity,
