@@ -150,3 +150,19 @@ func withServerAndFolder(
     }
     await server.stop()
 }
+
+/// Writes what the WAL of the SQLite file at `path` holds into the file and
+/// empties it (SQLite's own checkpoint, through Python's sqlite3), so that a test
+/// may read or change the file's bytes as the library's.
+func checkpointWAL(_ path: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+        "python3", "-c",
+        "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)').fetchall()",
+        path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw ServeTestError("python3 could not checkpoint \(path)") }
+}
