@@ -226,12 +226,11 @@ public struct AssistantTools: Sendable {
         let stored = try await library.episode(resolved.episodeID) ?? resolved.stored
         let notes = try await library.summary(of: resolved.episodeID)
         let transcript = try await library.transcript(of: resolved.episodeID)
-        let number = Int(resolved.ref.split(separator: ":").last ?? "") ?? 0
         // The same value as `show --json`, and whether a transcript is kept.
         let value = try await entry(
             stored,
             ref: resolved.ref,
-            number: .place(number),
+            number: .place(resolved.episodeNumber),
             podcast: resolved.podcast,
             description: .some(notes)
         )

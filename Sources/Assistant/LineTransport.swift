@@ -101,9 +101,18 @@ public actor LineTransport: Transport {
             case .string(let text)?: "\"\(text)\""
             case nil: "null"
             }
-        let message =
-            "the message of \(size) bytes is larger than the \(limit >> 20) MiB feedsh mcp reads; it was not read"
-        return Data(#"{"jsonrpc":"2.0","id":\#(idJSON),"error":{"code":-32600,"message":"\#(message)"}}"#.utf8)
+        return errorAnswer(
+            idJSON: idJSON,
+            code: -32600,
+            message:
+                "the message of \(size) bytes is larger than the \(limit >> 20) MiB feedsh mcp reads; it was not read"
+        )
+    }
+
+    /// A JSON-RPC error answer under `idJSON`, an id as JSON text; `message` holds
+    /// nothing JSON would have to escape.
+    private static func errorAnswer(idJSON: String, code: Int, message: String) -> Data {
+        Data(#"{"jsonrpc":"2.0","id":\#(idJSON),"error":{"code":\#(code),"message":"\#(message)"}}"#.utf8)
     }
 
     /// The error answer to a message the SDK would answer under another id, or
@@ -125,9 +134,7 @@ public actor LineTransport: Transport {
         } else {
             return nil
         }
-        return Data(
-            #"{"jsonrpc":"2.0","id":\#(id),"error":{"code":\#(problem.code),"message":"\#(problem.message)"}}"#.utf8
-        )
+        return errorAnswer(idJSON: id, code: problem.code, message: problem.message)
     }
 
     /// Whether a `\uD800`-`\uDBFF` escape is not followed by a `\uDC00`-`\uDFFF`
