@@ -48,10 +48,10 @@ public struct AssistantTools: Sendable {
             guard allowChanges || Self.readOnly.contains(name) else {
                 throw Refusal("'\(name)' changes the library: feedsh mcp refuses it without --allow-changes")
             }
-            let (value, text) = try await run(name, Arguments(values: arguments))
-            return CallTool.Result(
+            let (answer, text) = try await run(name, Arguments(values: arguments))
+            return try CallTool.Result(
                 content: [.text(text: text, annotations: nil, _meta: nil)],
-                structuredContent: value as Value?,
+                structuredContent: try Value(encoded: answer),
                 isError: false
             )
         } catch let refusal as Refusal {
@@ -103,7 +103,11 @@ public struct AssistantTools: Sendable {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    private func run(_ name: String, _ arguments: Arguments) async throws -> (Value, String) {
+    /// A tool's answer: a value of the core's vocabulary (its `outputSchema` is
+    /// derived from the same type) and a line for people.
+    typealias Answer = (value: any Encodable & Sendable, text: String)
+
+    private func run(_ name: String, _ arguments: Arguments) async throws -> Answer {
         switch name {
         case "search": return try await search(arguments)
         case "subscriptions": return try await subscriptions()
@@ -148,7 +152,7 @@ public struct AssistantTools: Sendable {
         return resolved
     }
 
-    private func search(_ arguments: Arguments) async throws -> (Value, String) {
+    private func search(_ arguments: Arguments) async throws -> Answer {
         let words = try arguments.required("words")
         let limit = try arguments.int("limit", in: 1...100) ?? 10
         let query: SearchQuery
@@ -160,41 +164,33 @@ public struct AssistantTools: Sendable {
             throw Refusal.argument("words", "cannot be read as words")
         }
         guard let library = try services.library.openIfExists() else {
-            return (.object(["hits": .array([])]), "no hits")
+            return (HitList([]), "no hits")
         }
         // The same value as `find --json`.
         let hits = try await library.search(query, limit: limit).map(FindHitEntry.init)
-        return (.object(["hits": try Value(hits)]), "\(Self.count(hits.count, "hit")) for '\(SafeText.line(words))'")
+        return (HitList(hits), "\(Self.count(hits.count, "hit")) for '\(SafeText.line(words))'")
     }
 
     /// The same value as `podcasts --json`: ``FeedServices/SubscriptionEntry``.
-    private func subscriptions() async throws -> (Value, String) {
+    private func subscriptions() async throws -> Answer {
         let entries = try await services.subscriptionEntries()
-        return (.object(["subscriptions": try Value(entries)]), "\(entries.count) subscriptions")
+        return (SubscriptionList(entries), "\(entries.count) subscriptions")
     }
 
     /// An episode as every front end gives it (``FeedServices/EpisodeEntry``):
-    /// the same value as `episodes --json`, numbered `number`.
+    /// the same value as `episodes --json`, numbered `number`. Nil for an episode
+    /// whose enclosure URL cannot be used.
     private func entry(
         _ episode: StoredEpisode,
         ref: String,
         number: EpisodeEntry.Number,
         podcast: StoredPodcast,
         description: String?? = nil
-    ) async throws -> Value {
-        guard
-            let entry = await services.downloads.entry(
-                of: episode,
-                in: podcast,
-                number: number,
-                ref: ref,
-                description: description
-            )
-        else { return .null }
-        return try Value(encoded: entry)
+    ) async -> EpisodeEntry? {
+        await services.downloads.entry(of: episode, in: podcast, number: number, ref: ref, description: description)
     }
 
-    private func episodes(_ arguments: Arguments) async throws -> (Value, String) {
+    private func episodes(_ arguments: Arguments) async throws -> Answer {
         guard let number = try arguments.int("podcast", in: 1...Int(Int32.max)) else {
             throw Refusal.argument("podcast", "is required: a subscription's number from 'subscriptions'")
         }
@@ -205,21 +201,26 @@ public struct AssistantTools: Sendable {
             throw Refusal.argument("podcast", "there is no subscription \(number)")
         }
         let all = try await library.episodes(of: Int64(number))
-        var items: [Value] = []
+        var items: [EpisodeEntry] = []
         for (index, episode) in all.enumerated() where items.count < limit {
             let title = episode.title.lowercased()
-            guard words.allSatisfy({ title.contains($0) }) else { continue }
-            items.append(
-                try await entry(episode, ref: "\(number):\(index + 1)", number: .place(index + 1), podcast: podcast)
-            )
+            guard words.allSatisfy({ title.contains($0) }),
+                let item = await entry(
+                    episode,
+                    ref: "\(number):\(index + 1)",
+                    number: .place(index + 1),
+                    podcast: podcast
+                )
+            else { continue }
+            items.append(item)
         }
         return (
-            .object(["episodes": .array(items)]),
+            EpisodeEntries(items),
             "\(items.count) of \(all.count) episodes of \(SafeText.line(podcast.title))"
         )
     }
 
-    private func episode(_ arguments: Arguments) async throws -> (Value, String) {
+    private func episode(_ arguments: Arguments) async throws -> Answer {
         let ref = try arguments.required("ref")
         let resolved = try await resolve(ref)
         let library = try library()
@@ -227,19 +228,21 @@ public struct AssistantTools: Sendable {
         let notes = try await library.summary(of: resolved.episodeID)
         let transcript = try await library.transcript(of: resolved.episodeID)
         // The same value as `show --json`, and whether a transcript is kept.
-        let value = try await entry(
-            stored,
-            ref: resolved.ref,
-            number: .place(resolved.episodeNumber),
-            podcast: resolved.podcast,
-            description: .some(notes)
+        guard
+            let value = await entry(
+                stored,
+                ref: resolved.ref,
+                number: .place(resolved.episodeNumber),
+                podcast: resolved.podcast,
+                description: .some(notes)
+            )
+        else { throw Refusal("\(resolved.ref) has no usable audio address") }
+        return (
+            EpisodeDetail(value, transcriptKept: transcript != nil), "\(resolved.ref) \(SafeText.line(stored.title))"
         )
-        guard case .object(var fields) = value else { return (.null, "") }
-        fields["transcriptKept"] = .bool(transcript != nil)
-        return (.object(fields), "\(resolved.ref) \(SafeText.line(stored.title))")
     }
 
-    private func transcript(_ arguments: Arguments) async throws -> (Value, String) {
+    private func transcript(_ arguments: Arguments) async throws -> Answer {
         let ref = try arguments.required("ref")
         let from = try arguments.seconds("from")
         let to = try arguments.seconds("to")
@@ -264,27 +267,18 @@ public struct AssistantTools: Sendable {
         let limit = try arguments.int("limit", in: 1...1000) ?? 200
         let after = try arguments.int("after", in: 0...Int(Int32.max)) ?? 0
         let page = paragraphs.dropFirst(after).prefix(limit)
-        let items = page.map { paragraph -> Value in
-            .object([
-                "start": paragraph.start.map { .double($0) } ?? .null,
-                "speaker": paragraph.speaker.map { .string(SafeText.line($0)) } ?? .null,
-                "text": .string(SafeText.line(paragraph.text)),
-            ])
-        }
-        let next = after + items.count < paragraphs.count ? Value.int(after + items.count) : .null
+        let items = page.map { TranscriptPage.Paragraph(start: $0.start, speaker: $0.speaker, text: $0.text) }
+        let next = after + items.count < paragraphs.count ? after + items.count : nil
         return (
-            .object([
-                "ref": .string(resolved.ref), "paragraphs": .array(items), "total": .int(paragraphs.count),
-                "next": next,
-            ]),
+            TranscriptPage(ref: resolved.ref, paragraphs: items, total: paragraphs.count, next: next),
             "\(Self.count(items.count, "paragraph")) of \(paragraphs.count) of \(ref)"
         )
     }
 
-    private func newEpisodes(_ arguments: Arguments) async throws -> (Value, String) {
+    private func newEpisodes(_ arguments: Arguments) async throws -> Answer {
         let limit = try arguments.int("limit", in: 1...500) ?? 50
         guard let library = try services.library.openIfExists() else {
-            return (.object(["episodes": .array([])]), "none new")
+            return (EpisodeEntries([]), "none new")
         }
         let fresh = Array(try await library.newEpisodes().prefix(limit))
         let refs = try await library.resolve(
@@ -292,27 +286,26 @@ public struct AssistantTools: Sendable {
                 item.episode.id.map { EpisodeRef(podcast: item.podcast.id ?? 0, episode: $0) }
             }
         )
-        var items: [Value] = []
+        var items: [EpisodeEntry] = []
         for (index, resolved) in refs.enumerated() {
-            items.append(
-                try await entry(
-                    resolved.stored,
-                    ref: resolved.ref,
-                    number: .name("n\(index + 1)"),
-                    podcast: resolved.podcast
-                )
+            let item = await entry(
+                resolved.stored,
+                ref: resolved.ref,
+                number: .name("n\(index + 1)"),
+                podcast: resolved.podcast
             )
+            if let item { items.append(item) }
         }
-        return (.object(["episodes": .array(items)]), "\(items.count) new episodes")
+        return (EpisodeEntries(items), "\(items.count) new episodes")
     }
 
-    private func queue() async throws -> (Value, String) {
+    private func queue() async throws -> Answer {
         // The same value as `queue --json`.
         let items = try await services.library.openIfExists()?.queue().map(QueueItemEntry.init) ?? []
-        return (.object(["queue": try Value(items)]), "\(items.count) in the queue")
+        return (QueueList(items), "\(items.count) in the queue")
     }
 
-    private func stats(_ arguments: Arguments) async throws -> (Value, String) {
+    private func stats(_ arguments: Arguments) async throws -> Answer {
         var since: Date?
         if let text = try arguments.string("since") {
             guard let day = QueryWords.day(text) else { throw Refusal.argument("since", "must be a date YYYY-MM-DD") }
@@ -323,32 +316,32 @@ public struct AssistantTools: Sendable {
         // The same value as `stats --since DATE --json`.
         let value = StatsEntry(stats, since: since == nil ? nil : try arguments.string("since"))
         return (
-            try Value(encoded: value),
+            value,
             "\(stats.totals.plays) plays, \(SpanText.listened(stats.totals.listened)) listened"
         )
     }
 
-    private func queueAdd(_ arguments: Arguments) async throws -> (Value, String) {
+    private func queueAdd(_ arguments: Arguments) async throws -> Answer {
         let resolved = try await resolve(try arguments.required("ref"))
         let added = try await library().enqueue([resolved.episodeID])
         let count = try await library().queue().count
         return (
-            .object(["added": .bool(added > 0), "queued": .int(count)]),
+            QueueAddition(added: added > 0, queued: count),
             added > 0 ? "queued \(resolved.ref)" : "\(resolved.ref) was queued already"
         )
     }
 
-    private func mark(_ arguments: Arguments) async throws -> (Value, String) {
+    private func mark(_ arguments: Arguments) async throws -> Answer {
         let resolved = try await resolve(try arguments.required("ref"))
         let word = try arguments.required("as")
         guard let mark = Library.Mark(rawValue: word) else {
             throw Refusal.argument("as", "must be played, unplayed or old, not '\(word)'")
         }
         try await library().mark([resolved.episodeID], mark)
-        return (.object(["ref": .string(resolved.ref), "as": .string(word)]), "marked \(resolved.ref) \(word)")
+        return (MarkChange(ref: resolved.ref, mark: word), "marked \(resolved.ref) \(word)")
     }
 
-    private func download(_ arguments: Arguments) async throws -> (Value, String) {
+    private func download(_ arguments: Arguments) async throws -> Answer {
         let resolved = try await resolve(try arguments.required("ref"))
         let targets: [DownloadTarget]
         do throws(LibraryError) {
@@ -359,25 +352,20 @@ public struct AssistantTools: Sendable {
         guard let target = targets.first else { throw Refusal.argument("ref", "no episode \(resolved.ref)") }
         if FileManager.default.fileExists(atPath: target.request.file.final.path) {
             return (
-                .object(["ref": .string(resolved.ref), "state": .string("completed")]),
+                DownloadStart(ref: resolved.ref, state: .completed),
                 "\(resolved.ref) is downloaded already"
             )
         }
         await services.downloads.applySettings()
         let result = await services.downloads.start([target.request]).first
-        let state: String =
-            switch result {
-            case .queued?: "queued"
-            case .alreadyActive?: "downloading"
-            default: "downloading"
-            }
+        let state: DownloadStart.State = if case .queued? = result { .queued } else { .downloading }
         return (
-            .object(["ref": .string(resolved.ref), "state": .string(state)]),
+            DownloadStart(ref: resolved.ref, state: state),
             "downloading \(resolved.ref) \(SafeText.line(resolved.stored.title)); it goes on in the background feedsh when this server exits"
         )
     }
 
-    private func subscribe(_ arguments: Arguments) async throws -> (Value, String) {
+    private func subscribe(_ arguments: Arguments) async throws -> Answer {
         let text = try arguments.required("url")
         guard let given = URL(string: text), given.scheme == "http" || given.scheme == "https", given.host != nil
         else {
@@ -415,11 +403,7 @@ public struct AssistantTools: Sendable {
         }
         let count = try await library.episodeIDs(of: podcast.id ?? -1).count
         return (
-            .object([
-                "number": .int(podcast.number), "title": .string(SafeText.line(podcast.title)),
-                "created": .bool(created),
-                "episodes": .int(count),
-            ]),
+            SubscribeAnswer(number: podcast.number, title: podcast.title, created: created, episodes: count),
             (created ? "subscribed to " : "already subscribed to ")
                 + "\(podcast.number) \(SafeText.line(podcast.title))"
         )

@@ -15,6 +15,14 @@ package struct FindHitEntry: Codable, Sendable, Equatable {
     /// show-notes hit.
     package var at: Double?
 
+    package init(ref: String, podcast: String, title: String, snippet: String, at: Double?) {
+        self.ref = ref
+        self.podcast = podcast
+        self.title = title
+        self.snippet = snippet
+        self.at = at
+    }
+
     package init(_ hit: SearchHit) {
         ref = hit.ref
         podcast = SafeText.line(hit.podcast)
@@ -44,6 +52,13 @@ package struct QueueItemEntry: Codable, Sendable, Equatable {
     package var ref: String
     package var podcast: String
     package var title: String
+
+    package init(position: Int, ref: String, podcast: String, title: String) {
+        self.position = position
+        self.ref = ref
+        self.podcast = podcast
+        self.title = title
+    }
 
     package init(_ entry: QueueEntry) {
         position = entry.position

@@ -163,6 +163,13 @@ public struct PodcastSummary: Sendable, Equatable {
     public var episodeCount: Int
     public var newCount: Int
     public var downloadedCount: Int
+
+    public init(podcast: StoredPodcast, episodeCount: Int, newCount: Int, downloadedCount: Int) {
+        self.podcast = podcast
+        self.episodeCount = episodeCount
+        self.newCount = newCount
+        self.downloadedCount = downloadedCount
+    }
 }
 
 extension StoredPodcast {

@@ -1,3 +1,4 @@
+import FeedServices
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import FeedServices
 import PlainText
 import ShellKit
 import TerminalKit

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import HTTPSupport
 import PlainText
 import ShellKit

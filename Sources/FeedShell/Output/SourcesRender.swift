@@ -1,5 +1,6 @@
 import Downloads
 import FeedKit
+import FeedServices
 import Foundation
 import PlainText
 import TerminalKit

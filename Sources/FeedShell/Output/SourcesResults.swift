@@ -1,4 +1,5 @@
 import FeedKit
+import FeedServices
 import PlainText
 import Sync
 

@@ -15,18 +15,23 @@ public enum JSONValue: Sendable, Equatable {
     public struct Member: Sendable, Equatable {
         public let key: String
         public let value: JSONValue
+
+        package init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// An object from key-value pairs; nil values are left out.
-    static func object(_ pairs: KeyValuePairs<String, JSONValue?>) -> JSONValue {
+    package static func object(_ pairs: KeyValuePairs<String, JSONValue?>) -> JSONValue {
         .object(pairs.compactMap { key, value in value.map { Member(key: key, value: $0) } })
     }
 
-    static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
+    package static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
 
-    static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    package static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
 
-    static func date(_ date: Date?) -> JSONValue {
+    package static func date(_ date: Date?) -> JSONValue {
         guard let date else { return .null }
         return .string(date.formatted(.iso8601))
     }

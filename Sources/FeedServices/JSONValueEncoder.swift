@@ -5,8 +5,10 @@ import Foundation
 /// that a command's typed result reads as the hand-written objects do. Dates are
 /// ISO 8601 text, URLs their absolute string, and a ``JSONValue`` inside a value is
 /// taken as it is.
-struct JSONValueEncoder {
-    func encode(_ value: some Encodable) throws -> JSONValue {
+package struct JSONValueEncoder {
+    package init() {}
+
+    package func encode(_ value: some Encodable) throws -> JSONValue {
         let slot = Slot()
         try write(value, into: slot, at: [])
         return slot.value ?? .object([])
