@@ -22,15 +22,6 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// An object from key-value pairs; nil values are left out.
-    package static func object(_ pairs: KeyValuePairs<String, JSONValue?>) -> JSONValue {
-        .object(pairs.compactMap { key, value in value.map { Member(key: key, value: $0) } })
-    }
-
-    package static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
-
-    package static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-
     package static func date(_ date: Date?) -> JSONValue {
         guard let date else { return .null }
         return .string(date.formatted(.iso8601))

@@ -141,10 +141,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         box.slot(for: key.stringValue).content = .value(.double(value))
     }
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        box.slot(for: key.stringValue).content = .value(.int(value))
+        box.slot(for: key.stringValue).content = .value(.int(Int64(value)))
     }
     mutating func encode(_ value: Int64, forKey key: Key) throws {
-        box.slot(for: key.stringValue).content = .value(.int(value))
+        box.slot(for: key.stringValue).content = .value(.int(Int64(value)))
     }
     mutating func encode(_ value: Int32, forKey key: Key) throws {
         box.slot(for: key.stringValue).content = .value(.int(Int64(value)))
@@ -183,8 +183,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { box.next().content = .value(.bool(value)) }
     mutating func encode(_ value: String) throws { box.next().content = .value(.string(value)) }
     mutating func encode(_ value: Double) throws { box.next().content = .value(.double(value)) }
-    mutating func encode(_ value: Int) throws { box.next().content = .value(.int(value)) }
-    mutating func encode(_ value: Int64) throws { box.next().content = .value(.int(value)) }
+    mutating func encode(_ value: Int) throws { box.next().content = .value(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { box.next().content = .value(.int(Int64(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         try write(value, into: box.next(), at: codingPath + [IndexKey(count)])
     }
@@ -212,8 +212,8 @@ private struct SingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: Bool) throws { slot.content = .value(.bool(value)) }
     mutating func encode(_ value: String) throws { slot.content = .value(.string(value)) }
     mutating func encode(_ value: Double) throws { slot.content = .value(.double(value)) }
-    mutating func encode(_ value: Int) throws { slot.content = .value(.int(value)) }
-    mutating func encode(_ value: Int64) throws { slot.content = .value(.int(value)) }
+    mutating func encode(_ value: Int) throws { slot.content = .value(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { slot.content = .value(.int(Int64(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws { try write(value, into: slot, at: codingPath) }
 }
 

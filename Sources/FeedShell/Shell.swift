@@ -92,13 +92,12 @@ public final class Shell: Sendable {
         let failed = events.filter(\.failed)
         if console.json {
             console.emit(
-                .object([
-                    "event": .string("away"),
-                    "downloaded": .array(done.map { .object(["label": .string($0.label), "path": .string($0.path)]) }),
-                    "failed": .array(
-                        failed.map { .object(["label": .string($0.label), "message": .string($0.message)]) }
-                    ),
-                ])
+                JSONValue(
+                    encoding: AwayJSON(
+                        downloaded: done.map { .init(label: $0.label, path: $0.path) },
+                        failed: failed.map { .init(label: $0.label, message: $0.message) }
+                    )
+                )
             )
             return
         }
@@ -244,10 +243,13 @@ public final class Shell: Sendable {
             // A command without a line of its own (`source`) lets its commands write theirs.
             if command.jsonLine {
                 console.emit(
-                    .object([
-                        "command": .string(command.spec.name), "ok": .bool(true),
-                        "result": Self.json(of: result, command: command.spec.name),
-                    ])
+                    JSONValue(
+                        encoding: CommandLineJSON(
+                            command: command.spec.name,
+                            ok: true,
+                            result: Self.json(of: result, command: command.spec.name)
+                        )
+                    )
                 )
             }
         } else if let text = result.text(on: Page(width: console.width, color: console.color)) {
@@ -263,7 +265,7 @@ public final class Shell: Sendable {
         do {
             return try JSONValueEncoder().encode(result)
         } catch {
-            return .object(["error": .string("the result of '\(command)' could not be encoded: \(error)")])
+            return JSONValue(encoding: ["error": "the result of '\(command)' could not be encoded: \(error)"])
         }
     }
 
@@ -358,13 +360,13 @@ public final class Shell: Sendable {
     func report(_ error: ShellError, command: String?, at location: String?, prefix: String = "feedsh") {
         if console.json {
             console.emit(
-                .object([
-                    "command": .string(command), "ok": .bool(false),
-                    "error": .object([
-                        "code": .string(error.code), "message": .string(error.description),
-                        "location": location.map { .string($0) },
-                    ]),
-                ])
+                JSONValue(
+                    encoding: CommandLineJSON(
+                        command: command,
+                        ok: false,
+                        error: .init(code: error.code, message: error.description, location: location)
+                    )
+                )
             )
         } else {
             console.printError(console.errorLine(location ?? prefix, SafeText.line(error.description)))
@@ -387,4 +389,37 @@ public func describeFileError(_ error: any Error) -> String {
         return String(cString: strerror(underlying.code.rawValue))
     }
     return (error as NSError).localizedDescription
+}
+
+/// One line of `--json`: the command, whether it succeeded, and its result or
+/// its error (`location` the script line, when it ran from one).
+struct CommandLineJSON: Encodable {
+    struct Failure: Encodable {
+        var code: String
+        var message: String
+        /// Left out at the prompt.
+        var location: String?
+    }
+
+    @Nullable var command: String?
+    var ok: Bool
+    var result: JSONValue?
+    var error: Failure?
+}
+
+/// What the background feedsh did while no shell was open, said once at start.
+struct AwayJSON: Encodable {
+    struct Done: Encodable {
+        var label: String
+        var path: String
+    }
+
+    struct Failed: Encodable {
+        var label: String
+        @Nullable var message: String?
+    }
+
+    var event = "away"
+    var downloaded: [Done]
+    var failed: [Failed]
 }

@@ -31,7 +31,7 @@ struct JSONValueEncoderTests {
             inner: Inner(name: "n", sizes: [1, 2]),
             when: Date(timeIntervalSince1970: 0),
             url: URL(string: "https://example.com/x?y=1")!,
-            raw: .object(["kept": .bool(true)]),
+            raw: .object([.init(key: "kept", value: .bool(true))]),
             flag: false,
             ratio: 1.5
         )
@@ -56,6 +56,25 @@ struct JSONValueEncoderTests {
         private enum CodingKeys: CodingKey { case value }
     }
 
+    private struct Song: Encodable {
+        var title: String
+        @Nullable var album: String?
+        var year: Int?
+    }
+
+    @Test func aNullableMemberIsNullWhereAPlainOptionalIsLeftOut() throws {
+        #expect(
+            try JSONValueEncoder().encode(Song(title: "Intro", album: nil)).text == #"{"title":"Intro","album":null}"#
+        )
+        #expect(
+            try JSONValueEncoder().encode(Song(title: "Intro", album: "One", year: 2026)).text
+                == #"{"title":"Intro","album":"One","year":2026}"#
+        )
+        // Foundation's encoder writes it the same way.
+        let data = try JSONEncoder().encode(Song(title: "Intro", album: nil))
+        #expect(String(decoding: data, as: UTF8.self).contains(#""album":null"#))
+    }
+
     @Test func anOptionalEncodedOnPurposeIsNull() throws {
         #expect(try JSONValueEncoder().encode(ExplicitNull(value: nil)).text == #"{"value":null}"#)
         #expect(try JSONValueEncoder().encode([ExplicitNull(value: 3)]).text == #"[{"value":3}]"#)
@@ -67,7 +86,9 @@ struct JSONValueEncoderTests {
     }
 
     @Test func aJSONValueEncodesTheSameThroughFoundation() throws {
-        let value: JSONValue = .object(["b": .int(2), "a": .array([.string("x"), .null, .double(0.5)])])
+        let value: JSONValue = .object([
+            .init(key: "b", value: .int(2)), .init(key: "a", value: .array([.string("x"), .null, .double(0.5)])),
+        ])
         let data = try JSONEncoder().encode(value)
         let decoded = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(decoded["b"] as? Int == 2)

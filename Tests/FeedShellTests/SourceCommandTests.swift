@@ -289,7 +289,7 @@ struct JSONOutputTests {
     }
 
     @Test func stringsAreEscapedNotSanitized() {
-        let value = JSONValue.object(["t": .string("a\"b\\c\n\u{1B}[31m\u{7}é")])
+        let value = JSONValue.object([.init(key: "t", value: .string("a\"b\\c\n\u{1B}[31m\u{7}é"))])
         #expect(value.text == #"{"t":"a\"b\\c\n\u001b[31m\u0007é"}"#)
     }
 }

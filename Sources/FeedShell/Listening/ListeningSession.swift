@@ -14,9 +14,15 @@ extension CleanupDeletion {
     }
 
     var json: JSONValue {
-        .object([
-            "event": .string("deleted"), "path": .string(path), "podcast": .string(podcast),
-            "title": .string(episode), "keep": .int(keep),
-        ])
+        JSONValue(encoding: Line(path: path, podcast: podcast, title: episode, keep: keep))
+    }
+
+    /// `{"event": "deleted", "path", "podcast", "title", "keep"}`.
+    private struct Line: Encodable {
+        var event = "deleted"
+        var path: String
+        var podcast: String
+        var title: String
+        var keep: Int
     }
 }

@@ -51,14 +51,22 @@ extension JSONRender {
             listed.map { item in
                 let (request, state, holder, label) = (item.view.request, item.view.state, item.view.holder, item.label)
                 let (stateName, bytes, total) = contractState(state)
-                return .object([
-                    "ref": .string(label.address), "podcast": .string(label.podcast), "title": .string(label.title),
-                    "state": .string(stateName), "bytes": bytes.map { .int($0) } ?? .null,
-                    "total": total.map { .int($0) } ?? .null, "holder": .string(holder.name),
-                    "id": .string(request.id.rawValue), "label": .string(label.description),
-                    "path": .string(request.file.final.path), "status": JSONRender.state(state),
-                    "background": .bool(holder == .background),
-                ])
+                return JSONValue(
+                    encoding: DownloadJSON(
+                        ref: label.address,
+                        podcast: label.podcast,
+                        title: label.title,
+                        state: stateName,
+                        bytes: bytes,
+                        total: total,
+                        holder: holder.name,
+                        id: request.id.rawValue,
+                        label: label.description,
+                        path: request.file.final.path,
+                        status: JSONRender.state(state),
+                        background: holder == .background
+                    )
+                )
             }
         )
     }
@@ -133,9 +141,9 @@ extension Waited {
                     case .here(let state): JSONRender.state(state)
                     case .leftBy(_, let status, _): JSONRender.status(status)
                     }
-                return .object([
-                    "id": .string(download.id.rawValue), "label": .string(download.label.description), "status": status,
-                ])
+                return JSONValue(
+                    encoding: WaitedJSON(id: download.id.rawValue, label: download.label.description, status: status)
+                )
             }
         ).encode(to: encoder)
     }
@@ -158,4 +166,27 @@ extension Waited {
             return "\(label) was not finished by the other feedsh"
         }
     }
+}
+
+/// `downloads --json`: one download in the contract's words (DESIGN.md).
+private struct DownloadJSON: Encodable {
+    @Nullable var ref: String?
+    @Nullable var podcast: String?
+    var title: String
+    var state: String
+    @Nullable var bytes: Int64?
+    @Nullable var total: Int64?
+    var holder: String
+    var id: String
+    var label: String
+    var path: String
+    var status: JSONValue
+    var background: Bool
+}
+
+/// `wait --json`: how each download came out.
+private struct WaitedJSON: Encodable {
+    var id: String
+    var label: String
+    var status: JSONValue
 }

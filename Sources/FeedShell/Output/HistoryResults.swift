@@ -24,7 +24,7 @@ extension BookmarkRemoved {
     }
 
     func encode(to encoder: any Encoder) throws {
-        try JSONValue.object(["removed": .int(number), "left": .int(left)]).encode(to: encoder)
+        try Removal(removed: number, left: left).encode(to: encoder)
     }
 }
 
@@ -67,10 +67,7 @@ extension SleepShown {
     }
 
     func encode(to encoder: any Encoder) throws {
-        try JSONValue.object([
-            "playing": .string(playing), "sleep": timer.map { .string($0.word) } ?? .null,
-            "remaining": remaining.map { .double($0) },
-        ]).encode(to: encoder)
+        try SleepJSON(playing: playing, sleep: timer?.word, remaining: remaining).encode(to: encoder)
     }
 }
 
@@ -197,49 +194,46 @@ struct HistoryExport: CommandResult {
     }
 
     private var json: JSONValue {
-        func episode(_ podcast: String, _ title: String, _ feed: String, _ guid: String) -> [JSONValue.Member] {
-            [
-                .init(key: "podcast", value: .string(podcast)), .init(key: "episode", value: .string(title)),
-                .init(key: "feedURL", value: .string(feed)), .init(key: "guid", value: .string(guid)),
-            ]
-        }
-        return .object([
-            "plays": .array(
-                plays.map { play in
-                    .object(
-                        [.init(key: "date", value: .string(Self.timestamp(play.started)))]
-                            + episode(play.podcastTitle, play.episodeTitle, play.feedURL, play.guid) + [
-                                .init(key: "from", value: .double(play.fromSeconds)),
-                                .init(key: "to", value: .double(play.toSeconds)),
-                                .init(key: "heard", value: .double(play.mediaSeconds)),
-                                .init(key: "wall", value: .double(play.wallSeconds)),
-                                .init(key: "speed", value: .double(play.speed)),
-                                .init(key: "silenceSkipped", value: .double(play.silenceSkipped)),
-                                .init(key: "finished", value: .bool(play.finished)),
-                            ]
+        JSONValue(
+            encoding: HistoryJSON(
+                plays: plays.map { play in
+                    HistoryJSON.Play(
+                        date: Self.timestamp(play.started),
+                        podcast: play.podcastTitle,
+                        episode: play.episodeTitle,
+                        feedURL: play.feedURL,
+                        guid: play.guid,
+                        from: play.fromSeconds,
+                        to: play.toSeconds,
+                        heard: play.mediaSeconds,
+                        wall: play.wallSeconds,
+                        speed: play.speed,
+                        silenceSkipped: play.silenceSkipped,
+                        finished: play.finished
+                    )
+                },
+                bookmarks: bookmarks.map { mark in
+                    HistoryJSON.Mark(
+                        date: Self.timestamp(mark.created),
+                        podcast: mark.podcastTitle,
+                        episode: mark.episodeTitle,
+                        feedURL: mark.feedURL,
+                        guid: mark.guid,
+                        at: mark.at,
+                        note: mark.note
+                    )
+                },
+                finished: finished.map { identity, when in
+                    HistoryJSON.Finished(
+                        date: when.map(Self.timestamp),
+                        podcast: identity.podcastTitle,
+                        episode: identity.episodeTitle,
+                        feedURL: identity.feedURL,
+                        guid: identity.guid
                     )
                 }
-            ),
-            "bookmarks": .array(
-                bookmarks.map { mark in
-                    .object(
-                        [.init(key: "date", value: .string(Self.timestamp(mark.created)))]
-                            + episode(mark.podcastTitle, mark.episodeTitle, mark.feedURL, mark.guid) + [
-                                .init(key: "at", value: .double(mark.at)),
-                                .init(key: "note", value: .string(mark.note)),
-                            ]
-                    )
-                }
-            ),
-            "finished": .array(
-                finished.map { identity, when in
-                    .object(
-                        [.init(key: "date", value: when.map { .string(Self.timestamp($0)) } ?? .null)]
-                            + episode(identity.podcastTitle, identity.episodeTitle, identity.feedURL, identity.guid)
-                    )
-                }
-            ),
-        ])
+            )
+        )
     }
 
     /// A field as the CSV holds it: on one line with no terminal escapes or
@@ -267,13 +261,87 @@ extension Render {
 }
 
 extension JSONRender {
-    /// A bookmark: `{"number", "ref", "podcast", "title", "at", "note", "words", "created"}`.
+    /// A bookmark: `{"number", "ref", "podcast", "title", "at", "note", "words", "guid", "feedURL"}`.
     static func bookmark(_ mark: Bookmark, number: Int, ref: String?, words: String?) -> JSONValue {
-        .object([
-            "number": .string("b\(number)"), "ref": .string(ref),
-            "podcast": .string(mark.podcastTitle), "title": .string(mark.episodeTitle), "at": .double(mark.at),
-            "note": .string(mark.note), "words": .string(words),
-            "guid": .string(mark.guid), "feedURL": .string(mark.feedURL),
-        ])
+        JSONValue(
+            encoding: BookmarkJSON(
+                number: "b\(number)",
+                ref: ref,
+                podcast: mark.podcastTitle,
+                title: mark.episodeTitle,
+                at: mark.at,
+                note: mark.note,
+                words: words,
+                guid: mark.guid,
+                feedURL: mark.feedURL
+            )
+        )
     }
+
+    private struct BookmarkJSON: Encodable {
+        var number: String
+        @Nullable var ref: String?
+        var podcast: String
+        var title: String
+        var at: Double
+        @Nullable var note: String?
+        @Nullable var words: String?
+        var guid: String
+        var feedURL: String
+    }
+}
+
+/// `bookmark rm --json`: the bookmark's number and how many are left.
+private struct Removal: Encodable {
+    var removed: Int
+    var left: Int
+}
+
+/// `sleep --json`.
+private struct SleepJSON: Encodable {
+    var playing: String
+    @Nullable var sleep: String?
+    /// Seconds; left out when no timer runs.
+    var remaining: Double?
+}
+
+/// `history export --format json`: every play, bookmark and finished episode,
+/// each with the episode's identity across devices (feed and GUID).
+private struct HistoryJSON: Encodable {
+    struct Play: Encodable {
+        var date: String
+        var podcast: String
+        var episode: String
+        var feedURL: String
+        var guid: String
+        var from: Double
+        var to: Double
+        var heard: Double
+        var wall: Double
+        var speed: Double
+        var silenceSkipped: Double
+        var finished: Bool
+    }
+
+    struct Mark: Encodable {
+        var date: String
+        var podcast: String
+        var episode: String
+        var feedURL: String
+        var guid: String
+        var at: Double
+        @Nullable var note: String?
+    }
+
+    struct Finished: Encodable {
+        @Nullable var date: String?
+        var podcast: String
+        var episode: String
+        var feedURL: String
+        var guid: String
+    }
+
+    var plays: [Play]
+    var bookmarks: [Mark]
+    var finished: [Finished]
 }

@@ -13,18 +13,34 @@ enum JSONRender {
         statuses: [Int64: EpisodeStatus],
         marks: EpisodeMarksLookup = [:]
     ) -> JSONValue {
-        .object([
-            // A feed-only podcast's key is 63 bits: as text, like every download
-            // id, it stays exact through jq and JavaScript.
-            "id": .string(String(podcast.id)),
-            "title": .string(podcast.title),
-            "artist": .string(podcast.artist),
-            "genres": .array(podcast.genres.map { .string($0) }),
-            "episodeCount": podcast.episodeCount.map { .int($0) },
-            "artworkURL": .string(podcast.artworkURL?.absoluteString),
-            "episodes": episodes(podcast, statuses: statuses, marks: marks),
-            "warnings": .array(podcast.warnings.map { .string($0.description) }),
-        ])
+        JSONValue(
+            encoding: PodcastJSON(
+                // A feed-only podcast's key is 63 bits: as text, like every
+                // download id, it stays exact through jq and JavaScript.
+                id: String(podcast.id),
+                title: podcast.title,
+                artist: podcast.artist,
+                genres: podcast.genres,
+                episodeCount: podcast.episodeCount,
+                artworkURL: podcast.artworkURL?.absoluteString,
+                episodes: episodes(podcast, statuses: statuses, marks: marks),
+                warnings: podcast.warnings.map(\.description)
+            )
+        )
+    }
+
+    /// `podcast --json` and `lookup --json`: a podcast as its feed or directory
+    /// gives it, with its episodes.
+    private struct PodcastJSON: Encodable {
+        var id: String
+        var title: String
+        @Nullable var artist: String?
+        var genres: [String]
+        /// Left out when the directory does not say.
+        var episodeCount: Int?
+        @Nullable var artworkURL: String?
+        var episodes: JSONValue
+        var warnings: [String]
     }
 
     static func episodes(
@@ -67,7 +83,7 @@ enum JSONRender {
             detail: full ? (episode.description, path) : nil,
             library: marks.map { EpisodeEntry.InLibrary(ref: ref, marks: $0, podcast: podcast) }
         )
-        return (try? JSONValueEncoder().encode(entry)) ?? .null
+        return JSONValue(encoding: entry)
     }
 
     /// A library episode outside the loaded podcast (`new`), numbered `number`
@@ -80,19 +96,19 @@ enum JSONRender {
             status: .none,
             library: .init(ref: nil, marks: EpisodeMarks(episode), podcast: podcast.title)
         )
-        return (try? JSONValueEncoder().encode(entry)) ?? .null
+        return JSONValue(encoding: entry)
     }
 
     /// `{"state": "paused", "bytes": 123, "total": 456}`.
     static func status(_ status: EpisodeStatus) -> JSONValue {
-        (try? JSONValueEncoder().encode(status)) ?? .null
+        JSONValue(encoding: status)
     }
 
     /// An engine state as it was reported (what a download came to), whatever the
     /// disk says now.
     static func state(_ state: DownloadManager.State) -> JSONValue {
         switch state {
-        case .cancelled: .object(["state": .string("cancelled")])
+        case .cancelled: JSONValue(encoding: ["state": "cancelled"])
         case .completed(let bytes): status(.downloaded(bytes: bytes))
         case .paused(let bytes, let total): status(.paused(bytes: bytes, total: total))
         default: status(EpisodeStatus(engine: state, disk: .absent))
@@ -101,69 +117,115 @@ enum JSONRender {
 
     /// `search --json`.
     static func searchResults(_ results: [PodcastSearchResult]) -> JSONValue {
-        .array(
-            results.enumerated().map { index, result in
-                .object([
-                    "number": .int(index + 1), "id": .int(result.id), "title": .string(result.title),
-                    "artist": .string(result.artist), "episodeCount": result.episodeCount.map { .int($0) },
-                    "genre": .string(result.genre), "feedURL": .string(result.feedURL?.absoluteString),
-                    "directory": .string(result.directory.rawValue),
-                ])
+        JSONValue(
+            encoding: results.enumerated().map { index, result in
+                SearchResultJSON(
+                    number: index + 1,
+                    id: result.id,
+                    title: result.title,
+                    artist: result.artist,
+                    episodeCount: result.episodeCount,
+                    genre: result.genre,
+                    feedURL: result.feedURL?.absoluteString,
+                    directory: result.directory.rawValue
+                )
             }
         )
     }
 
+    /// One podcast a directory found.
+    private struct SearchResultJSON: Encodable {
+        var number: Int
+        var id: Int64
+        var title: String
+        @Nullable var artist: String?
+        /// Left out when the directory does not say.
+        var episodeCount: Int?
+        @Nullable var genre: String?
+        @Nullable var feedURL: String?
+        var directory: String
+    }
+
     static func post(_ post: Post, comments: [Comment]? = nil) -> JSONValue {
-        .object([
-            "id": .int(post.id), "userId": .int(post.userId), "title": .string(post.title), "body": .string(post.body),
-            "comments": comments.map { comments in
-                .array(
-                    comments.map {
-                        .object([
-                            "id": .int($0.id), "name": .string($0.name), "email": .string($0.email),
-                            "body": .string($0.body),
-                        ])
-                    }
-                )
-            },
-        ])
+        JSONValue(
+            encoding: PostJSON(
+                id: post.id,
+                userId: post.userId,
+                title: post.title,
+                body: post.body,
+                comments: comments?.map { CommentJSON(id: $0.id, name: $0.name, email: $0.email, body: $0.body) }
+            )
+        )
+    }
+
+    /// A post, with its comments when they were asked for.
+    private struct PostJSON: Encodable {
+        var id: Int
+        var userId: Int
+        var title: String
+        var body: String
+        var comments: [CommentJSON]?
+    }
+
+    private struct CommentJSON: Encodable {
+        var id: Int
+        var name: String
+        var email: String
+        var body: String
     }
 
     /// A download event: `{"event": "progress", "id": ..., "label": ..., ...}`.
     static func event(_ event: DownloadEvent, label: DownloadLabel) -> JSONValue {
-        let (name, details): (String, KeyValuePairs<String, JSONValue?>) =
-            switch event {
-            case .queued: ("queued", [:])
-            case .started(_, let offset): ("started", ["offset": .int(offset)])
-            case .progress(_, let progress):
-                (
-                    "progress",
-                    [
-                        "bytes": .int(progress.bytes), "total": progress.total.map { .int($0) },
-                        "percent": progress.fraction.map { .double(($0 * 1000).rounded() / 10) },
-                    ]
-                )
-            case .paused(_, let bytes, let total): ("paused", ["bytes": .int(bytes), "total": total.map { .int($0) }])
-            case .completed(_, let bytes, let file): ("completed", ["bytes": .int(bytes), "path": .string(file.path)])
-            case .failed(_, let error):
-                ("failed", ["code": .string(error.code.description), "message": .string(error.description)])
-            case .cancelled: ("cancelled", [:])
-            case .restarted(_, let reason): ("restarted", ["message": .string(reason.description)])
-            case .retrying(_, let attempt, let delay, let reason):
-                (
-                    "retrying",
-                    [
-                        "attempt": .int(attempt), "delaySeconds": .double(delay.seconds),
-                        "message": .string(reason.description),
-                    ]
-                )
-            }
-        guard case .object(let rest) = JSONValue.object(details) else { return .null }
-        let head: [JSONValue.Member] = [
-            .init(key: "event", value: .string(name)), .init(key: "id", value: .string(event.id.rawValue)),
-            .init(key: "label", value: .string(label.description)),
-        ]
-        return .object(head + rest)
+        var line = EventJSON(event: "", id: event.id.rawValue, label: label.description)
+        switch event {
+        case .queued: line.event = "queued"
+        case .started(_, let offset):
+            line.event = "started"
+            line.offset = offset
+        case .progress(_, let progress):
+            line.event = "progress"
+            line.bytes = progress.bytes
+            line.total = progress.total
+            line.percent = progress.fraction.map { ($0 * 1000).rounded() / 10 }
+        case .paused(_, let bytes, let total):
+            line.event = "paused"
+            line.bytes = bytes
+            line.total = total
+        case .completed(_, let bytes, let file):
+            line.event = "completed"
+            line.bytes = bytes
+            line.path = file.path
+        case .failed(_, let error):
+            line.event = "failed"
+            line.code = error.code.description
+            line.message = error.description
+        case .cancelled: line.event = "cancelled"
+        case .restarted(_, let reason):
+            line.event = "restarted"
+            line.message = reason.description
+        case .retrying(_, let attempt, let delay, let reason):
+            line.event = "retrying"
+            line.attempt = attempt
+            line.delaySeconds = delay.seconds
+            line.message = reason.description
+        }
+        return JSONValue(encoding: line)
+    }
+
+    /// One line of a download's events: what each event says, the rest left out.
+    private struct EventJSON: Encodable {
+        var event: String
+        var id: String
+        var label: String
+        var offset: Int64?
+        var attempt: Int?
+        var delaySeconds: Double?
+        var bytes: Int64?
+        var total: Int64?
+        var percent: Double?
+        var path: String?
+        var code: String?
+        var message: String?
     }
 }
 

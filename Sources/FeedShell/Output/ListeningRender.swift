@@ -104,66 +104,94 @@ extension JSONRender {
         podcasts: [StoredPodcast],
         own: [Int64: [Setting: String]]
     ) -> JSONValue {
-        .object([
-            "settings": .array(
-                settings.map {
-                    .object([
-                        "name": .string($0.setting.name), "value": .string($0.value ?? $0.setting.defaultText),
-                        "source": .string($0.source),
-                    ])
+        JSONValue(
+            encoding: SettingsJSON(
+                settings: settings.map {
+                    .init(name: $0.setting.name, value: $0.value ?? $0.setting.defaultText, source: $0.source)
+                },
+                podcasts: podcasts.map { podcast in
+                    SettingsJSON.Podcast(
+                        number: podcast.number,
+                        title: podcast.title,
+                        autodownload: podcast.autodownload,
+                        keep: podcast.keep,
+                        speed: podcast.speed,
+                        settings: (own[podcast.id ?? -1] ?? [:]).sorted { $0.key.name < $1.key.name }.map {
+                            .init(name: $0.key.name, value: $0.value, source: "podcast")
+                        }
+                    )
                 }
-            ),
-            "podcasts": .array(
-                podcasts.map { podcast in
-                    .object([
-                        "number": .int(podcast.number), "title": .string(podcast.title),
-                        "autodownload": .bool(podcast.autodownload), "keep": podcast.keep.map { .int($0) },
-                        "speed": podcast.speed.map { .double($0) } ?? .null,
-                        "settings": .array(
-                            (own[podcast.id ?? -1] ?? [:]).sorted { $0.key.name < $1.key.name }.map {
-                                .object([
-                                    "name": .string($0.key.name), "value": .string($0.value),
-                                    "source": .string("podcast"),
-                                ])
-                            }
-                        ),
-                    ])
-                }
-            ),
-        ])
+            )
+        )
     }
 
-    /// `transcript --json`: where it came from, its format and its paragraphs.
+    private struct SettingsJSON: Encodable {
+        struct Value: Encodable {
+            var name: String
+            @Nullable var value: String?
+            /// `default`, `config`, `set`, `podcast`...
+            var source: String
+        }
+
+        struct Podcast: Encodable {
+            var number: Int
+            var title: String
+            var autodownload: Bool
+            /// Left out when the podcast keeps every download.
+            var keep: Int?
+            @Nullable var speed: Double?
+            var settings: [Value]
+        }
+
+        var settings: [Value]
+        var podcasts: [Podcast]
+    }
+
+    /// `transcript --json`: where it came from, its format and its paragraphs
+    /// (as mcp's `transcript` gives them).
     static func transcript(_ transcript: StoredTranscript, title: String) -> JSONValue {
-        .object([
-            "title": .string(title), "url": .string(transcript.url.absoluteString),
-            "format": .string(transcript.format.rawValue),
-            "paragraphs": .array(
-                transcript.paragraphs.map { paragraph in
-                    .object([
-                        "start": paragraph.start.map { .double($0) } ?? .null,
-                        "speaker": .string(paragraph.speaker), "text": .string(paragraph.text),
-                    ])
+        JSONValue(
+            encoding: TranscriptJSON(
+                title: title,
+                url: transcript.url.absoluteString,
+                format: transcript.format.rawValue,
+                paragraphs: transcript.paragraphs.map {
+                    TranscriptPage.Paragraph(start: $0.start, speaker: $0.speaker, text: $0.text)
                 }
-            ),
-        ])
+            )
+        )
+    }
+
+    private struct TranscriptJSON: Encodable {
+        var title: String
+        var url: String
+        var format: String
+        var paragraphs: [TranscriptPage.Paragraph]
     }
 
     /// `chapters --json`: number, start in seconds, title and web page.
     static func chapters(_ chapters: [Chapter]) -> JSONValue {
-        .array(
-            chapters.enumerated().map { index, chapter in
-                .object([
-                    "number": .int(Int64(index + 1)), "start": .double(chapter.start),
-                    "title": .string(chapter.title), "url": .string(chapter.url?.absoluteString),
-                ])
+        JSONValue(
+            encoding: chapters.enumerated().map { index, chapter in
+                ChapterJSON(
+                    number: index + 1,
+                    start: chapter.start,
+                    title: chapter.title,
+                    url: chapter.url?.absoluteString
+                )
             }
         )
     }
 
-    /// `queue --json`: the entries in order.
+    private struct ChapterJSON: Encodable {
+        var number: Int
+        var start: Double
+        @Nullable var title: String?
+        @Nullable var url: String?
+    }
+
     /// `queue --json`: the value mcp's `queue` gives too.
     static func queue(_ entries: [QueueEntry]) -> JSONValue {
-        (try? JSONValueEncoder().encode(entries.map(QueueItemEntry.init))) ?? .array([])
+        JSONValue(encoding: entries.map(QueueItemEntry.init))
     }
 }

@@ -53,11 +53,31 @@ extension Render {
 extension JSONRender {
     /// One episode's playback as `play --json` ends it.
     static func played(_ end: PlaybackEnd, plan: PlaybackPlan, saved: Bool) -> JSONValue {
-        .object([
-            "number": .string(plan.label.number), "title": .string(plan.label.title), "source": .string(plan.source),
-            "position": end.position.map { .double($0) }, "duration": end.duration.map { .double($0) },
-            "played": .bool(end.finished), "reason": .string(end.reason.name), "saved": .bool(saved),
-        ])
+        JSONValue(
+            encoding: PlayedJSON(
+                number: plan.label.number,
+                title: plan.label.title,
+                source: plan.source,
+                position: end.position,
+                duration: end.duration,
+                played: end.finished,
+                reason: end.reason.name,
+                saved: saved
+            )
+        )
+    }
+
+    /// `play --json`'s result: where one episode's playback ended.
+    private struct PlayedJSON: Encodable {
+        var number: String
+        var title: String
+        var source: String
+        /// Left out when mpv never said.
+        var position: Double?
+        var duration: Double?
+        var played: Bool
+        var reason: String
+        var saved: Bool
     }
 }
 
@@ -114,58 +134,95 @@ struct PlaybackEvents: Sendable {
     /// `stopped`, and `played` when it played to the end.
     func reportEnd(_ end: PlaybackEnd) {
         guard console.json else { return }
-        console.emit(
-            event("stopped", ["position": end.position.map { .double($0) }, "reason": .string(end.reason.name)])
-        )
-        if end.finished { console.emit(event("played", [:])) }
+        console.emit(event("stopped", Stopped(position: end.position, reason: end.reason.name)))
+        if end.finished { console.emit(event("played", Nothing())) }
     }
 
     private func json(_ event: PlaybackEvent) -> JSONValue? {
         switch event {
         case .started(let pid, let from, let speed, let duration):
-            self.event(
-                "started",
-                [
-                    // Always there, as documented: null until mpv knows the length.
-                    "pid": .int(Int(pid)), "from": .double(from), "speed": speed.map { .double($0) } ?? .null,
-                    "duration": duration.map { .double($0) } ?? .null,
-                ]
-            )
+            // `speed` and `duration` always there, as documented: null until mpv knows.
+            self.event("started", Started(pid: Int(pid), from: from, speed: speed, duration: duration))
         case .position(let seconds, let duration):
-            self.event("position", ["seconds": .double(seconds), "duration": duration.map { .double($0) }])
+            self.event("position", Position(seconds: seconds, duration: duration))
         case .chapter(let number):
             self.event(
                 "chapter",
-                [
-                    "chapter": .int(number),
-                    "chapterTitle": chapters.indices.contains(number - 1) ? .string(chapters[number - 1].title) : nil,
-                ]
+                ChapterReached(
+                    chapter: number,
+                    chapterTitle: chapters.indices.contains(number - 1) ? chapters[number - 1].title : nil
+                )
             )
         case .controlling:
             nil
         case .skippedChapter(let number, let title):
-            self.event("skipped-chapter", ["chapter": .int(number), "chapterTitle": .string(title)])
+            self.event("skipped-chapter", ChapterReached(chapter: number, chapterTitle: title))
         case .outro(let at):
-            self.event("outro", ["seconds": .double(at)])
+            self.event("outro", At(seconds: at))
         case .bookmark(let at):
-            self.event("bookmark", ["seconds": .double(at)])
+            self.event("bookmark", At(seconds: at))
         case .sleep(let timer, let remaining):
-            self.event(
-                "sleep",
-                ["sleep": timer.map { .string($0.word) } ?? .null, "remaining": remaining.map { .double($0) }]
-            )
+            self.event("sleep", Sleep(sleep: timer?.word, remaining: remaining))
         case .slept(let at):
-            self.event("slept", ["seconds": .double(at)])
+            self.event("slept", At(seconds: at))
         }
     }
 
-    private func event(_ name: String, _ details: KeyValuePairs<String, JSONValue?>) -> JSONValue {
-        guard case .object(let rest) = JSONValue.object(details) else { return .null }
-        return .object(
-            [
-                .init(key: "event", value: .string(name)), .init(key: "number", value: .string(label.number)),
-                .init(key: "title", value: .string(label.title)),
-            ] + rest
-        )
+    /// `{"event", "number", "title"}` and the event's own keys after them.
+    private func event(_ name: String, _ details: some Encodable) -> JSONValue {
+        JSONValue(encoding: EventLine(event: name, number: label.number, title: label.title, details: details))
     }
+}
+
+/// A playback event's line: its name and the episode, then the event's keys.
+private struct EventLine<Details: Encodable>: Encodable {
+    private enum CodingKeys: String, CodingKey { case event, number, title }
+
+    let event: String
+    let number: String
+    let title: String
+    let details: Details
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(number, forKey: .number)
+        try container.encode(title, forKey: .title)
+        try details.encode(to: encoder)
+    }
+}
+
+private struct Nothing: Encodable {}
+
+private struct Started: Encodable {
+    var pid: Int
+    var from: Double
+    @Nullable var speed: Double?
+    @Nullable var duration: Double?
+}
+
+private struct Position: Encodable {
+    var seconds: Double
+    /// Left out until mpv knows the length.
+    var duration: Double?
+}
+
+private struct ChapterReached: Encodable {
+    var chapter: Int
+    /// Left out when the chapter has no title.
+    var chapterTitle: String?
+}
+
+private struct At: Encodable {
+    var seconds: Double
+}
+
+private struct Sleep: Encodable {
+    @Nullable var sleep: String?
+    var remaining: Double?
+}
+
+private struct Stopped: Encodable {
+    var position: Double?
+    var reason: String
 }

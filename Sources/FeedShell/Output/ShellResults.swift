@@ -47,25 +47,28 @@ extension HelpPage {
     }
 
     func encode(to encoder: any Encoder) throws {
-        let json: JSONValue =
-            switch self {
-            case .overview(let specs):
-                .array(
-                    specs.map {
-                        .object([
-                            "name": .string($0.name), "synopsis": .string($0.synopsis), "summary": .string($0.summary),
-                        ])
-                    }
-                )
-            case .command(let spec):
-                .object([
-                    "name": .string(spec.name), "synopsis": .string(spec.synopsis),
-                    "summary": .string(spec.summary), "details": .string(spec.details),
-                    "aliases": .array(spec.aliases.map { .string($0) }),
-                ])
-            }
-        try json.encode(to: encoder)
+        switch self {
+        case .overview(let specs):
+            try specs.map { CommandJSON(name: $0.name, synopsis: $0.synopsis, summary: $0.summary) }.encode(to: encoder)
+        case .command(let spec):
+            try CommandJSON(
+                name: spec.name,
+                synopsis: spec.synopsis,
+                summary: spec.summary,
+                details: spec.details,
+                aliases: spec.aliases
+            ).encode(to: encoder)
+        }
     }
+}
+
+/// `help --json`: a command, with its details and aliases when one was asked for.
+private struct CommandJSON: Encodable {
+    var name: String
+    var synopsis: String
+    var summary: String
+    var details: String?
+    var aliases: [String]?
 }
 
 extension HistoryListing {

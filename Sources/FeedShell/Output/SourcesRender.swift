@@ -143,63 +143,138 @@ extension Render {
 extension JSONRender {
     /// `tracks --json`.
     static func songs(_ tracks: [Track]) -> JSONValue {
-        .array(
-            tracks.enumerated().map { index, track in
-                .object([
-                    "number": .int(index + 1), "id": .int(track.id), "title": .string(track.title),
-                    "artist": .string(track.artist), "album": .string(track.album),
-                    "seconds": track.duration.map { .int($0.components.seconds) } ?? .null,
-                    "previewURL": .string(track.previewURL?.absoluteString),
-                ])
+        JSONValue(
+            encoding: tracks.enumerated().map { index, track in
+                SongJSON(
+                    number: index + 1,
+                    id: track.id,
+                    title: track.title,
+                    artist: track.artist,
+                    album: track.album,
+                    seconds: track.duration?.components.seconds,
+                    previewURL: track.previewURL?.absoluteString
+                )
             }
         )
     }
 
+    private struct SongJSON: Encodable {
+        var number: Int
+        var id: Int64
+        var title: String
+        var artist: String
+        @Nullable var album: String?
+        @Nullable var seconds: Int64?
+        @Nullable var previewURL: String?
+    }
+
     /// `met search --json`: the match count and each object, or its error.
     static func metSearch(_ result: MetSearchOutcome) -> JSONValue {
-        .object([
-            "total": .int(result.total),
-            "objects": .array(
-                result.objects.map { id, fetched in
-                    switch fetched {
-                    case .success(let object): metObject(object)
-                    case .failure(let error):
-                        .object([
-                            "id": .int(id),
-                            "error": .object([
-                                "code": .string(error.code.description), "message": .string(error.description),
-                            ]),
-                        ])
-                    }
-                }
-            ),
-        ])
+        let objects = result.objects.map { id, fetched in
+            switch fetched {
+            case .success(let object): metObject(object)
+            case .failure(let error):
+                JSONValue(
+                    encoding: MetFailureJSON(
+                        id: id,
+                        error: .init(code: error.code.description, message: error.description)
+                    )
+                )
+            }
+        }
+        return JSONValue(encoding: MetSearchJSON(total: result.total, objects: objects))
+    }
+
+    private struct MetSearchJSON: Encodable {
+        var total: Int
+        var objects: [JSONValue]
+    }
+
+    /// An object of the search that could not be read.
+    private struct MetFailureJSON: Encodable {
+        struct Failure: Encodable {
+            var code: String
+            var message: String
+        }
+
+        var id: Int
+        var error: Failure
     }
 
     /// `image --json` and `met image --json`.
     static func savedImage(_ image: SavedImage) -> JSONValue {
-        .object([
-            "path": .string(image.path), "url": .string(image.url.absoluteString), "bytes": .int(image.outcome.bytes),
-            "contentType": .string(image.contentType), "format": .string(image.info?.format.rawValue),
-            "width": image.info.map { .int($0.width) }, "height": image.info.map { .int($0.height) },
-            "cached": .bool(image.outcome.notModified),
-        ])
+        JSONValue(
+            encoding: SavedImageJSON(
+                path: image.path,
+                url: image.url.absoluteString,
+                bytes: image.outcome.bytes,
+                contentType: image.contentType,
+                format: image.info?.format.rawValue,
+                width: image.info?.width,
+                height: image.info?.height,
+                cached: image.outcome.notModified
+            )
+        )
+    }
+
+    private struct SavedImageJSON: Encodable {
+        var path: String
+        var url: String
+        var bytes: Int64
+        @Nullable var contentType: String?
+        @Nullable var format: String?
+        /// Left out when the image could not be measured.
+        var width: Int?
+        var height: Int?
+        var cached: Bool
     }
 
     static func metObject(_ object: MetObject) -> JSONValue {
-        .object([
-            "id": .int(object.id), "title": .string(object.title), "artist": .string(object.artist),
-            "date": .string(object.date), "medium": .string(object.medium), "department": .string(object.department),
-            "culture": .string(object.culture), "dimensions": .string(object.dimensions),
-            "creditLine": .string(object.creditLine), "accessionNumber": .string(object.accessionNumber),
-            "isPublicDomain": .bool(object.isPublicDomain),
-            "primaryImage": .string(object.primaryImage?.absoluteString),
-            "hasPublicImage": .bool(object.hasPublicImage),
-            "constituents": .array(
-                object.constituents.map { .object(["name": .string($0.name), "role": .string($0.role)]) }
-            ),
-            "tags": .array(object.tags.map { .string($0) }), "objectURL": .string(object.objectURL?.absoluteString),
-            "metadataDate": .date(object.metadataDate),
-        ])
+        JSONValue(
+            encoding: MetObjectJSON(
+                id: object.id,
+                title: object.title,
+                artist: object.artist,
+                date: object.date,
+                medium: object.medium,
+                department: object.department,
+                culture: object.culture,
+                dimensions: object.dimensions,
+                creditLine: object.creditLine,
+                accessionNumber: object.accessionNumber,
+                isPublicDomain: object.isPublicDomain,
+                primaryImage: object.primaryImage?.absoluteString,
+                hasPublicImage: object.hasPublicImage,
+                constituents: object.constituents.map { .init(name: $0.name, role: $0.role) },
+                tags: object.tags,
+                objectURL: object.objectURL?.absoluteString,
+                metadataDate: object.metadataDate
+            )
+        )
+    }
+
+    private struct MetObjectJSON: Encodable {
+        struct Constituent: Encodable {
+            var name: String
+            @Nullable var role: String?
+        }
+
+        var id: Int
+        var title: String
+        @Nullable var artist: String?
+        @Nullable var date: String?
+        @Nullable var medium: String?
+        @Nullable var department: String?
+        @Nullable var culture: String?
+        @Nullable var dimensions: String?
+        @Nullable var creditLine: String?
+        @Nullable var accessionNumber: String?
+        var isPublicDomain: Bool
+        @Nullable var primaryImage: String?
+        var hasPublicImage: Bool
+        var constituents: [Constituent]
+        var tags: [String]
+        @Nullable var objectURL: String?
+        @Nullable var metadataDate: Date?
     }
 }

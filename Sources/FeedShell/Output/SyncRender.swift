@@ -85,36 +85,105 @@ extension Render {
 
 extension JSONRender {
     static func sync(_ report: SyncReport, account: SyncAccount) -> JSONValue {
-        func counts(_ counts: [EpisodeAction.Kind: Int]) -> JSONValue {
-            .object(EpisodeAction.Kind.allCases.map { .init(key: $0.rawValue, value: .int(counts[$0] ?? 0)) })
+        JSONValue(
+            encoding: SyncJSON(
+                server: account.server.absoluteString,
+                user: account.user,
+                device: account.device,
+                pushed: ActionCounts(report.pushed),
+                pulled: ActionCounts(report.pulled),
+                subscriptions: .init(
+                    added: report.subscriptionsAdded,
+                    removed: report.subscriptionsRemoved,
+                    subscribed: report.subscribed,
+                    unsubscribed: report.unsubscribed,
+                    rewritten: report.rewritten,
+                    waiting: report.followsWaiting
+                ),
+                episodesChanged: report.episodesChanged,
+                unmatched: report.unmatched,
+                skipped: report.skipped.map { .init(path: $0.path, reason: $0.reason.description) },
+                errors: report.problems,
+                actionsLeft: report.actionsLeft
+            )
+        )
+    }
+
+    /// `sync --json`.
+    private struct SyncJSON: Encodable {
+        struct Subscriptions: Encodable {
+            var added: Int
+            var removed: Int
+            var subscribed: [String]
+            var unsubscribed: [String]
+            var rewritten: Int
+            var waiting: Int
         }
-        return .object([
-            "server": .string(account.server.absoluteString), "user": .string(account.user),
-            "device": .string(account.device),
-            "pushed": counts(report.pushed),
-            "pulled": counts(report.pulled),
-            "subscriptions": .object([
-                "added": .int(report.subscriptionsAdded), "removed": .int(report.subscriptionsRemoved),
-                "subscribed": .array(report.subscribed.map { .string($0) }),
-                "unsubscribed": .array(report.unsubscribed.map { .string($0) }),
-                "rewritten": .int(report.rewritten), "waiting": .int(report.followsWaiting),
-            ]),
-            "episodesChanged": .int(report.episodesChanged),
-            "unmatched": .int(report.unmatched),
-            "skipped": .array(
-                report.skipped.map { .object(["path": .string($0.path), "reason": .string($0.reason.description)]) }
-            ),
-            "errors": .array(report.problems.map { .string($0) }),
-            "actionsLeft": .bool(report.actionsLeft),
-        ])
+
+        struct Skipped: Encodable {
+            var path: String
+            var reason: String
+        }
+
+        var server: String
+        var user: String
+        var device: String
+        var pushed: ActionCounts
+        var pulled: ActionCounts
+        var subscriptions: Subscriptions
+        var episodesChanged: Int
+        var unmatched: Int
+        var skipped: [Skipped]
+        var errors: [String]
+        var actionsLeft: Bool
+    }
+
+    /// Episode actions by kind, every kind named (0 when none), in the
+    /// protocol's order.
+    private struct ActionCounts: Encodable {
+        let counts: [EpisodeAction.Kind: Int]
+
+        init(_ counts: [EpisodeAction.Kind: Int]) { self.counts = counts }
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(_ kind: EpisodeAction.Kind) { stringValue = kind.rawValue }
+            init?(stringValue: String) { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for kind in EpisodeAction.Kind.allCases { try container.encode(counts[kind] ?? 0, forKey: Key(kind)) }
+        }
     }
 
     static func syncStatus(_ status: SyncStatus) -> JSONValue {
-        .object([
-            "server": .string(status.account.server.absoluteString), "user": .string(status.account.user),
-            "device": .string(status.account.device), "api": .string(status.account.flavor.rawValue),
-            "lastSync": .date(status.lastSync),
-            "outbox": .object(["actions": .int(status.actions), "subscriptions": .int(status.subscriptions)]),
-        ])
+        JSONValue(
+            encoding: SyncStatusJSON(
+                server: status.account.server.absoluteString,
+                user: status.account.user,
+                device: status.account.device,
+                api: status.account.flavor.rawValue,
+                lastSync: status.lastSync,
+                outbox: .init(actions: status.actions, subscriptions: status.subscriptions)
+            )
+        )
+    }
+
+    /// `sync status --json`.
+    private struct SyncStatusJSON: Encodable {
+        struct Outbox: Encodable {
+            var actions: Int
+            var subscriptions: Int
+        }
+
+        var server: String
+        var user: String
+        var device: String
+        var api: String
+        @Nullable var lastSync: Date?
+        var outbox: Outbox
     }
 }

@@ -134,16 +134,24 @@ struct TargetOutcomes: CommandResult {
     }
 
     func encode(to encoder: any Encoder) throws {
-        try JSONValue.array(
-            rows.map { row in
-                .object([
-                    "number": .string(row.label.number), "id": .string(row.id.rawValue),
-                    "message": .string(row.outcome.line.description),
-                    "status": row.status.map(JSONRender.status) ?? .null,
-                ])
-            }
-        ).encode(to: encoder)
+        try rows.map { row in
+            OutcomeJSON(
+                number: row.label.number,
+                id: row.id.rawValue,
+                message: row.outcome.line.description,
+                status: row.status.map(JSONRender.status)
+            )
+        }.encode(to: encoder)
     }
+}
+
+/// One target's line in `--json`: its number, download id, what happened, and
+/// its status after.
+private struct OutcomeJSON: Encodable {
+    var number: String
+    var id: String
+    var message: String
+    @Nullable var status: JSONValue?
 }
 
 /// What a listing says when it has nothing in it.

@@ -77,23 +77,38 @@ extension Render {
 extension JSONRender {
     /// `update --json`: an object for each feed read.
     static func update(_ results: [UpdateResult]) -> JSONValue {
-        .array(
-            results.map { result in
-                let (status, arrived, error, code): (String, Int, String?, String?) =
-                    switch result.status {
-                    case .updated(let arrived): ("updated", arrived, nil, nil)
-                    case .unchanged: ("unchanged", 0, nil, nil)
-                    case .interrupted: ("interrupted", 0, "interrupted", nil)
-                    case .unfinished: ("unfinished", 0, "the update's deadline passed", "deadline")
-                    case .failed(let reason): ("failed", 0, Advice.described(reason), reason.code)
-                    case .gone: ("gone", 0, "HTTP 410 Gone", nil)
-                    }
-                return .object([
-                    "number": .int(Int(result.podcastID)),
-                    "title": .string(result.title), "status": .string(status), "newEpisodes": .int(arrived),
-                    "error": .string(error), "code": .string(code),
-                ])
-            }
+        JSONValue(
+            encoding:
+                results.map { result in
+                    let (status, arrived, error, code): (String, Int, String?, String?) =
+                        switch result.status {
+                        case .updated(let arrived): ("updated", arrived, nil, nil)
+                        case .unchanged: ("unchanged", 0, nil, nil)
+                        case .interrupted: ("interrupted", 0, "interrupted", nil)
+                        case .unfinished: ("unfinished", 0, "the update's deadline passed", "deadline")
+                        case .failed(let reason): ("failed", 0, Advice.described(reason), reason.code)
+                        case .gone: ("gone", 0, "HTTP 410 Gone", nil)
+                        }
+                    return UpdatedJSON(
+                        number: Int(result.podcastID),
+                        title: result.title,
+                        status: status,
+                        newEpisodes: arrived,
+                        error: error,
+                        code: code
+                    )
+                }
         )
     }
+}
+
+/// `update --json`: how one feed's read went.
+private struct UpdatedJSON: Encodable {
+    var number: Int
+    var title: String
+    /// `updated`, `unchanged`, `interrupted`, `unfinished`, `failed`, `gone`.
+    var status: String
+    var newEpisodes: Int
+    @Nullable var error: String?
+    @Nullable var code: String?
 }

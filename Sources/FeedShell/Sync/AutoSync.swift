@@ -47,17 +47,27 @@ struct AutomaticSyncNews {
             // "automatic sync failed: cannot connect to …", not "…: cannot sync: cannot connect".
             let reason = (error.failure as? SyncError)?.reason ?? error.description
             lines = ["automatic sync failed: \(SafeText.line(reason))"]
-            json = .object([
-                "event": .string("sync"), "ok": .bool(false),
-                "error": .object(["code": .string(error.code), "message": .string(error.description)]),
-            ])
+            json = JSONValue(
+                encoding: AutoSyncJSON(ok: false, error: .init(code: error.code, message: error.description))
+            )
         case .success(let report):
             guard !report.problems.isEmpty else { return nil }
             lines = report.problems.map { "automatic sync: \(SafeText.line($0))" }
-            json = .object([
-                "event": .string("sync"), "ok": .bool(true),
-                "problems": .array(report.problems.map { .string($0) }),
-            ])
+            json = JSONValue(encoding: AutoSyncJSON(ok: true, problems: report.problems))
         }
     }
+}
+
+/// An automatic sync's line in `--json`: its failure, or the problems of one
+/// that went through.
+private struct AutoSyncJSON: Encodable {
+    struct Failure: Encodable {
+        var code: String
+        var message: String
+    }
+
+    var event = "sync"
+    var ok: Bool
+    var error: Failure?
+    var problems: [String]?
 }
