@@ -132,24 +132,23 @@ public struct AssistantTools: Sendable {
         return library
     }
 
-    /// `P:E` as `episodes` numbers them, resolved to the library's episode.
+    /// `P:E` as `episodes` numbers them (the one parser, ``PlainText/ListedAddress``),
+    /// resolved to the library's episode in one read.
     private func resolve(_ text: String, argument: String = "ref") async throws -> ResolvedLibraryEpisode {
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, let podcast = Int64(parts[0]), podcast > 0, let number = Int(parts[1]), number > 0
-        else {
+        guard let address = ListedAddress(text) else {
             throw Refusal.argument(argument, "must be P:E, episode E of subscription P (such as 2:1), not '\(text)'")
         }
-        let library = try library()
-        guard try await library.podcast(podcast) != nil else {
-            throw Refusal.argument(argument, "there is no subscription \(podcast)")
+        switch try await library().episode(listed: address.number, of: address.podcast) {
+        case .noSubscription: throw Refusal.argument(argument, "there is no subscription \(address.podcast)")
+        case .outOfRange(let count):
+            throw Refusal.argument(
+                argument,
+                count == 0
+                    ? "subscription \(address.podcast) has no episodes"
+                    : "subscription \(address.podcast) has episodes 1-\(count), not \(address.number)"
+            )
+        case .found(let resolved): return resolved
         }
-        let ids = try await library.episodeIDs(of: podcast)
-        guard ids.indices.contains(number - 1) else {
-            throw Refusal.argument(argument, "subscription \(podcast) has episodes 1-\(ids.count), not \(number)")
-        }
-        guard let resolved = try await library.resolve([EpisodeRef(podcast: podcast, episode: ids[number - 1])]).first
-        else { throw Refusal.argument(argument, "no episode \(text)") }
-        return resolved
     }
 
     private func search(_ arguments: Arguments) async throws -> Answer {
@@ -224,7 +223,7 @@ public struct AssistantTools: Sendable {
         let ref = try arguments.required("ref")
         let resolved = try await resolve(ref)
         let library = try library()
-        let stored = try await library.episode(resolved.episodeID) ?? resolved.stored
+        let stored = resolved.stored
         let notes = try await library.summary(of: resolved.episodeID)
         let transcript = try await library.transcript(of: resolved.episodeID)
         // The same value as `show --json`, and whether a transcript is kept.

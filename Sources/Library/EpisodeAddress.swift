@@ -81,3 +81,35 @@ extension Library {
         }
     }
 }
+
+/// What `P:E` names in the library, read at once.
+public enum ListedEpisode: Sendable {
+    /// There is no subscription P.
+    case noSubscription
+    /// Subscription P lists fewer than E episodes: `count` of them.
+    case outOfRange(count: Int)
+    case found(ResolvedLibraryEpisode)
+}
+
+extension Library {
+    /// Episode `number` (1 = newest, as `episodes` lists them) of subscription
+    /// `podcast`, with its subscription, in one read.
+    public func episode(listed number: Int, of podcast: Int64) async throws(LibraryError) -> ListedEpisode {
+        try await read { db in
+            guard let subscription = try StoredPodcast.fetchOne(db, key: podcast) else { return .noSubscription }
+            let stored =
+                number < 1
+                ? nil
+                : try StoredEpisode.fetchOne(
+                    db,
+                    sql: "SELECT * FROM episode WHERE podcastID = ? ORDER BY published DESC, id DESC LIMIT 1 OFFSET ?",
+                    arguments: [podcast, number - 1]
+                )
+            guard let stored else {
+                let count = try StoredEpisode.filter(StoredEpisode.Columns.podcastID == podcast).fetchCount(db)
+                return .outOfRange(count: count)
+            }
+            return .found(ResolvedLibraryEpisode(podcast: subscription, stored: stored, episodeNumber: number))
+        }
+    }
+}

@@ -94,13 +94,14 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         var scope = Scope.loaded
         var rest = Substring(word)
         var noun = noun
-        if let colon = word.firstIndex(of: ":") {
+        if let subscription = ListedAddress.subscription(of: word) {
             guard forms.contains(.subscription) else { return .failure(.formNotTaken(word)) }
-            guard let number = Int64(word[..<colon]), number > 0 else {
-                return .failure(.badSubscription(String(word[..<colon])))
+            switch subscription {
+            case .malformed(let head): return .failure(.badSubscription(String(head)))
+            case .number(let number, let after):
+                scope = .subscription(number)
+                rest = after
             }
-            scope = .subscription(number)
-            rest = word[word.index(after: colon)...]
         } else if word.hasPrefix("t") {
             guard forms.contains(.songs) else { return .failure(.formNotTaken(word)) }
             scope = .songs
