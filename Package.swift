@@ -350,7 +350,8 @@ let package = Package(
         .testTarget(
             name: "LibraryTests",
             dependencies: [
-                "Library", "FeedKit", "HTTPSupport", "PlainText", "FixtureServer", .product(name: "GRDB", package: "GRDB.swift"),
+                "Library", "FeedKit", "HTTPSupport", "PlainText", "FixtureServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Unix-socket helpers the control and end-to-end tests share.
