@@ -70,6 +70,7 @@ let package = Package(
         .executableTarget(
             name: "feedsh",
             dependencies: [
+                "WebBasics",
                 "CFileIO",
                 "FeedKit",
                 "FeedServer",
@@ -96,6 +97,7 @@ let package = Package(
         .target(
             name: "Assistant",
             dependencies: [
+                "WebBasics",
                 "Downloads", "FeedKit", "FeedServices", "HTTPSupport", "Library", "PlainText",
                 .product(name: "MCP", package: "swift-sdk"),
                 // The Logger an MCP transport carries (LineTransport).
@@ -116,6 +118,7 @@ let package = Package(
         .target(
             name: "URLSessionEngine",
             dependencies: [
+                "WebBasics",
                 "Downloads", "HTTPSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -126,6 +129,7 @@ let package = Package(
         .target(
             name: "FeedServices",
             dependencies: [
+                "WebBasics",
                 "Background", "Downloads", "FeedKit", "HTTPSupport", "Library", "PlainText", "Playback", "Processes",
                 "Sync",
             ]
@@ -133,6 +137,7 @@ let package = Package(
         .target(
             name: "FeedShell",
             dependencies: [
+                "WebBasics",
                 "Background", "FeedKit", "FeedServices", "Library", "Downloads", "HTTPSupport",
                 "LineEditor", "Playback",
                 "ShellKit",
@@ -148,6 +153,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
+                "WebBasics",
                 "Downloads", "FeedKit", "FeedServices", "HTTPSupport", "Library", "PlainText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -189,9 +195,13 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
         .target(name: "LineEditor", dependencies: ["CEditLine", "PlainText", "ShellKit", "TerminalKit"]),
+        // An origin, a redacted address, a byte size: the web's values without
+        // a network, for Library and the rest to use without AsyncHTTPClient.
+        .target(name: "WebBasics"),
         .target(
             name: "HTTPSupport",
             dependencies: [
+                "WebBasics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -202,6 +212,7 @@ let package = Package(
         .target(
             name: "FeedKit",
             dependencies: [
+                "WebBasics",
                 "HTTPSupport",
                 "PlainText",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -217,7 +228,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "FeedKit", "HTTPSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "FeedKit", "WebBasics", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own API, for the one check a start makes before it opens
                 // the library (AwayEvents.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -228,6 +239,7 @@ let package = Package(
         .target(
             name: "Sync",
             dependencies: [
+                "WebBasics",
                 "FeedKit", "HTTPSupport", "Library", "PlainText",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -239,6 +251,7 @@ let package = Package(
         .target(
             name: "Downloads",
             dependencies: [
+                "WebBasics",
                 "CFileIO",
                 "HTTPSupport",
                 // The transport helper's process (HelperTransport).
@@ -305,7 +318,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "FeedKitTests", dependencies: ["FeedKit", "FixtureServer", "FixtureData", "HTTPSupport"]),
+        .testTarget(
+            name: "FeedKitTests",
+            dependencies: [
+                "WebBasics", "FeedKit", "FixtureServer", "FixtureData", "HTTPSupport",
+            ]
+        ),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [

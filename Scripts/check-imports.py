@@ -2,7 +2,8 @@
 """Fails when a target imports a module that Package.swift does not declare as its
 dependency (a target of this package or a product of another), when a module below
 the front ends (the core, FeedServices, and what it stands on) imports a front
-end's module, or when a front end imports another. An undeclared import builds
+end's module, or when a front end imports another; and when docs/architecture.md
+does not name a target of Package.swift in its module tree (`  Name/`). An undeclared import builds
 only while some other target happens to build that module first, and hides an
 arrow the wrong way.
 
@@ -23,6 +24,7 @@ SYSTEM = {
 FRONT_ENDS = {"FeedShell", "Assistant", "FeedServer", "ShellKit", "LineEditor", "TerminalKit"}
 BELOW_FRONT_ENDS = {
     "FeedServices", "Playback", "Library", "FeedKit", "Downloads", "Sync", "HTTPSupport", "PlainText", "Processes",
+    "WebBasics",
 }
 # The front ends themselves: the shell (and the background feedsh), serve, mcp.
 PEERS = {"FeedShell", "FeedServer", "Assistant"}
@@ -35,7 +37,12 @@ def main() -> int:
     package = json.loads(subprocess.run([swift, "package", "dump-package"], cwd=root, check=True,
                                         capture_output=True, text=True).stdout)
     problems = []
+    architecture = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
     for target in package["targets"]:
+        # A target is named by its folder: its name, or the path it declares.
+        folder_name = pathlib.PurePath(target.get("path") or target["name"]).name
+        if target["type"] != "test" and not re.search(rf"^\s*{re.escape(folder_name)}/", architecture, re.M):
+            problems.append(f"docs/architecture.md: the module tree does not name the target {target['name']}")
         if target["type"] == "system":
             continue
         name = target["name"]

@@ -6,6 +6,7 @@ import HTTPSupport
 import Library
 import MCP
 import PlainText
+import WebBasics
 
 /// The tools `feedsh mcp` offers an assistant, over the same services the shell
 /// calls: each takes typed arguments, returns structured JSON with a short text,

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPSupport
+import WebBasics
 
 /// Why a download stopped for good (retryable trouble is retried first).
 ///

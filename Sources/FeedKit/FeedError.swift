@@ -1,6 +1,7 @@
 import Foundation
 import HTTPSupport
 import PlainText
+import WebBasics
 
 /// An error from talking to a feed API: what went wrong and where.
 ///

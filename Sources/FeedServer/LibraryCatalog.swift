@@ -4,6 +4,7 @@ import FeedServices
 import Foundation
 import HTTPSupport
 import Library
+import WebBasics
 
 /// What `feedsh serve` serves, read from the library and the download folder
 /// each time it is asked: the episodes whose complete file is on disk.

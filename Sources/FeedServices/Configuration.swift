@@ -3,6 +3,7 @@ import FeedKit
 import Foundation
 import HTTPSupport
 import Library
+import WebBasics
 
 /// Everything the shell needs to know from flags and the environment.
 public struct Configuration: Sendable {

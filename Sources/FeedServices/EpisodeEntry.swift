@@ -4,6 +4,7 @@ import Foundation
 import HTTPSupport
 import Library
 import PlainText
+import WebBasics
 
 /// One episode as every front end gives it: `episodes --json`, `show --json`,
 /// `new --json`, and mcp's `episodes`, `episode` and `new` encode this value, with

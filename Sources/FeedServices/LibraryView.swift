@@ -3,6 +3,7 @@ import FeedKit
 import Foundation
 import Library
 import PlainText
+import WebBasics
 
 /// What the library knows about an episode of the loaded subscription.
 package struct EpisodeMarks: Sendable, Equatable {

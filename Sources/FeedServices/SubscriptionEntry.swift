@@ -2,6 +2,7 @@ import Foundation
 import HTTPSupport
 import Library
 import PlainText
+import WebBasics
 
 /// One subscription as every front end gives it: `podcasts --json`, mcp's
 /// `subscriptions` and the web page's API encode this value, with these keys in

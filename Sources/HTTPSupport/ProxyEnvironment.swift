@@ -1,4 +1,5 @@
 import Foundation
+import WebBasics
 
 /// A proxy to send requests through: an HTTP proxy (requests tunnel through it with
 /// `CONNECT`, as AsyncHTTPClient does for http and https alike) or a SOCKS5 one.

@@ -1,7 +1,7 @@
 import FeedKit
 import Foundation
 import GRDB
-import HTTPSupport
+import WebBasics
 
 /// A private feed's user name and password, kept in their own table so that no
 /// query of podcasts (listings, `export`, `--json`) carries them by accident.

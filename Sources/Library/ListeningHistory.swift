@@ -1,7 +1,7 @@
 import FeedKit
 import Foundation
 import GRDB
-import HTTPSupport
+import WebBasics
 
 /// Which episode a history row or bookmark is about, kept as text beside the
 /// episode's id: a listening history outlives an `unsubscribe`, and its export

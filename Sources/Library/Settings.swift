@@ -1,7 +1,7 @@
 import FeedKit
 import Foundation
 import GRDB
-import HTTPSupport
+import WebBasics
 
 /// A setting kept in the library (`set NAME VALUE`).
 public enum Setting: String, CaseIterable, Sendable {

@@ -6,6 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import Synchronization
+import WebBasics
 
 /// Which API a server speaks.
 public enum SyncFlavor: String, Codable, Sendable {

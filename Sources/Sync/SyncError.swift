@@ -2,6 +2,7 @@ import Foundation
 import HTTPSupport
 import Library
 import PlainText
+import WebBasics
 
 /// Why a sync failed, with what a person needs to mend it. A struct over a private
 /// enum, as `FeedError` is, so that it can grow; `code` is stable for `--json`.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPSupport
 import Library
+import WebBasics
 
 /// What one sync did, for `sync`'s lines and `sync --json`.
 public struct SyncReport: Sendable, Equatable {

@@ -4,6 +4,7 @@ import HTTPSupport
 import NIOCore
 import NIOFoundationCompat
 import Synchronization
+import WebBasics
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -10,6 +10,7 @@ import LineEditor
 import Processes
 import ShellKit
 import TerminalKit
+import WebBasics
 
 /// `feedsh`: parses flags, wires the shell to its inputs, and maps the outcome to an
 /// exit status. Everything else lives in the libraries.

@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import HTTPSupport
 import Testing
+import WebBasics
 
 @testable import FeedKit
 

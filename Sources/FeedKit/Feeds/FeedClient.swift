@@ -5,6 +5,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOHTTPCompression
+import WebBasics
 
 /// Fetches feeds: conditional requests, gzip and deflate, redirects followed by
 /// hand (so that a permanent move is seen), retries for 5xx and 429 with backoff and

@@ -4,6 +4,7 @@ import Library
 import PlainText
 import ShellKit
 import TerminalKit
+import WebBasics
 
 extension Command {
     static let subscribe = Command(

@@ -4,6 +4,7 @@ import Foundation
 import Library
 import PlainText
 import ShellKit
+import WebBasics
 
 /// How a command was used wrongly, as commands name it: the words to say are
 /// written here, with what was typed quoted safely.

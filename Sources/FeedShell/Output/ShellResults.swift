@@ -4,6 +4,7 @@ import HTTPSupport
 import PlainText
 import ShellKit
 import TerminalKit
+import WebBasics
 
 extension About {
     func text(on page: Page) -> String? {
