@@ -113,4 +113,31 @@ struct OutputSchemaTests {
             }
         }
     }
+
+    /// docs/reference.md documents the shapes once: every key of every value
+    /// of the vocabulary is named there.
+    @Test func theReferenceNamesEveryKeyOfTheVocabulary() throws {
+        let reference = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../docs/reference.md").standardized,
+            encoding: .utf8
+        )
+        let schemas: [(String, JSONSchema)] = [
+            ("HitList", .of(HitList.self)), ("SubscriptionList", .of(SubscriptionList.self)),
+            ("EpisodeEntries", .of(EpisodeEntries.self)), ("EpisodeDetail", .of(EpisodeDetail.self)),
+            ("TranscriptPage", .of(TranscriptPage.self)), ("QueueList", .of(QueueList.self)),
+            ("StatsEntry", .of(StatsEntry.self)), ("QueueAddition", .of(QueueAddition.self)),
+            ("MarkChange", .of(MarkChange.self)), ("DownloadStart", .of(DownloadStart.self)),
+            ("SubscribeAnswer", .of(SubscribeAnswer.self)),
+        ]
+        for (name, schema) in schemas {
+            for path in schema.keyPaths {
+                let key = String(path.split(separator: ".").last ?? "")
+                #expect(
+                    reference.contains("`\(key)`") || reference.contains("\"\(key)\""),
+                    "\(name): docs/reference.md does not name \(path)"
+                )
+            }
+        }
+    }
 }
