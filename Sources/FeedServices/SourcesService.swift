@@ -42,6 +42,12 @@ public final class SourcesService: Sendable {
     /// The `met search` in progress, which a new one cancels, and how many began.
     private let metSearch = Mutex<(current: (id: Int, cancel: @Sendable () -> Void)?, count: Int)>((nil, 0))
 
+    /// How many HTTP clients the API clients, feeds, downloads and sync have
+    /// made: none until something is fetched.
+    package var clientsMade: Int {
+        clients.clientsMade + (syncPool.withLock { $0?.clientsMade } ?? 0)
+    }
+
     /// The clients over `network`'s fetchers, or (without one) over `clients`.
     package init(
         configuration: Configuration,

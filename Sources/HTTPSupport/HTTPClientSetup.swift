@@ -106,8 +106,9 @@ public final class HTTPClientPool: Sendable {
         }
     }
 
-    /// How many clients have been made (for tests: a start makes none).
-    var clientsMade: Int { state.withLock { $0.clients.count } }
+    /// How many clients have been made (each with its event loop threads): a
+    /// start, or a `serve` answering feeds, makes none.
+    public var clientsMade: Int { state.withLock { $0.clients.count } }
 
     /// The failure of a request to `url`, naming the proxy when it was the proxy
     /// that could not be reached or refused.
