@@ -11,6 +11,16 @@ public enum MCPFrontEnd {
     /// started go on in the background feedsh.
     /// `services` are the caller's (the helper's composition root).
     public static func run(services: Services, allowChanges: Bool) async throws {
+        let server = await server(services: services, allowChanges: allowChanges)
+        try await server.start(transport: LineTransport())
+        await server.waitUntilCompleted()
+        // What a `download` started finishes without this process.
+        _ = try? await services.downloads.detach()
+    }
+
+    /// The server with its tools over `services`, for any transport: standard
+    /// input and output in `run`, the SDK's `InMemoryTransport` in tests.
+    static func server(services: Services, allowChanges: Bool) async -> Server {
         let tools = AssistantTools(services: services, allowChanges: allowChanges)
         let server = Server(
             name: "feedsh",
@@ -23,9 +33,6 @@ public enum MCPFrontEnd {
         await server.withMethodHandler(CallTool.self) { params in
             await tools.call(params.name, params.arguments ?? [:])
         }
-        try await server.start(transport: LineTransport())
-        await server.waitUntilCompleted()
-        // What a `download` started finishes without this process.
-        _ = try? await services.downloads.detach()
+        return server
     }
 }

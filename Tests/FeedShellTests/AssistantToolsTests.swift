@@ -187,3 +187,33 @@ struct AssistantToolsTests {
         await services.close()
     }
 }
+
+/// The server as an MCP client sees it, over the SDK's in-memory transport: no
+/// process, no pipe.
+@Suite("MCP server in memory")
+struct AssistantServerTests {
+    @Test func aClientListsTheToolsWithTheirSchemasAndCallsThem() async throws {
+        try await AssistantToolsTests.withLibrary { tools, _ in
+            let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
+            let server = await MCPFrontEnd.server(services: tools.services, allowChanges: false)
+            try await server.start(transport: serverSide)
+            let client = Client(name: "test", version: "1")
+            let hello = try await client.connect(transport: clientSide)
+            #expect(hello.serverInfo.name == "feedsh")
+            let listed = try await client.listTools().tools
+            #expect(listed.map(\.name) == AssistantTools.readOnly)
+            #expect(listed.allSatisfy { $0.outputSchema != nil })
+            let answer = try await client.send(CallTool.request(.init(name: "subscriptions", arguments: [:]))).value
+            let schema = try #require(listed.first { $0.name == "subscriptions" }?.outputSchema)
+            let content = try #require(answer.structuredContent)
+            #expect(OutputSchemaTests.problems(content, schema) == [])
+            #expect(content.objectValue?["subscriptions"]?.arrayValue?.first?.objectValue?["title"] == "Memory Lane")
+            let refused = try await client.send(
+                CallTool.request(.init(name: "mark", arguments: ["ref": "1:1", "as": "played"]))
+            ).value
+            #expect(refused.isError == true)
+            await client.disconnect()
+            await server.stop()
+        }
+    }
+}
