@@ -156,6 +156,8 @@ let package = Package(
                 "WebBasics",
                 "Downloads", "FeedKit", "FeedServices", "HTTPSupport", "Library", "PlainText",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The request and response parts the connection limit's handler sees.
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -47,17 +47,22 @@ public struct FeedServer: Sendable {
         /// idle or half-sent connection holds a file descriptor, and enough of
         /// them stopped the server answering anyone.
         public var idleTimeout: Duration
+        /// At most this many connections at once (nil: half the open-file
+        /// limit); past it, the one inactive longest is closed to make room.
+        public var maxConnections: Int?
 
         public init(
             host: String = "127.0.0.1",
             port: Int = 8786,
             password: String? = nil,
-            idleTimeout: Duration = .seconds(20)
+            idleTimeout: Duration = .seconds(20),
+            maxConnections: Int? = nil
         ) {
             self.host = host
             self.port = port
             self.password = password
             self.idleTimeout = idleTimeout
+            self.maxConnections = maxConnections
         }
 
         /// Whether `host` is a loopback address (only this machine reaches it).
@@ -90,10 +95,12 @@ public struct FeedServer: Sendable {
         var logger = Logger(label: "feedsh.serve")
         logger.logLevel = .critical
         let idle = configuration.idleTimeout.components
+        let limit = configuration.maxConnections.map(ConnectionLimit.init) ?? .fromOpenFileLimit()
         let app = Application(
             router: router(),
             server: .http1(
                 configuration: .init(
+                    additionalChannelHandlers: [limit.handler()],
                     idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
                 )
             ),

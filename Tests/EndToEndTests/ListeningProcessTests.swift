@@ -581,11 +581,23 @@ final class LiveFeedsh: Sendable {
         case standardError
     }
 
-    init(_ arguments: [String], environment: [String: String], lines: Lines = .standardOutput) throws {
+    /// With `openFiles`, under that limit of open files (util-linux's
+    /// `prlimit`, which sets it and execs feedsh: `pid` is feedsh's).
+    init(
+        _ arguments: [String],
+        environment: [String: String],
+        lines: Lines = .standardOutput,
+        openFiles: Int? = nil
+    ) throws {
         home = try temporaryDirectory()
         let process = Process()
-        process.executableURL = feedshBinary
-        process.arguments = arguments
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFiles):\(openFiles)", feedshBinary.path] + arguments
+        } else {
+            process.executableURL = feedshBinary
+            process.arguments = arguments
+        }
         process.environment = testEnvironment(environment, home: home)
         let read = Pipe()
         errors = Pipe()

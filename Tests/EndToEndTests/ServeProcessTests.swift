@@ -151,6 +151,54 @@ struct ServeProcessTests {
         }
     }
 
+    /// With the usual 1,024 open files, 1,100 connections that send nothing
+    /// once stopped it answering anyone (and it later died of SIGILL). Past its
+    /// limit (half the open files) the connection inactive longest is closed:
+    /// a feed asked for after the flood is answered, and the server stops
+    /// cleanly.
+    @Test func elevenHundredIdleConnectionsDoNotStopItAnswering() async throws {
+        try await Scene.with { scene in
+            let serve = try LiveServe(environment: scene.environment, openFiles: 1024)
+            let url = try await serve.url()
+            let port = try #require(URL(string: url)?.port)
+            // This test's own sockets: past its soft limit, up to the hard one.
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            if limit.rlim_cur < 2048 {
+                limit.rlim_cur = min(2048, limit.rlim_max)
+                setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            }
+            var flood: [Int32] = []
+            defer { flood.forEach { close($0) } }
+            for _ in 0..<1100 {
+                let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = in_port_t(UInt16(port).bigEndian)
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                guard connected == 0 else {
+                    close(socket)
+                    break
+                }
+                flood.append(socket)
+            }
+            #expect(flood.count == 1100)
+            try await Task.sleep(for: .milliseconds(500))
+            let answer = try await Subprocess.run(
+                .name("curl"),
+                arguments: ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", url + "feeds/all.xml"],
+                output: .string(limit: 1 << 16)
+            )
+            #expect(answer.standardOutput == "200")
+            #expect(try await serve.stop() == 0)
+        }
+    }
+
     @Test func beyondLoopbackAPasswordIsRequiredAndAsked() async throws {
         try await Scene.with { scene in
             let refused = try await runFeedsh(["serve", "--listen", "0.0.0.0:0"], environment: scene.environment)
@@ -375,8 +423,18 @@ struct ServeTestError: Error, CustomStringConvertible {
 typealias LiveServe = LiveFeedsh
 
 extension LiveFeedsh {
-    convenience init(environment: [String: String], listen: String = "127.0.0.1:0", extra: [String] = []) throws {
-        try self.init(["serve", "--listen", listen, "--json"] + extra, environment: environment, lines: .standardError)
+    convenience init(
+        environment: [String: String],
+        listen: String = "127.0.0.1:0",
+        extra: [String] = [],
+        openFiles: Int? = nil
+    ) throws {
+        try self.init(
+            ["serve", "--listen", listen, "--json"] + extra,
+            environment: environment,
+            lines: .standardError,
+            openFiles: openFiles
+        )
     }
 
     /// `http://127.0.0.1:PORT/`, once it listens.
