@@ -134,21 +134,17 @@ public struct AssistantTools: Sendable {
     }
 
     /// `P:E` as `episodes` numbers them (the one parser, ``PlainText/ListedAddress``),
-    /// resolved to the library's episode in one read.
+    /// resolved to the library's episode in one read (the core's, as the web page's).
     private func resolve(_ text: String, argument: String = "ref") async throws -> ResolvedLibraryEpisode {
         guard let address = ListedAddress(text) else {
             throw Refusal.argument(argument, "must be P:E, episode E of subscription P (such as 2:1), not '\(text)'")
         }
-        switch try await library().episode(listed: address.number, of: address.podcast) {
-        case .noSubscription: throw Refusal.argument(argument, "there is no subscription \(address.podcast)")
-        case .outOfRange(let count):
-            throw Refusal.argument(
-                argument,
-                count == 0
-                    ? "subscription \(address.podcast) has no episodes"
-                    : "subscription \(address.podcast) has episodes 1-\(count), not \(address.number)"
-            )
-        case .found(let resolved): return resolved
+        do {
+            return try await services.resolve(address)
+        } catch AddressProblem.noLibrary {
+            throw Refusal("\(AddressProblem.noLibrary)")
+        } catch let problem as AddressProblem {
+            throw Refusal.argument(argument, problem.description)
         }
     }
 
@@ -221,25 +217,12 @@ public struct AssistantTools: Sendable {
     }
 
     private func episode(_ arguments: Arguments) async throws -> Answer {
-        let ref = try arguments.required("ref")
-        let resolved = try await resolve(ref)
-        let library = try library()
-        let stored = resolved.stored
-        let notes = try await library.summary(of: resolved.episodeID)
-        let transcript = try await library.transcript(of: resolved.episodeID)
+        let resolved = try await resolve(try arguments.required("ref"))
         // The same value as `show --json`, and whether a transcript is kept.
-        guard
-            let value = await entry(
-                stored,
-                ref: resolved.ref,
-                number: .place(resolved.episodeNumber),
-                podcast: resolved.podcast,
-                description: .some(notes)
-            )
-        else { throw Refusal("\(resolved.ref) has no usable audio address") }
-        return (
-            EpisodeDetail(value, transcriptKept: transcript != nil), "\(resolved.ref) \(SafeText.line(stored.title))"
-        )
+        guard let detail = try await services.detail(of: resolved) else {
+            throw Refusal("\(resolved.ref) has no usable audio address")
+        }
+        return (detail, "\(resolved.ref) \(SafeText.line(resolved.stored.title))")
     }
 
     private func transcript(_ arguments: Arguments) async throws -> Answer {

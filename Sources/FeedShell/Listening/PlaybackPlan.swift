@@ -288,12 +288,6 @@ extension ListeningService {
         }
     }
 
-    /// The podcast's own speed (`set podcast P speed X`), else the `speed` setting.
-    func speed(of podcast: StoredPodcast?) async -> Double {
-        if let speed = podcast?.speed { return speed }
-        return await library.settings().speed
-    }
-
     /// Plays `plan` until the player exits, passing its events on and writing the
     /// position to the library every few seconds; then records how it ended
     /// (played, or where it stopped), also when the calling task was cancelled
@@ -311,8 +305,9 @@ extension ListeningService {
             var wrote = false
             for await seconds in positions where ContinuousClock.now - lastSave >= Self.positionSaveInterval {
                 lastSave = .now
-                if let library, let episodeID {
-                    try? await library.savePosition(episodeID, seconds: seconds)
+                if library != nil, let episodeID {
+                    // The call every front end saves a place through (the web page too).
+                    try? await self.savePlace(of: episodeID, seconds: seconds)
                     wrote = true
                 }
             }
