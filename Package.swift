@@ -161,6 +161,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            // The web page, carried in the binary.
+            resources: [
+                .embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css"),
+                .embedInCode("Web/manifest.webmanifest"), .embedInCode("Web/icon.svg"),
             ]
         ),
         .target(

@@ -151,19 +151,13 @@ public struct AssistantTools: Sendable {
     private func search(_ arguments: Arguments) async throws -> Answer {
         let words = try arguments.required("words")
         let limit = try arguments.int("limit", in: 1...100) ?? 10
-        let query: SearchQuery
-        do {
-            query = try SearchQuery(Tokenizer.statements(words).first ?? [words])
-        } catch let error as SearchQueryError {
-            throw Refusal.argument("words", QueryWords.problem(error))
-        } catch {
-            throw Refusal.argument("words", "cannot be read as words")
-        }
-        guard let library = try services.library.openIfExists() else {
-            return (HitList([]), "no hits")
-        }
         // The same value as `find --json`.
-        let hits = try await library.search(query, limit: limit).map(FindHitEntry.init)
+        let hits: [FindHitEntry]
+        do {
+            hits = try await services.find(words, limit: limit)
+        } catch let problem as FindProblem {
+            throw Refusal.argument("words", problem.description)
+        }
         return (HitList(hits), "\(Self.count(hits.count, "hit")) for '\(SafeText.line(words))'")
     }
 

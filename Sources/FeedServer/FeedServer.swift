@@ -36,7 +36,7 @@ public struct ServeLogLine: Sendable, Equatable {
 }
 
 /// The HTTP front end of `feedsh serve`: feeds of the downloaded episodes, OPML,
-/// and the files themselves, with Basic auth when a password is set.
+/// the files themselves and the web page, with Basic auth when a password is set.
 public struct FeedServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -72,6 +72,8 @@ public struct FeedServer: Sendable {
     }
 
     let catalog: any ServeCatalog
+    /// The web page's library side; nil with `--no-web` (no page, no `/api/`).
+    let web: (any WebLibrary)?
     public let configuration: Configuration
     let log: @Sendable (ServeLogLine) -> Void
 
@@ -80,7 +82,17 @@ public struct FeedServer: Sendable {
         configuration: Configuration,
         log: @escaping @Sendable (ServeLogLine) -> Void
     ) {
+        self.init(catalog: catalog, web: nil, configuration: configuration, log: log)
+    }
+
+    package init(
+        catalog: any ServeCatalog,
+        web: (any WebLibrary)?,
+        configuration: Configuration,
+        log: @escaping @Sendable (ServeLogLine) -> Void
+    ) {
         self.catalog = catalog
+        self.web = web
         self.configuration = configuration
         self.log = log
     }
@@ -124,7 +136,9 @@ public struct FeedServer: Sendable {
         router.add(middleware: RequestLog(log: log))
         if configuration.isLoopback { router.add(middleware: LoopbackHost()) }
         if let password = configuration.password { router.add(middleware: BasicAuthentication(password: password)) }
+        if web != nil { router.add(middleware: SecurityHeaders()) }
         register(on: router)
+        if let web { registerWeb(on: router, web: web) }
         return router
     }
 

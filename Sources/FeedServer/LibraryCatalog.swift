@@ -109,7 +109,7 @@ public struct LibraryCatalog: ServeCatalog {
     }
 
     /// The episode as a served item, when its complete file is on disk.
-    private func served(_ stored: StoredEpisode, of podcast: StoredPodcast) -> ServedItem? {
+    func served(_ stored: StoredEpisode, of podcast: StoredPodcast) -> ServedItem? {
         guard let episode = stored.episode(in: podcast) else { return nil }
         let ext = episode.fileExtension
         let file = services.downloads.layout.file(podcastID: podcast.downloadKey, episodeID: episode.id, extension: ext)

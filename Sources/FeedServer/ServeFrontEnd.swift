@@ -55,7 +55,8 @@ public enum ServeFrontEnd {
         services: Services,
         listen: String,
         updateEvery: Duration?,
-        json: Bool
+        json: Bool,
+        web: Bool = true
     ) async throws {
         guard let (name, port) = listenAddress(listen) else { throw Refusal.badListen(listen) }
         // Bound, and judged loopback or not, by the address the name resolves to
@@ -66,8 +67,10 @@ public enum ServeFrontEnd {
         var stored: String?
         if environment == nil { stored = await services.library.settings().values[.servePassword] }
         let password = environment ?? stored
+        let catalog = LibraryCatalog(services: services)
         let server = FeedServer(
-            catalog: LibraryCatalog(services: services),
+            catalog: catalog,
+            web: web ? catalog : nil,
             configuration: .init(host: host, port: port, password: password),
             log: { line in write(json ? requestJSON(line) : requestText(line)) }
         )
@@ -86,10 +89,13 @@ public enum ServeFrontEnd {
             write(
                 json
                     ? LogLine.json(Serving(url: "http://\(shown):\(bound)/"))
-                    : "serving http://\(shown):\(bound)/feeds/all.xml, /feeds/P.xml, /feeds/queue.xml, "
+                    : (web ? "serving your library's page at http://\(shown):\(bound)/ and " : "serving ")
+                        + "http://\(shown):\(bound)/feeds/all.xml, /feeds/P.xml, /feeds/queue.xml, "
                         + "/subscriptions.opml\(auth)"
             )
         }
+        // Downloads the page started finish in the background feedsh.
+        if web, await !services.downloads.engine.all().isEmpty { _ = try? await services.downloads.detach() }
     }
 
     /// The first address `name` resolves to, as numbers (`127.0.0.1`, `::1`).

@@ -170,3 +170,42 @@ extension ListeningService {
         return await library.settings().speed
     }
 }
+
+/// Words `find` cannot read, said as the problem with them.
+package struct FindProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
+}
+
+/// One chapter, as `chapters --json` and the web page give it.
+package struct ChapterEntry: Codable, Sendable, Equatable {
+    /// From 1.
+    package var number: Int
+    /// Seconds in.
+    package var start: Double
+    @Nullable package var title: String?
+    @Nullable package var url: String?
+
+    package init(number: Int, _ chapter: Chapter) {
+        self.number = number
+        start = chapter.start
+        title = SafeText.line(chapter.title)
+        url = chapter.url.map { URL.redacted($0.absoluteString) }
+    }
+}
+
+extension Services {
+    /// `find`'s words (`"a phrase"`, `pre*`, `OR`, `NOT`) over every show note
+    /// and kept transcript, best first; none without a library.
+    package func find(_ words: String, limit: Int) async throws -> [FindHitEntry] {
+        let query: SearchQuery
+        do {
+            query = try SearchQuery(Tokenizer.statements(words).first ?? [words])
+        } catch let error as SearchQueryError {
+            throw FindProblem(description: QueryWords.problem(error))
+        } catch {
+            throw FindProblem(description: "cannot be read as words")
+        }
+        guard let library = try self.library.openIfExists() else { return [] }
+        return try await library.search(query, limit: limit).map(FindHitEntry.init)
+    }
+}

@@ -8,6 +8,8 @@ public struct ListeningStats: Sendable, Equatable {
     public enum Grouping: String, Sendable, CaseIterable {
         case podcast
         case month
+        /// ISO 8601 weeks: `2026-W48`.
+        case week
     }
 
     /// The sums over some playbacks.
@@ -33,7 +35,8 @@ public struct ListeningStats: Sendable, Equatable {
         }
     }
 
-    /// One row of a grouping: a podcast's title or a month (`2026-11`).
+    /// One row of a grouping: a podcast's title, a month (`2026-11`) or a week
+    /// (`2026-W48`).
     public struct Group: Sendable, Equatable {
         public var name: String
         public var totals: Totals
@@ -41,7 +44,7 @@ public struct ListeningStats: Sendable, Equatable {
 
     public var totals = Totals()
     /// The groups asked for, most listened first for podcasts, in time order for
-    /// months.
+    /// months and weeks.
     public var groups: [Group] = []
     /// The podcasts listened to longest, at most five.
     public var topPodcasts: [Group] = []
@@ -51,12 +54,18 @@ public struct ListeningStats: Sendable, Equatable {
     public init(_ records: [PlaybackRecord], by grouping: Grouping? = nil, calendar: Calendar = .current) {
         var podcasts: [String: Totals] = [:]
         var months: [String: Totals] = [:]
+        var weeks: [String: Totals] = [:]
+        var iso = Calendar(identifier: .iso8601)
+        iso.timeZone = calendar.timeZone
         for record in records {
             totals.add(record)
             podcasts[record.podcastTitle, default: Totals()].add(record)
             let parts = calendar.dateComponents([.year, .month], from: record.started)
             let month = String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
             months[month, default: Totals()].add(record)
+            let week = iso.dateComponents([.yearForWeekOfYear, .weekOfYear], from: record.started)
+            weeks[String(format: "%04d-W%02d", week.yearForWeekOfYear ?? 0, week.weekOfYear ?? 0), default: Totals()]
+                .add(record)
         }
         let byTime = podcasts.map { Group(name: $0.key, totals: $0.value) }.sorted {
             ($0.totals.listened, $1.name) > ($1.totals.listened, $0.name)
@@ -65,6 +74,7 @@ public struct ListeningStats: Sendable, Equatable {
         switch grouping {
         case .podcast: groups = byTime
         case .month: groups = months.map { Group(name: $0.key, totals: $0.value) }.sorted { $0.name < $1.name }
+        case .week: groups = weeks.map { Group(name: $0.key, totals: $0.value) }.sorted { $0.name < $1.name }
         case nil: groups = []
         }
     }

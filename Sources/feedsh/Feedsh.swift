@@ -22,7 +22,7 @@ struct Feedsh: AsyncParsableCommand {
             feedsh [options]                   (interactive on a terminal, else commands from stdin)
               feedsh [options] -c 'CMD; CMD'
               feedsh [options] -f FILE
-              feedsh serve [--listen ADDR:PORT] [--update-every DURATION] [--json]
+              feedsh serve [--listen ADDR:PORT] [--update-every DURATION] [--json] [--no-web]
               feedsh mcp [--allow-changes]
               feedsh serve-fixtures [--port N] [--rate BYTES]
             """,
@@ -330,9 +330,9 @@ struct Feedsh: AsyncParsableCommand {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve your downloaded episodes as podcast feeds, for any podcast app.",
+        abstract: "Serve your library as a web player and your downloads as podcast feeds, for any podcast app.",
         discussion: """
-            Serves /feeds/all.xml (every downloaded episode, newest first), /feeds/P.xml (subscription \
+            Serves a web page at / (your subscriptions, episodes, queue, find, bookmarks and listening             statistics, and a player that saves your place in the library, as the terminal's does;             --no-web leaves it out), /feeds/all.xml (every downloaded episode, newest first), /feeds/P.xml (subscription \
             P's), /feeds/queue.xml (the play queue) and /subscriptions.opml, with the files under /media/ \
             (ranges, ETags). Beyond loopback it wants a password (FEEDSH_SERVE_PASSWORD, or 'set \
             serve-password' in the shell), and every route then asks for it with Basic auth (any user \
@@ -355,6 +355,9 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Log each request and update as one JSON object a line.")
     var json = false
+
+    @Flag(help: "Serve only the feeds, OPML and files: no web page at / and no /api/.")
+    var noWeb = false
 
     @OptionGroup var paths: LibraryPaths
 
@@ -383,7 +386,13 @@ struct Serve: AsyncParsableCommand {
     func execute() async throws {
         let services = Services(configuration: try paths.configuration())
         do {
-            try await ServeFrontEnd.run(services: services, listen: listen, updateEvery: try interval, json: json)
+            try await ServeFrontEnd.run(
+                services: services,
+                listen: listen,
+                updateEvery: try interval,
+                json: json,
+                web: !noWeb
+            )
             await services.close()
         } catch let refusal as ServeFrontEnd.Refusal {
             await services.close()

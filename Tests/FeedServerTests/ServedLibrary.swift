@@ -9,7 +9,7 @@ import Testing
 /// A library on disk, served: subscription 1 ("Harbour Sounds") with three
 /// episodes, the newest two downloaded, over real services (no network: nothing
 /// here fetches), for the routes through HummingbirdTesting.
-struct ServedLibrary {
+struct ServedLibrary: Sendable {
     let folder: URL
     let services: Services
     let library: Library
