@@ -1,6 +1,5 @@
 import FeedServices
 import Foundation
-import HTTPTypes
 import Hummingbird
 import NIOCore
 import PlainText
@@ -108,13 +107,13 @@ extension FeedServer {
     /// origin cannot make it say this one. A client that is no browser (curl, a
     /// script) sends neither, and is no page another site could drive.
     static func sameOrigin(_ request: Request) throws {
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] {
+        if let site = request.headers[.init("Sec-Fetch-Site")!] {
             guard site == "same-origin" || site == "none" else {
                 throw WebRefusal(.forbidden, "a change must come from this server's own page")
             }
         }
-        if let origin = request.headers[HTTPField.Name("Origin")!] {
-            let host = request.head.authority ?? request.headers[HTTPField.Name("Host")!]
+        if let origin = request.headers[.init("Origin")!] {
+            let host = request.head.authority ?? request.headers[.init("Host")!]
             guard let host, origin == "http://" + host else {
                 throw WebRefusal(.forbidden, "a change must come from this server's own page")
             }
@@ -180,8 +179,8 @@ struct SecurityHeaders: RouterMiddleware {
     ) async throws -> Response {
         var response = try await next(request, context)
         response.headers[.contentSecurityPolicy] = Self.policy
-        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[.init("X-Content-Type-Options")!] = "nosniff"
+        response.headers[.init("Referrer-Policy")!] = "no-referrer"
         return response
     }
 }

@@ -1,6 +1,5 @@
 import FeedServices
 import Foundation
-import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Library
@@ -110,7 +109,7 @@ import Testing
                 try await client.execute(
                     uri: "/api/episodes/1:1/place",
                     method: .post,
-                    headers: [HTTPField.Name(name)!: value],
+                    headers: [.init(name)!: value],
                     body: body
                 ) { #expect($0.status == .forbidden, "\(name)") }
             }
@@ -119,7 +118,7 @@ import Testing
                 uri: "/api/episodes/1:1/place",
                 method: .post,
                 // The router's tests name this server `localhost`.
-                headers: [HTTPField.Name("Origin")!: "http://localhost"],
+                headers: [.init("Origin")!: "http://localhost"],
                 body: body
             ) { response in
                 #expect(response.status == .ok)
@@ -132,7 +131,7 @@ import Testing
             try await client.execute(
                 uri: "/api/episodes/1:1/place",
                 method: .post,
-                headers: [.contentType: "text/plain;charset=UTF-8", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"],
+                headers: [.contentType: "text/plain;charset=UTF-8", .init("Sec-Fetch-Site")!: "same-origin"],
                 body: ByteBuffer(string: #"{"seconds": 120, "startedAt": 42.5, "ended": true}"#)
             ) { response in
                 let answer = try Self.json(response)
