@@ -2,6 +2,8 @@
 SWIFT ?= swift
 FEEDSH := .build/debug/feedsh
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Selenium, which drives Chromium through chromium-driver in the web page's tests.
+SELENIUM := 4.51.0
 PREFIX ?= /usr/local
 DESTDIR ?=
 
@@ -51,20 +53,24 @@ test-deps: deps
 		&& command -v less >/dev/null && command -v mpv >/dev/null && command -v podboat >/dev/null \
 		&& command -v curl >/dev/null \
 		&& { command -v tinyproxy || test -x /usr/sbin/tinyproxy; } >/dev/null \
+		&& test -x /usr/bin/chromium && test -x /usr/bin/chromedriver \
 		&& php -r 'exit(extension_loaded("sqlite3") ? 0 : 1);' 2>/dev/null || { \
-		echo "installing tmux, zsh, fish, less, mpv, newsboat (podboat), curl, tinyproxy, php-cli and php-sqlite3"; \
+		echo "installing tmux, zsh, fish, less, mpv, newsboat (podboat), curl, tinyproxy, php-cli, php-sqlite3," \
+			"chromium and chromium-driver (the web page's tests)"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less mpv newsboat curl \
-			tinyproxy php-cli php-sqlite3; }
-	@test -x .build-venv/bin/python && .build-venv/bin/python -c 'import mygpoclient, feedparser, podcastparser, mcp' \
-		2>/dev/null || { \
+			tinyproxy php-cli php-sqlite3 chromium chromium-driver; }
+	@test -x .build-venv/bin/python \
+		&& .build-venv/bin/python -c 'import mygpoclient, feedparser, podcastparser, mcp, selenium' 2>/dev/null || { \
 		echo "making .build-venv with mygpoclient (gPodder's client library, the sync tests' reference client)" \
-			"with feedparser and podcastparser (the serve tests' feed readers) and mcp (the MCP tests' client)"; \
+			"with feedparser and podcastparser (the serve tests' feed readers), mcp (the MCP tests' client)" \
+			"and selenium (drives Chromium for the web page's tests)"; \
 		rm -rf .build-venv; \
 		{ python3 -m venv .build-venv 2>/dev/null || { rm -rf .build-venv && \
 			$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-pip && \
 			python3 -m venv .build-venv; }; } && \
-		.build-venv/bin/pip install -q mygpoclient==1.10 feedparser==6.0.14 podcastparser==0.6.11 mcp==1.26.0; }
+		.build-venv/bin/pip install -q mygpoclient==1.10 feedparser==6.0.14 podcastparser==0.6.11 mcp==1.26.0 \
+			selenium==$(SELENIUM); }
 
 # The whole suite on the debug build, then every end-to-end test again on the
 # release binary that `make install` ships: the optimizer has changed behaviour

@@ -298,6 +298,7 @@ let package = Package(
                 .embedInCode("feeds/latin1.rss"),
                 .embedInCode("feeds/cp1252.rss"),
                 .embedInCode("feeds/bom.rss"),
+                .embedInCode("feeds/hostile.rss"),
                 .embedInCode("feeds/bomb.rss"),
                 .embedInCode("opml/gpodder.opml"),
                 .embedInCode("opml/antennapod.opml"),

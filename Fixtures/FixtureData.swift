@@ -21,6 +21,7 @@ public enum FixtureFiles {
         "images/tiles.gif": PackageResources.tiles_gif,
         "images/swatch.webp": PackageResources.swatch_webp,
         "feeds/quirks.rss": PackageResources.quirks_rss,
+        "feeds/hostile.rss": PackageResources.hostile_rss,
         "feeds/atom.xml": PackageResources.atom_xml,
         "feeds/latin1.rss": PackageResources.latin1_rss,
         "feeds/cp1252.rss": PackageResources.cp1252_rss,

@@ -36,10 +36,12 @@ extension LibraryCatalog: WebLibrary {
         guard let detail = try await services.detail(of: resolved) else {
             throw WebRefusal(.notFound, "\(address) has no usable audio address")
         }
-        let notes = try await services.library.openIfExists()?.summary(of: resolved.episodeID) ?? nil
+        // The notes' markup the library kept (links, lists), else their text.
+        let notes =
+            resolved.stored.notes.map(ShowNotes.html) ?? detail.entry.detail?.description.map(ShowNotes.plain) ?? ""
         return WebEpisode(
             episode: detail,
-            notesHTML: notes.map(ShowNotes.html) ?? "",
+            notesHTML: notes,
             media: served(resolved.stored, of: resolved.podcast).map { "/media/" + $0.mediaPath },
             podcastNumber: Int(address.podcast),
             speed: await services.listening.speed(of: resolved.podcast),
@@ -67,14 +69,19 @@ extension LibraryCatalog: WebLibrary {
     package func chapters(_ address: ListedAddress) async throws -> WebChapters {
         let resolved = try await resolve(address)
         guard let link = resolved.stored.chaptersURL, let url = URL(string: link) else {
-            return WebChapters(ref: resolved.ref, chapters: [])
+            return WebChapters(ref: resolved.ref, chapters: [], problem: nil)
         }
         let authorization = await services.library.authorization(for: url, ofEpisode: resolved.episodeID)
-        let chapters = try await services.sources.chapters.chapters(at: url, authorization: authorization)
-        return WebChapters(
-            ref: resolved.ref,
-            chapters: chapters.enumerated().map { ChapterEntry(number: $0.offset + 1, $0.element) }
-        )
+        do throws(FeedError) {
+            let chapters = try await services.sources.chapters.chapters(at: url, authorization: authorization)
+            return WebChapters(
+                ref: resolved.ref,
+                chapters: chapters.enumerated().map { ChapterEntry(number: $0.offset + 1, $0.element) }
+            )
+        } catch {
+            // The feed's file, not the page's question, is at fault: said, not a 500.
+            return WebChapters(ref: resolved.ref, chapters: [], problem: error.description)
+        }
     }
 
     package func find(_ words: String) async throws -> HitList {

@@ -67,4 +67,6 @@ package struct WebEpisode: Encodable, Sendable {
 package struct WebChapters: Encodable, Sendable {
     package var ref: String
     package var chapters: [ChapterEntry]
+    /// Why the feed's chapters could not be read, when they could not.
+    @Nullable package var problem: String?
 }

@@ -330,6 +330,10 @@ public final class Library: Sendable {
         // Listening, part 3: the podcasts' own listening settings, the history of
         // plays and the bookmarks.
         migrator.registerMigration("v11") { db in try createListeningTables(db) }
+        // Show notes with links kept as allow-listed markup, for the web page.
+        migrator.registerMigration("v12") { db in
+            try db.alter(table: "episode") { t in t.add(column: "notes", .text) }
+        }
         return migrator
     }
 

@@ -69,6 +69,9 @@ public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, Fetchab
     public var guid: String
     public var title: String
     public var summary: String?
+    /// The show notes as allow-listed markup, when they hold more than text
+    /// (``FeedKit/FeedItem/notes``): the web page shows their links.
+    public var notes: String?
     public var published: Date?
     public var seconds: Double?
     public var audioURL: String
@@ -104,6 +107,7 @@ public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, Fetchab
         guid = item.guid
         title = item.title
         summary = item.description
+        notes = item.notes
         published = item.published
         seconds = item.duration.map { Double($0.components.seconds) }
         audioURL = item.enclosure.url.absoluteString
@@ -126,6 +130,7 @@ public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, Fetchab
         let fresh = StoredEpisode(item, podcastID: podcastID, isNew: isNew, seen: firstSeen)
         title = fresh.title
         summary = fresh.summary
+        notes = fresh.notes
         published = fresh.published
         seconds = fresh.seconds
         audioURL = fresh.audioURL

@@ -39,10 +39,11 @@ struct ServedLibrary: Sendable {
             FeedItem(
                 guid: "harbour-\(day)",
                 title: day == 3 ? "\(title) \(day)" : "Tide \(day)",
-                description: notes,
+                description: FeedText.plain(notes),
                 published: Date(timeIntervalSince1970: 1_790_000_000 + Double(day) * 86_400),
                 duration: .seconds(120),
-                enclosure: Enclosure(url: URL(string: "https://media.example/h\(day).mp3")!, type: "audio/mpeg")
+                enclosure: Enclosure(url: URL(string: "https://media.example/h\(day).mp3")!, type: "audio/mpeg"),
+                notes: ShowNotes.markup(notes)
             )
         }
         _ = try await library.store(feed, for: id, validators: (nil, nil))

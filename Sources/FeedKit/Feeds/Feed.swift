@@ -50,6 +50,9 @@ public struct FeedItem: Sendable, Equatable {
     public var funding: [Funding] = []
     /// `podcast:person` names.
     public var persons: [String] = []
+    /// The show notes as allow-listed markup (``ShowNotes/markup(_:)``), when
+    /// they hold links, lists or emphasis; `description` is their text.
+    public var notes: String?
 
     public init(
         guid: String,
@@ -65,7 +68,8 @@ public struct FeedItem: Sendable, Equatable {
         chaptersURL: URL? = nil,
         transcripts: [Transcript] = [],
         funding: [Funding] = [],
-        persons: [String] = []
+        persons: [String] = [],
+        notes: String? = nil
     ) {
         self.guid = guid
         self.title = title
@@ -81,6 +85,7 @@ public struct FeedItem: Sendable, Equatable {
         self.transcripts = transcripts
         self.funding = funding
         self.persons = persons
+        self.notes = notes
     }
 }
 

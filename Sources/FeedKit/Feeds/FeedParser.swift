@@ -584,7 +584,8 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
                 chaptersURL: pending.chaptersURL,
                 transcripts: pending.transcripts,
                 funding: pending.funding.isEmpty ? feed.funding : pending.funding,
-                persons: pending.persons
+                persons: pending.persons,
+                notes: html.flatMap(ShowNotes.markup)
             )
         )
     }

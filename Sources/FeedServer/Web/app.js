@@ -210,7 +210,8 @@ async function waitForDownload(ref, button) {
 
 async function loadChapters(ref, box) {
   try {
-    const { chapters } = await api(`/api/episodes/${ref}/chapters`);
+    const { chapters, problem } = await api(`/api/episodes/${ref}/chapters`);
+    if (problem) return box.replaceChildren(el("p", { class: "muted" }, `Chapters: ${problem}`));
     if (chapters.length === 0) return;
     if (player.ref === ref) player.chapters = chapters;
     box.replaceChildren(el("h2", {}, "Chapters"), el("ul", { class: "list" }, chapters.map((chapter) =>
@@ -626,11 +627,13 @@ audio.addEventListener("ended", async () => {
 audio.addEventListener("ratechange", () => player.showSpeed());
 
 // The place as the page goes: hidden (a phone locks, a tab switches) or closed.
+// Only while playing: a pause saved its place already, and a stale place sent
+// as the page goes would undo one the terminal set since.
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "hidden" && player.ref && !audio.ended) player.save({ beacon: true });
+  if (document.visibilityState === "hidden" && player.ref && !audio.paused && !audio.ended) player.save({ beacon: true });
 });
 window.addEventListener("pagehide", () => {
-  if (player.ref && !audio.ended) player.save({ beacon: true });
+  if (player.ref && !audio.paused && !audio.ended) player.save({ beacon: true });
 });
 
 $("#toggle").addEventListener("click", () => player.toggle());

@@ -1,4 +1,3 @@
-import FeedKit
 import Foundation
 import PlainText
 
@@ -10,7 +9,7 @@ import PlainText
 /// dropped whole. Text is escaped, so nothing from a feed becomes markup that
 /// is not on the list. Notes with no tag at all are plain text: a blank line
 /// makes a paragraph, a newline a break.
-enum ShowNotes {
+public enum ShowNotes {
     static let allowed: Set<String> = [
         "p", "br", "a", "ul", "ol", "li", "em", "strong", "b", "i", "blockquote", "code", "pre",
     ]
@@ -20,7 +19,7 @@ enum ShowNotes {
         "textarea", "select", "frame", "frameset", "applet",
     ]
 
-    static func html(_ notes: String) -> String {
+    public static func html(_ notes: String) -> String {
         guard notes.contains("<") else { return plain(notes) }
         var output = ""
         var open: [String] = []
@@ -77,8 +76,18 @@ enum ShowNotes {
         return close(output, open)
     }
 
+    /// What a library keeps of an item's notes as markup: the allow-listed HTML
+    /// when it holds more than paragraphs and breaks (a link, a list, emphasis),
+    /// else nil (the plain text says as much).
+    public static func markup(_ notes: String) -> String? {
+        guard notes.contains("<") else { return nil }
+        let html = html(notes)
+        let rich = ["<a ", "<li>", "<em>", "<strong>", "<b>", "<i>", "<blockquote>", "<code>", "<pre>"]
+        return rich.contains(where: html.contains) ? html : nil
+    }
+
     /// Notes with no markup: paragraphs at blank lines, breaks at newlines.
-    static func plain(_ notes: String) -> String {
+    public static func plain(_ notes: String) -> String {
         notes.replacingOccurrences(of: "\r\n", with: "\n")
             .components(separatedBy: "\n\n")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }

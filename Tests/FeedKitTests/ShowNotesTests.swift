@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FeedServer
+@testable import FeedKit
 
 /// Show notes through the allow-list before the page shows them as markup.
 @Suite struct ShowNotesTests {
@@ -51,5 +51,14 @@ import Testing
             ShowNotes.html("First line\nsecond\n\nNext & last") == "<p>First line<br>second</p><p>Next &amp; last</p>"
         )
         #expect(ShowNotes.html("\u{1B}[31mred") == "<p>red</p>")
+    }
+
+    @Test func onlyRichNotesAreKeptAsMarkup() {
+        #expect(ShowNotes.markup("plain words") == nil)
+        #expect(ShowNotes.markup("<p>Just a paragraph.</p><br>") == nil)
+        #expect(
+            ShowNotes.markup(#"<p>See <a href="https://example.org">this</a></p>"#)
+                == #"<p>See <a href="https://example.org" rel="noopener noreferrer nofollow" target="_blank">this</a></p>"#
+        )
     }
 }
