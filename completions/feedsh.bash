@@ -235,7 +235,7 @@ _feedsh() {
 
 _feedsh_serve() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --no-web --version -h --help)
     repeating_options=()
     non_repeating_options=(--listen --update-every --library --download-dir)
     __feedsh_offer_flags_options 0
