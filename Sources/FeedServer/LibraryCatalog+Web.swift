@@ -108,9 +108,14 @@ extension LibraryCatalog: WebLibrary {
         BookmarkList(try await services.bookmarkEntries())
     }
 
-    package func savePlace(_ address: ListedAddress, seconds: Double, startedAt: Double?, ended: Bool) async throws
-        -> PlaceSaved
-    {
+    package func savePlace(
+        _ address: ListedAddress,
+        seconds: Double,
+        startedAt: Double?,
+        ended: Bool,
+        speed: Double?,
+        wall: Double?
+    ) async throws -> PlaceSaved {
         let resolved = try await resolve(address)
         guard seconds.isFinite, seconds >= 0, startedAt.map({ $0.isFinite && $0 >= 0 }) ?? true else {
             throw WebRefusal(.badRequest, "seconds must be a time in the episode")
@@ -123,6 +128,34 @@ extension LibraryCatalog: WebLibrary {
             startedAt: startedAt,
             finished: ended
         )
+        // A stretch heard on the page counts in `stats` as the terminal's plays do.
+        if let startedAt, let library = try services.library.openIfExists() {
+            let heard = min(seconds, length) - startedAt
+            let speed = speed.flatMap { $0.isFinite && $0 > 0 ? min($0, 4) : nil } ?? 1
+            if heard >= 1 {
+                let identity = EpisodeIdentity(
+                    episodeID: resolved.episodeID,
+                    podcastTitle: resolved.podcast.title,
+                    episodeTitle: resolved.stored.title,
+                    feedURL: resolved.podcast.feedURL,
+                    guid: resolved.stored.guid
+                )
+                let wall = wall.flatMap { $0.isFinite && $0 > 0 ? min($0, heard * 4) : nil } ?? heard / speed
+                try await library.record(
+                    PlaybackRecord(
+                        episode: identity,
+                        started: Date().addingTimeInterval(-wall),
+                        fromSeconds: startedAt,
+                        toSeconds: min(seconds, length),
+                        mediaSeconds: heard,
+                        wallSeconds: wall,
+                        speed: speed,
+                        silenceSkipped: 0,
+                        finished: ended
+                    )
+                )
+            }
+        }
         let after = try await services.library.openIfExists()?.episode(resolved.episodeID)
         return PlaceSaved(
             ref: resolved.ref,

@@ -17,9 +17,17 @@ package protocol WebLibrary: Sendable {
     func stats(by grouping: String) async throws -> StatsEntry
     func bookmarks() async throws -> BookmarkList
     /// Saves the place, as the shell's player does: `startedAt` where this
-    /// stretch of listening began, `ended` when it reached the end.
-    func savePlace(_ address: ListedAddress, seconds: Double, startedAt: Double?, ended: Bool) async throws
-        -> PlaceSaved
+    /// stretch of listening began, `ended` when it reached the end; a stretch
+    /// is kept in the listening history (`stats`), played at `speed` over
+    /// `wall` seconds.
+    func savePlace(
+        _ address: ListedAddress,
+        seconds: Double,
+        startedAt: Double?,
+        ended: Bool,
+        speed: Double?,
+        wall: Double?
+    ) async throws -> PlaceSaved
     func addBookmark(_ address: ListedAddress, at seconds: Double, note: String?) async throws -> BookmarkEntry
     /// Starts its download as `get` does.
     func download(_ address: ListedAddress) async throws -> DownloadStart

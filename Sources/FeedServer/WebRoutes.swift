@@ -66,7 +66,9 @@ extension FeedServer {
                     Self.address(context),
                     seconds: body.seconds,
                     startedAt: body.startedAt,
-                    ended: body.ended ?? false
+                    ended: body.ended ?? false,
+                    speed: body.speed,
+                    wall: body.wall
                 )
             )
         }
@@ -86,6 +88,10 @@ extension FeedServer {
         var seconds: Double
         var startedAt: Double?
         var ended: Bool?
+        /// The speed the stretch played at, for the listening history.
+        var speed: Double?
+        /// Wall-clock seconds the stretch took.
+        var wall: Double?
     }
 
     /// `{"at": 754.2, "note": "the part on isolation"}`.

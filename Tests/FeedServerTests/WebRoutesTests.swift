@@ -126,6 +126,9 @@ import Testing
                 #expect(answer["position"] as? Double == 42.5)
             }
             #expect(try await served.library.episode(episodeID)?.position == 42.5)
+            // The stretch heard counts in the history, as the terminal's plays do.
+            let heard = try await served.library.playbacks()
+            #expect(heard.map(\.fromSeconds) == [10] && heard.map(\.toSeconds) == [42.5])
             // sendBeacon's body is text/plain; the end marks it played and out of the queue.
             try await served.library.enqueue([episodeID])
             try await client.execute(

@@ -54,7 +54,8 @@ function clock(seconds) {
 
 /** 5400 → "1 h 30 min", 300 → "5 min". */
 function span(seconds) {
-  const minutes = Math.round((seconds || 0) / 60);
+  if ((seconds || 0) < 60) return `${Math.round(seconds || 0)} s`;
+  const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
@@ -463,7 +464,11 @@ const player = {
   save({ ended = false, beacon = false } = {}) {
     if (!this.ref) return;
     const body = { seconds: ended ? audio.duration : audio.currentTime, ended };
-    if (this.startedAt !== null && (audio.paused || ended || beacon)) body.startedAt = this.startedAt;
+    if (this.startedAt !== null && (audio.paused || ended || beacon)) {
+      body.startedAt = this.startedAt;
+      body.speed = audio.playbackRate;
+      if (this.stretchClock) body.wall = (Date.now() - this.stretchClock) / 1000;
+    }
     this.lastSave = Date.now();
     const address = `/api/episodes/${this.ref}/place`;
     if (beacon && navigator.sendBeacon) {
@@ -583,6 +588,7 @@ audio.addEventListener("play", () => {
   if (player.pausedAt && Date.now() - player.pausedAt > 5 * 60 * 1000) audio.currentTime = Math.max(0, audio.currentTime - 5);
   player.pausedAt = null;
   player.startedAt = audio.currentTime;
+  player.stretchClock = Date.now();
   $("#toggle").textContent = "Ⅱ";
   $("#toggle").setAttribute("aria-label", "Pause");
   if ("mediaSession" in navigator) navigator.mediaSession.playbackState = "playing";
