@@ -2,6 +2,7 @@ import Background
 import Downloads
 import Foundation
 import Library
+import PlainText
 import Processes
 import Synchronization
 
@@ -39,17 +40,25 @@ extension BackgroundLink: RemoteDownloads {
 }
 
 extension HandedDownload {
-    package var label: DownloadLabel {
-        DownloadLabel(handedAs: number, title: title, podcast: podcast, episodeID: episodeID, podcastID: podcastID)
+    package var name: DownloadName {
+        DownloadName(handedAs: number, title: title, podcast: podcast, episodeID: episodeID, podcastID: podcastID)
     }
 }
 
-extension DownloadLabel {
+extension DownloadName {
     /// A download as a shell handed it to the background feedsh: named by its
-    /// address (`P:E` for a library episode).
+    /// address (`P:E` for a library episode), which the control protocol
+    /// carries as text beside the episode's ids.
     package init(handedAs number: String, title: String, podcast: String?, episodeID: Int64?, podcastID: Int64?) {
-        let episode = podcastID.flatMap { podcast in episodeID.map { EpisodeRef(podcast: podcast, episode: $0) } }
-        self.init(number: number, title: title, ref: episode == nil ? nil : number, podcast: podcast, episode: episode)
+        let subject = podcastID.flatMap { podcast in
+            episodeID.map { episode in
+                DownloadSubject(
+                    episode: EpisodeRef(podcast: podcast, episode: episode),
+                    listed: ListedAddress(number)
+                )
+            }
+        }
+        self.init(DownloadLabel(number: number, title: title, podcast: podcast), subject: subject)
     }
 }
 
@@ -84,8 +93,8 @@ extension ControlDownload {
         }
     }
 
-    package var label: DownloadLabel {
-        DownloadLabel(handedAs: number, title: title, podcast: podcast, episodeID: episodeID, podcastID: podcastID)
+    package var name: DownloadName {
+        DownloadName(handedAs: number, title: title, podcast: podcast, episodeID: episodeID, podcastID: podcastID)
     }
 
     /// The request it stands for (its URL unknown here: only its file matters).
@@ -168,7 +177,7 @@ extension DownloadsService {
         }
         let link = BackgroundLink(client: client, pid: hello.pid)
         let held = list.downloads ?? []
-        for download in held { keep(download.label, for: download.downloadID) }
+        for download in held { keep(download.name, for: download.downloadID) }
         await board.remoteConnected(held.map { ($0.request, $0.engineState) }, control: link)
         backgroundLink = link
         let board = board
@@ -185,7 +194,7 @@ extension DownloadsService {
 
     /// Remembers how to name a download the background process reported.
     package func remember(_ download: ControlDownload) {
-        keep(download.label, for: download.downloadID, replacing: false)
+        keep(download.name, for: download.downloadID, replacing: false)
     }
 
     /// Hands this session's queued and running downloads to the background feedsh
@@ -198,18 +207,18 @@ extension DownloadsService {
         var handed: [HandedDownload] = []
         for (request, _) in active {
             _ = await engine.pause(request.id)
-            let label = label(for: request.id)
-            let reference = label.episode
+            let name = name(for: request.id)
+            let reference = name.subject?.episode
             handed.append(
                 HandedDownload(
                     id: request.id.rawValue,
                     url: request.url,
                     path: request.file.final.path,
-                    number: label.address,
-                    title: label.title,
+                    number: name.address,
+                    title: name.label.title,
                     episodeID: reference?.episode,
                     podcastID: reference?.podcast,
-                    podcast: label.podcast,
+                    podcast: name.label.podcast,
                     declaredLength: request.declaredLength,
                     authorization: request.authorization
                 )

@@ -63,7 +63,7 @@ extension DownloadsService {
     /// that it is gone.
     package func deleteFile(of request: DownloadRequest) async -> Bool {
         guard unlink(request.file.final.path) == 0 else { return false }
-        if let episode = knownLabel(for: request.id)?.episode, let library = self.library.opened {
+        if let episode = knownName(for: request.id)?.subject?.episode, let library = self.library.opened {
             try? await library.markDownloaded(episode.episode, false)
         }
         return true

@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import Foundation
 import Library
+import PlainText
 
 /// How the downloads service makes and names the downloads of episodes and songs:
 /// every route that makes a download request makes it here, so a finished
@@ -11,7 +12,7 @@ extension DownloadsService {
     /// A download finished: a library episode records it, and cleanup runs for its
     /// podcast. Returns the files cleanup deleted.
     package func downloadCompleted(_ id: DownloadID) async -> [CleanupDeletion] {
-        guard let episode = knownLabel(for: id)?.episode, let library = self.library.opened else { return [] }
+        guard let episode = knownName(for: id)?.subject?.episode, let library = self.library.opened else { return [] }
         try? await library.markDownloaded(episode.episode)
         return await cleanUp([episode.podcast])
     }
@@ -26,16 +27,19 @@ extension DownloadsService {
     ) -> DownloadRequest {
         let episode = podcast.episodes[number - 1]
         let libraryID = subscription?.marks.marks(at: number - 1, id: episode.id)?.libraryID
+        // Which library episode it is, and its address from any shell (P:E).
+        let subject = subscription?.podcast.id.flatMap { podcastID in
+            libraryID.map {
+                DownloadSubject(
+                    episode: EpisodeRef(podcast: podcastID, episode: $0),
+                    listed: ListedAddress(podcast: podcastID, number: number)
+                )
+            }
+        }
         return register(
-            DownloadLabel(
-                number: prefix + String(number),
-                title: episode.title,
-                // Its address from any shell: P:E for a subscription's episode.
-                ref: subscription.map { "\($0.podcast.number):\(number)" },
-                podcast: podcast.title,
-                episode: subscription?.podcast.id.flatMap { podcastID in
-                    libraryID.map { EpisodeRef(podcast: podcastID, episode: $0) }
-                }
+            DownloadName(
+                DownloadLabel(number: prefix + String(number), title: episode.title, podcast: podcast.title),
+                subject: subject
             ),
             for: DownloadRequest(
                 id: DownloadID(episode: episode.id),
@@ -51,8 +55,8 @@ extension DownloadsService {
     /// every route that makes a download request makes it through here, so a
     /// finished download, `delete` and `play` find its episode whichever words
     /// named it.
-    package func register(_ label: DownloadLabel, for request: DownloadRequest) -> DownloadRequest {
-        keep(label, for: request.id)
+    package func register(_ name: DownloadName, for request: DownloadRequest) -> DownloadRequest {
+        keep(name, for: request.id)
         return request
     }
 
@@ -65,15 +69,15 @@ extension DownloadsService {
         credentials: FeedCredentials?
     ) -> DownloadTarget? {
         guard let episode = resolved.stored.episode(in: resolved.podcast) else { return nil }
-        let label = DownloadLabel(
-            number: resolved.ref,
-            title: episode.title,
-            ref: resolved.ref,
-            podcast: resolved.podcast.title,
-            episode: resolved.episodeRef
+        let name = DownloadName(
+            DownloadLabel(number: resolved.ref, title: episode.title, podcast: resolved.podcast.title),
+            subject: DownloadSubject(
+                episode: resolved.episodeRef,
+                listed: ListedAddress(podcast: resolved.podcastNumber, number: resolved.episodeNumber)
+            )
         )
         let request = register(
-            label,
+            name,
             for: DownloadRequest(
                 id: DownloadID(episode: episode.id),
                 url: episode.audioURL,
@@ -86,7 +90,7 @@ extension DownloadsService {
                 authorization: resolved.podcast.authorization(credentials, for: episode.audioURL)
             )
         )
-        return DownloadTarget(label: label, request: request)
+        return DownloadTarget(name: name, request: request)
     }
 
     /// The download targets of library episodes named by identity, in the order
@@ -106,7 +110,7 @@ extension DownloadsService {
     /// labelled `tN` after its number in the `tracks` list.
     package func previewRequest(number: Int, of track: Track, url: URL) -> DownloadRequest {
         register(
-            DownloadLabel(number: "t\(number)", title: track.title),
+            DownloadName(DownloadLabel(number: "t\(number)", title: track.title)),
             for: DownloadRequest(
                 id: DownloadID("preview-\(track.id)"),
                 url: url,

@@ -5,7 +5,7 @@ import Synchronization
 /// Every download feedsh can see and how each is named: this process's engine,
 /// the one view (``DownloadBoard``) that merges it with the background feedsh and
 /// other processes' locks, the download folder's layout, and the label of each
-/// download id, which carries its library episode (``DownloadLabel/episode``).
+/// download id with its library episode (``DownloadName``).
 public final class DownloadsService: Sendable {
     /// The download folder: where each episode's file and `.part` go.
     package let layout: DownloadLayout
@@ -16,7 +16,7 @@ public final class DownloadsService: Sendable {
     package let board: DownloadBoard<[CleanupDeletion]>
     /// How to name each download in messages, and which library episode it is,
     /// by download id: set by whatever made its request.
-    private let labels = Mutex<[DownloadID: DownloadLabel]>([:])
+    private let names = Mutex<[DownloadID: DownloadName]>([:])
     /// The link to the background feedsh, once connected.
     private let background = Mutex<BackgroundLink?>(nil)
     /// The library whose episodes are downloaded: what a finished download
@@ -47,21 +47,24 @@ public final class DownloadsService: Sendable {
         set { background.withLock { $0 = newValue } }
     }
 
-    /// How download `id` is named: its label when one was kept, else its id.
-    package func label(for id: DownloadID) -> DownloadLabel {
-        knownLabel(for: id) ?? DownloadLabel(number: id.rawValue, title: "")
+    /// How download `id` is shown: its label when one was kept, else its id.
+    package func label(for id: DownloadID) -> DownloadLabel { name(for: id).label }
+
+    /// How download `id` is named and which episode it is: as kept, else its id.
+    package func name(for id: DownloadID) -> DownloadName {
+        knownName(for: id) ?? DownloadName(DownloadLabel(number: id.rawValue, title: ""))
     }
 
-    /// The label kept for download `id`, if any.
-    package func knownLabel(for id: DownloadID) -> DownloadLabel? {
-        labels.withLock { $0[id] }
+    /// The name kept for download `id`, if any.
+    package func knownName(for id: DownloadID) -> DownloadName? {
+        names.withLock { $0[id] }
     }
 
-    /// Keeps `label` for download `id`; with `replacing: false`, only when none is
+    /// Keeps `name` for download `id`; with `replacing: false`, only when none is
     /// kept yet.
-    package func keep(_ label: DownloadLabel, for id: DownloadID, replacing: Bool = true) {
-        labels.withLock { labels in
-            if replacing || labels[id] == nil { labels[id] = label }
+    package func keep(_ name: DownloadName, for id: DownloadID, replacing: Bool = true) {
+        names.withLock { names in
+            if replacing || names[id] == nil { names[id] = name }
         }
     }
 }

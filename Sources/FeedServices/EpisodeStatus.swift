@@ -59,53 +59,74 @@ package enum EpisodeStatus: Sendable, Equatable {
     package var isStartable: Bool { !isDownloaded && !isActive }
 }
 
-/// How the shell names a download in messages: its number (`3`, `t2`) and title;
-/// and, for `downloads` and `--json`, its address from any shell and its podcast.
+/// How a download is shown in messages: the number it was typed by (`3`, `t2`,
+/// `n1`, an image's URL), its title and its podcast. Display only: which
+/// library episode it is rides beside it, in ``DownloadSubject``.
 package struct DownloadLabel: Sendable, Equatable, CustomStringConvertible {
-    /// What the person typed it by (`3`, `t2`, `n1`, an image's URL), made safe.
+    /// What the person typed it by, made safe.
     package let number: String
     /// Made safe as the label is made: whatever shows a label prints it as it is.
     package let title: String
-    /// `P:E` for a subscription's episode; nil where the number is the address.
-    package var ref: String?
     /// The title of the podcast an episode belongs to, as sent (JSON gives it so;
     /// rendering makes it safe).
     package var podcast: String?
-    /// The library episode downloaded, by identity: what a finished download, a
-    /// `delete` or a `play` records its state on.
-    package var episode: EpisodeRef?
 
-    package init(number: String, title: String, ref: String? = nil, podcast: String? = nil, episode: EpisodeRef? = nil)
-    {
+    package init(number: String, title: String, podcast: String? = nil) {
         self.number = SafeText.line(number)
         self.title = SafeText.line(title)
-        self.ref = ref
         self.podcast = podcast
-        self.episode = episode
-    }
-
-    /// The download's address: `P:E`, else its number.
-    package var address: String { ref ?? number }
-
-    /// The same download, named by its address (`2:3`, not the `3` typed with
-    /// podcast 2 loaded): for what is said with no podcast loaded.
-    package var byAddress: DownloadLabel {
-        DownloadLabel(number: address, title: title, ref: ref, podcast: podcast, episode: episode)
     }
 
     /// `3 Title`.
     package var description: String { title.isEmpty ? number : "\(number) \(title)" }
 }
 
+/// Which library episode a download is, by identity: what a finished download,
+/// a `delete` or a `play` records its state on, and where it was listed (`P:E`)
+/// when it was named (nil when the words that named it did not say).
+package struct DownloadSubject: Sendable, Equatable {
+    package let episode: EpisodeRef
+    package let listed: ListedAddress?
+
+    package init(episode: EpisodeRef, listed: ListedAddress?) {
+        self.episode = episode
+        self.listed = listed
+    }
+}
+
+/// A download as the downloads service knows it: how it is shown, and (for a
+/// library episode) which episode it is.
+package struct DownloadName: Sendable, Equatable {
+    package var label: DownloadLabel
+    package var subject: DownloadSubject?
+
+    package init(_ label: DownloadLabel, subject: DownloadSubject? = nil) {
+        self.label = label
+        self.subject = subject
+    }
+
+    /// Its address from any shell: `P:E`, else its number.
+    package var address: String { subject?.listed?.description ?? label.number }
+
+    /// The same download, shown by its address (`2:3`, not the `3` typed with
+    /// podcast 2 loaded): for what is said with no podcast loaded.
+    package var byAddress: DownloadName {
+        DownloadName(DownloadLabel(number: address, title: label.title, podcast: label.podcast), subject: subject)
+    }
+}
+
 /// One download a command acts on: an episode or a song's preview.
 package struct DownloadTarget: Sendable {
-    /// How the shell names it: `3`, `2:3` or `t2`, its title, and the library
-    /// episode it is (``DownloadLabel/episode``).
-    package let label: DownloadLabel
+    /// How the shell shows it (`3`, `2:3` or `t2`, its title) and the library
+    /// episode it is.
+    package let name: DownloadName
     package let request: DownloadRequest
 
-    package init(label: DownloadLabel, request: DownloadRequest) {
-        self.label = label
+    package init(name: DownloadName, request: DownloadRequest) {
+        self.name = name
         self.request = request
     }
+
+    package var label: DownloadLabel { name.label }
+    package var subject: DownloadSubject? { name.subject }
 }

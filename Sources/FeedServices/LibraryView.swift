@@ -140,7 +140,7 @@ extension DownloadsService {
                 guard case .partial(let bytes, let total) = layout.status(of: request.file) else { continue }
                 found.append(
                     PartialDownload(
-                        target: DownloadTarget(label: label(for: request.id), request: request),
+                        target: DownloadTarget(name: name(for: request.id), request: request),
                         podcast: podcast.title,
                         bytes: bytes,
                         total: total

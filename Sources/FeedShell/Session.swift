@@ -164,7 +164,7 @@ public actor Session {
                     throw .noPreview(song: "t\(number) \(track.title)")
                 }
                 let request = services.downloads.previewRequest(number: number, of: track, url: url)
-                return DownloadTarget(label: label(for: request.id), request: request)
+                return DownloadTarget(name: services.downloads.name(for: request.id), request: request)
             }
         case .loaded, .subscription:
             let selection = try await selectEpisodes(selector, synopsis: synopsis)
@@ -175,7 +175,7 @@ public actor Session {
                     subscription: selection.subscription,
                     prefix: selection.prefix
                 )
-                return DownloadTarget(label: label(for: request.id), request: request)
+                return DownloadTarget(name: services.downloads.name(for: request.id), request: request)
             }
         }
     }
@@ -281,7 +281,7 @@ extension Session {
         let hits = numbers.map { findHits[$0 - 1] }
         let targets = try await services.downloads.targetsForShell(of: hits.map(\.episodeRef))
         let at = Dictionary(hits.map { ($0.episodeRef, $0.at) }) { first, _ in first }
-        return targets.map { ($0, $0.label.episode.flatMap { at[$0] ?? nil }) }
+        return targets.map { ($0, $0.subject.flatMap { at[$0.episode] ?? nil }) }
     }
 
     /// The 1-based numbers `selector` names of a list of `count` (`t2`, `f1-3`,

@@ -183,7 +183,7 @@ final class TerminalState: Sendable {
         } else {
             // No podcast loaded: the downloads `downloads` lists by P:E, which
             // `pause`, `resume` and `cancel` take from any shell.
-            let listed = await session.services.downloads.listedDownloads().filter { $0.label.episode != nil }
+            let listed = await session.services.downloads.listedDownloads().filter { $0.name.subject != nil }
             for download in listed.prefix(Self.completionLimit) {
                 entries.append(
                     .init(

@@ -133,7 +133,7 @@ actor ServiceState {
                     )
                 }
                 handed[DownloadID(download.id)] = download
-                session.services.downloads.adopt(DownloadID(download.id), label: download.label)
+                session.services.downloads.adopt(DownloadID(download.id), name: download.name)
                 requests.append(downloadRequest(for: download))
             }
             hadWork = true
@@ -245,7 +245,7 @@ actor ServiceState {
 extension DownloadsService {
     /// Records how a shell named download `id` and which library episode it is
     /// (for a download a shell handed over).
-    func adopt(_ id: DownloadID, label: DownloadLabel) {
-        keep(label, for: id)
+    func adopt(_ id: DownloadID, name: DownloadName) {
+        keep(name, for: id)
     }
 }

@@ -34,7 +34,10 @@ extension Command {
 struct ListedDownload: Sendable {
     let view: DownloadView
     let status: EpisodeStatus
-    let label: DownloadLabel
+    /// How it is shown, and the library episode it is.
+    let name: DownloadName
+
+    var label: DownloadLabel { name.label }
 }
 
 extension DownloadsService {
@@ -61,7 +64,7 @@ extension DownloadsService {
             // A download whose file is gone since (deleted, here or in another
             // shell) is no row, wherever it ran.
             if status != .none || view.state == .cancelled {
-                listed.append(ListedDownload(view: view, status: status, label: label(for: view.request.id)))
+                listed.append(ListedDownload(view: view, status: status, name: name(for: view.request.id)))
             }
         }
         return listed

@@ -63,7 +63,7 @@ extension Command {
             let session = context.session
             if everyDownloadWhenNoneLoaded, chosen.scope == .loaded, chosen.isAll, await session.podcast == nil {
                 let targets = await session.services.downloads.listedDownloads().filter { offers($0.status) }.map {
-                    DownloadTarget(label: $0.label.byAddress, request: $0.view.request)
+                    DownloadTarget(name: $0.name.byAddress, request: $0.view.request)
                 }
                 guard !targets.isEmpty else {
                     return TargetOutcomes(rows: [], summarised: true, empty: .noDownloadsTo(verb: verb))

@@ -169,7 +169,7 @@ extension ListeningService {
         let request = target.request
         // The episode's state as the library has it now, by identity: the same
         // saved position and chapters whichever words named it.
-        let stored = try await storedEpisode(target.label.episode)
+        let stored = try await storedEpisode(target.subject?.episode)
         // Its podcast, read once: the chapters' credentials, the speed and the
         // history's record of it all come from this row.
         let podcast: StoredPodcast? =
@@ -208,7 +208,7 @@ extension ListeningService {
                 PlayRequest.Chapter(start: $0.start, title: $0.title)
             }
         }
-        let listening = await listeningSettings(ofPodcast: target.label.episode?.podcast)
+        let listening = await listeningSettings(ofPodcast: target.subject?.episode.podcast)
         // A play from the beginning starts after the intro (unless the episode is
         // no longer than it).
         let intro =
@@ -241,7 +241,7 @@ extension ListeningService {
             start: seconds,
             speed: await speed(of: podcast),
             player: await player(),
-            episodeID: target.label.episode?.episode,
+            episodeID: target.subject?.episode.episode,
             savedPosition: stored?.position ?? 0,
             identity: stored.flatMap { stored in
                 podcast.map {

@@ -29,7 +29,7 @@ extension Render {
                     }
                 if item.view.holder == .background { detail = "background · " + detail }
                 return [
-                    item.label.address, SafeText.line(detail), SafeText.line(item.label.podcast ?? ""),
+                    item.name.address, SafeText.line(detail), SafeText.line(item.label.podcast ?? ""),
                     item.label.title, SafeText.line(Self.under(root, item.view.request.file.final.path)),
                 ]
             }
@@ -53,7 +53,7 @@ extension JSONRender {
                 let (stateName, bytes, total) = contractState(state)
                 return JSONValue(
                     encoding: DownloadJSON(
-                        ref: label.address,
+                        ref: item.name.address,
                         podcast: label.podcast,
                         title: label.title,
                         state: stateName,

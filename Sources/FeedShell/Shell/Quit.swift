@@ -39,7 +39,7 @@ extension Command {
             await downloads.settle(active)
             var paused: [PausedDownload] = []
             for id in ids {
-                let address = context.session.label(for: id).address
+                let address = context.session.services.downloads.name(for: id).address
                 if case .paused(let bytes, let total) = await downloads.state(of: id) {
                     paused.append(PausedDownload(address: address, bytes: bytes, total: total))
                 } else {
