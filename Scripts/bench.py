@@ -62,8 +62,9 @@ def write_lookup(www, base):
     (www / "lookup.json").write_text(json.dumps({"resultCount": len(results), "results": results}))
 
 
-def start_nginx(www, port, scratch, extra=""):
-    """nginx serving `www` on `port`; `extra` adds directives to its server block."""
+def start_nginx(www, port, scratch, extra="", log=None):
+    """nginx serving `www` on `port`; `extra` adds directives to its server block;
+    with `log`, each request's status goes to that file, one a line."""
     conf = scratch / "nginx.conf"
     conf.write_text(f"""
 daemon off;
@@ -72,7 +73,8 @@ pid {scratch}/nginx.pid;
 error_log stderr error;
 events {{ worker_connections 64; }}
 http {{
-    access_log off;
+    log_format status '$status $request_uri';
+    access_log {f"{log} status" if log else "off"};
     sendfile on;
     tcp_nopush on;
     client_body_temp_path {scratch};

@@ -97,11 +97,14 @@ public struct FeedServer: Sendable {
         self.log = log
     }
 
-    /// Serves until SIGTERM or SIGINT, then lets the requests in flight finish.
-    /// `started` gets the bound port; `services` run beside the server and are
-    /// shut down with it (the scheduled updates).
+    /// Serves until SIGTERM or SIGINT (or `stop` returns), then lets the requests
+    /// in flight finish. `started` gets the bound port; `services` run beside the
+    /// server and are shut down with it (the scheduled updates). Stop it so, not
+    /// by cancelling its task: connections accepted but not yet taken up are then
+    /// torn down mid-way, which NIO answers with a trap (SIGILL).
     public func run(
         services: [any Service] = [],
+        stop: (@Sendable () async -> Void)? = nil,
         started: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         var logger = Logger(label: "feedsh.serve")
@@ -121,7 +124,11 @@ public struct FeedServer: Sendable {
             logger: logger
         )
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app)] + services.map { .init(service: $0) },
+            services: [.init(service: app)] + services.map { .init(service: $0) }
+                + (stop.map {
+                    [.init(service: Stopper(stop: $0), successTerminationBehavior: .gracefullyShutdownGroup)]
+                }
+                    ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -379,5 +386,20 @@ struct BasicAuthentication: RouterMiddleware {
             difference |= Int(a ^ b)
         }
         return difference == 0
+    }
+}
+
+/// A service that returns when `stop` does (or the group shuts down), and so
+/// shuts the group down gracefully.
+private struct Stopper: Service {
+    let stop: @Sendable () async -> Void
+
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await stop() }
+            group.addTask { try? await gracefulShutdown() }
+            await group.next()
+            group.cancelAll()
+        }
     }
 }

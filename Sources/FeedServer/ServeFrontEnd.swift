@@ -83,17 +83,20 @@ public enum ServeFrontEnd {
                     }
                 ]
             } ?? []
-        try await server.run(services: updates) { bound in
-            let shown = host.contains(":") ? "[\(host)]" : host
-            let auth = password == nil ? "" : " (Basic auth: any user, the serve password)"
-            write(
-                json
-                    ? LogLine.json(Serving(url: "http://\(shown):\(bound)/"))
-                    : (web ? "serving your library's page at http://\(shown):\(bound)/ and " : "serving ")
-                        + "http://\(shown):\(bound)/feeds/all.xml, /feeds/P.xml, /feeds/queue.xml, "
-                        + "/subscriptions.opml\(auth)"
-            )
-        }
+        try await server.run(
+            services: updates,
+            started: { bound in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                let auth = password == nil ? "" : " (Basic auth: any user, the serve password)"
+                write(
+                    json
+                        ? LogLine.json(Serving(url: "http://\(shown):\(bound)/"))
+                        : (web ? "serving your library's page at http://\(shown):\(bound)/ and " : "serving ")
+                            + "http://\(shown):\(bound)/feeds/all.xml, /feeds/P.xml, /feeds/queue.xml, "
+                            + "/subscriptions.opml\(auth)"
+                )
+            }
+        )
         // Downloads the page started finish in the background feedsh.
         if web, await !services.downloads.engine.all().isEmpty { _ = try? await services.downloads.detach() }
     }
