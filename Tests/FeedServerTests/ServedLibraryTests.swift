@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import FeedServer
@@ -23,6 +24,35 @@ import Testing
         }
         #expect(served.services.sources.clientsMade == 0)
         #expect(await served.services.downloads.engine.all().isEmpty)
+        await served.close()
+    }
+}
+
+/// serve's request log: one line a request, written once its body is sent.
+@Suite struct RequestLogTests {
+    final class Lines: Sendable {
+        let lines = Mutex<[ServeLogLine]>([])
+    }
+
+    @Test func eachRequestIsLoggedOnceWithItsBodysSize() async throws {
+        let served = try await ServedLibrary.make()
+        let lines = Lines()
+        let server = FeedServer(
+            catalog: LibraryCatalog(services: served.services),
+            configuration: .init(),
+            log: { line in lines.lines.withLock { $0.append(line) } }
+        )
+        let item = LibraryCatalog(services: served.services).served(served.episodes[0], of: served.podcast)
+        let media = "/media/" + (try #require(item).mediaPath)
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/feeds/all.xml", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: media, method: .get) { #expect($0.body.readableBytes == 4096) }
+            try await client.execute(uri: "/feeds/9.xml", method: .get) { #expect($0.status == .notFound) }
+        }
+        let logged = lines.lines.withLock { $0 }
+        #expect(logged.map(\.status) == [200, 200, 404])
+        #expect(logged[1].path == media && logged[1].bytes == 4096)
+        #expect(ServeFrontEnd.requestText(logged[1]).hasSuffix(" 4096 B \(logged[1].milliseconds) ms"))
         await served.close()
     }
 }
