@@ -22,6 +22,9 @@ public final class Shell: Sendable {
     /// Commands running now (`source` runs one inside another): a signalled script
     /// lets the one running finish its own work (``runScript(_:keepGoing:)``).
     let commandsRunning = Atomic<Int>(0)
+    /// Feeds `update` could not read in this run: a script that otherwise
+    /// succeeds ends with ``ExitStatus/feedsNotRead``.
+    let feedsNotRead = Atomic<Int>(0)
 
     /// A shell over `services`, which the composition root built.
     public init(services: Services, console: Console, registry: CommandRegistry = .standard) {
@@ -154,7 +157,7 @@ public final class Shell: Sendable {
         case .ended(let failed):
             let status = await finishDownloads(failed ? .failure : .success)
             await finishSyncs()
-            return status
+            return status == .success && feedsNotRead.load(ordering: .relaxed) > 0 ? .feedsNotRead : status
         }
     }
 
@@ -239,6 +242,7 @@ public final class Shell: Sendable {
         }
         let result = try await command.action(arguments, context)
         console.activity.stop()
+        feedsNotRead.add(result.feedsNotRead, ordering: .relaxed)
         if console.json {
             // A command without a line of its own (`source`) lets its commands write theirs.
             if command.jsonLine {

@@ -49,7 +49,8 @@ struct BrokenServerProcessTests {
     }
 
     /// Six feeds, the fourth cut off: the others are updated, the fourth's error is
-    /// in the summary, the JSON and `podcasts`, and the next `update` runs again.
+    /// in the summary, the JSON and `podcasts`, the next `update` runs again, and
+    /// the run ends with status 3 (every command ran, a feed was not read).
     @Test func oneBrokenFeedDoesNotStopAnUpdate() async throws {
         try await Scene.with { scene in
             let paths = [
@@ -62,6 +63,8 @@ struct BrokenServerProcessTests {
             for _ in 0..<2 {
                 let update = try await scene.run("update", json: true)
                 #expect(!update.signalled, "\(update.standardError)")
+                // Every feed it could read is read; the status tells cron one was not.
+                #expect(update.status == 3, "\(update.standardError)")
                 let lines = update.standardOutput.split(separator: "\n")
                 let results = try lines.compactMap { line -> [[String: Any]]? in
                     let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -73,8 +76,9 @@ struct BrokenServerProcessTests {
                 let failed = try #require(results?.first { $0["status"] as? String == "failed" })
                 #expect((failed["error"] as? String)?.contains("ended after") == true)
             }
-            let podcasts = try await scene.run("podcasts")
-            #expect(podcasts.standardOutput.contains("ended after"))
+            // The script goes on after it (`update; get new` in cron), and ends with 3.
+            let podcasts = try await scene.run("update; podcasts")
+            #expect(podcasts.status == 3 && podcasts.standardOutput.contains("ended after"))
         }
     }
 

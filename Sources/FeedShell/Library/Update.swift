@@ -44,6 +44,16 @@ extension Command {
 /// started and cleanup deleted; nil when there was nothing to update.
 struct Updated: CommandResult {
     let report: UpdateReport?
+
+    /// Feeds that failed, answered 410, or were not read by the deadline.
+    var feedsNotRead: Int {
+        report?.results.filter {
+            switch $0.status {
+            case .failed, .gone, .unfinished: true
+            default: false
+            }
+        }.count ?? 0
+    }
 }
 
 extension Command {

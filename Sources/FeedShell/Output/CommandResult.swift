@@ -12,10 +12,14 @@ protocol CommandResult: Encodable, Sendable {
     func text(on page: Page) -> String?
     /// Whether the shell goes on after the command (`quit` ends it).
     var outcome: CommandOutcome { get }
+    /// Feeds the command could not read, though it did its work (`update`): a
+    /// script that otherwise succeeds ends with ``ExitStatus/feedsNotRead``.
+    var feedsNotRead: Int { get }
 }
 
 extension CommandResult {
     var outcome: CommandOutcome { .proceed }
+    var feedsNotRead: Int { 0 }
 }
 
 /// Where a result's text goes: the columns it may take (nil: no wrapping, as in a
