@@ -149,6 +149,7 @@ public final class Shell: Sendable {
     /// `feedsh: message` for `-c` text). Returns ``ExitStatus/failure`` when any
     /// command failed. At the end it waits for the downloads still running.
     public func run<Lines: Sequence<ScriptLine>>(script: Lines, keepGoing: Bool) async -> ExitStatus {
+        let unreadBefore = feedsNotRead.load(ordering: .relaxed)
         let outcome = await runner.run(script: script, keepGoing: keepGoing) { error, command, line in
             self.report(error, command: command, at: line.location)
         }
@@ -157,7 +158,8 @@ public final class Shell: Sendable {
         case .ended(let failed):
             let status = await finishDownloads(failed ? .failure : .success)
             await finishSyncs()
-            return status == .success && feedsNotRead.load(ordering: .relaxed) > 0 ? .feedsNotRead : status
+            let unread = feedsNotRead.load(ordering: .relaxed) > unreadBefore
+            return status == .success && unread ? .feedsNotRead : status
         }
     }
 

@@ -123,7 +123,11 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
             "unknown command '\(name)'; did you mean '\(suggestion)'?"
         case .unknownCommand(let name, nil): "unknown command '\(name)'; type 'help' for the list"
         case .syntax(let message): message
-        case .nothingLoaded(let what, let run): "no \(what == "podcast" ? "podcast loaded" : what): run '\(run)' first"
+        case .nothingLoaded("podcast", _):
+            // Said whether or not there are subscriptions: each way in, by name.
+            "no podcast loaded: 'podcast N' loads subscription N ('podcasts' lists them), 'lookup' or 'open N' "
+                + "one from the directory; or name the episode as P:E"
+        case .nothingLoaded(let what, let run): "no \(what): run '\(run)' first"
         case .failure(let failure): Advice.described(failure)
         case .cancelled(let what, let note): "\(what) cancelled" + (note.map { "; \($0)" } ?? "")
         case .superseded(let what): "\(what) cancelled by a newer one"

@@ -156,7 +156,11 @@ struct DownloadCommandTests {
         }
         try await ShellHarness.run { h in
             #expect(await h.run("get 1") == .failure)
-            #expect(h.output.standardError == "feedsh: no podcast loaded: run 'lookup' first\n")
+            #expect(
+                h.output.standardError
+                    == "feedsh: no podcast loaded: 'podcast N' loads subscription N ('podcasts' lists them), 'lookup' or "
+                    + "'open N' one from the directory; or name the episode as P:E\n"
+            )
         }
     }
 

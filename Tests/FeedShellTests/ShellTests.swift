@@ -107,7 +107,11 @@ struct ShellTests {
         try await ShellHarness.run { h in
             let status = await h.run("show 1; lookup; episodes", keepGoing: true)
             #expect(status == .failure)
-            #expect(h.output.standardError == "feedsh: no podcast loaded: run 'lookup' first\n")
+            #expect(
+                h.output.standardError
+                    == "feedsh: no podcast loaded: 'podcast N' loads subscription N ('podcasts' lists them), 'lookup' or "
+                    + "'open N' one from the directory; or name the episode as P:E\n"
+            )
             #expect(h.output.standardOutput.contains("#  Date"))
         }
     }

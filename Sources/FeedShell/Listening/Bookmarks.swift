@@ -140,10 +140,9 @@ extension Command {
         "N|P:E",
         forms: .oneEpisode,
         noun: "episode",
-        optional: true,
         completion: .items(CompletionDomain.episodes)
     )
-    private static let markedTime = CommandArgument<String>("TIME", optional: true)
+    private static let markedTime = CommandArgument<String>("TIME")
     private static let markNote = CommandArgument<String>("NOTE", optional: true, rest: true)
     private static let removedMark = CommandArgument<Selector>("N", forms: [], noun: "bookmark")
     private static let listedEpisode = CommandArgument<Selector>(
