@@ -203,6 +203,14 @@ extension DownloadsService {
     package func detach() async throws(BackgroundError) -> (count: Int, pid: Int32) {
         let active = await engine.all().filter { $0.state.isActive }
         guard !active.isEmpty else { return (0, backgroundLink?.pid ?? 0) }
+        // The demo's server and folder go with this process: a background feedsh
+        // would download from nowhere into a folder that is gone.
+        guard !configuration.demo else {
+            throw BackgroundError(
+                "the demo's fixture server and folder end with this shell, so its downloads cannot go on in the "
+                    + "background: wait for them, or pause them (they go with the demo)"
+            )
+        }
         let link = try await startBackground()
         var handed: [HandedDownload] = []
         for (request, _) in active {

@@ -36,6 +36,9 @@ public struct Configuration: Sendable {
     /// At the end of a script, hand running downloads to the background feedsh
     /// instead of waiting for them (`--detach`).
     public var detach: Bool
+    /// `--demo`: the fixture server and the demo's folder end with this process,
+    /// so nothing can be handed to a background feedsh.
+    public var demo: Bool
     /// The pager for results taller than the screen at the prompt (`less -FRX`
     /// unless `$PAGER` says otherwise); nil for none (`--no-pager`).
     public var pager: String?
@@ -69,6 +72,7 @@ public struct Configuration: Sendable {
         maxFileSize: Int64? = nil,
         player: String? = nil,
         detach: Bool = false,
+        demo: Bool = false,
         pager: String? = nil,
         podcastIndexKey: String? = nil,
         podcastIndexSecret: String? = nil,
@@ -94,6 +98,7 @@ public struct Configuration: Sendable {
         self.maxFileSize = maxFileSize
         self.player = player
         self.detach = detach
+        self.demo = demo
         self.pager = pager
         self.podcastIndexKey = podcastIndexKey
         self.podcastIndexSecret = podcastIndexSecret

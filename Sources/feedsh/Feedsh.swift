@@ -208,7 +208,9 @@ struct Feedsh: AsyncParsableCommand {
                 Data(
                     """
                     demo: serving fixtures at \(server.baseURL.absoluteString)\(whereText)
-                    demo: 'sync login \(server.baseURL.absoluteString) demo' syncs with its gpodder.net API\n
+                    demo: 'sync login \(server.baseURL.absoluteString) demo' syncs with its gpodder.net API
+                    demo: try 'lookup', 'subscribe', 'episodes', 'get 1:1', 'wait', 'play 1:1', 'find ports', \
+                    'search swift', 'help'\n
                     """.utf8
                 )
             )
@@ -250,6 +252,7 @@ struct Feedsh: AsyncParsableCommand {
             maxFileSize: maxFileSize?.bytes,
             player: setting("FEEDSH_PLAYER"),
             detach: detach,
+            demo: demo,
             pager: noPager ? nil : Pager.command(environment: environment),
             podcastIndexKey: indexKey,
             podcastIndexSecret: indexSecret,

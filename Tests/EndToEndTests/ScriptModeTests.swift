@@ -49,6 +49,19 @@ struct ScriptModeTests {
         #expect(lines.first == "Loopback Radio · feedsh fixtures")
         #expect(lines.filter { $0.first?.isNumber == true }.count == 5)
         #expect(result.standardError.hasPrefix("demo: serving fixtures at http://127.0.0.1:"))
+        // A newcomer is told what to type.
+        #expect(result.standardError.contains("demo: try 'lookup', 'subscribe', 'episodes', 'get 1:1'"))
+    }
+
+    /// The demo's server and folder end with it: its downloads are not handed to
+    /// a background feedsh that would download from nowhere into a folder gone;
+    /// `detach` says why and the script's own wait finishes them.
+    @Test func theDemoDoesNotHandItsDownloadsOver() async throws {
+        let result = try await runFeedsh(["--demo", "--limit-rate", "2M", "-c", "lookup; get 1; detach"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("the demo's fixture server and folder end with this shell"))
+        #expect(result.standardError.contains("waiting for 1 download to finish"))
+        #expect((result.standardOutput + result.standardError).contains("downloaded 1 "))
     }
 
     /// The demo's own Podcast Index key: `search --index` signs its requests, which
