@@ -28,6 +28,11 @@ public struct LibraryCatalog: ServeCatalog {
                 items += try await downloaded(of: summary.podcast, in: library)
             }
             items.sort { ($0.date ?? .distantPast) > ($1.date ?? .distantPast) }
+            // One podcast subscribed under two addresses (a moved feed, http and
+            // https) has each episode twice, under one GUID: an app would take
+            // them for one, so the feed gives it once.
+            var seen = Set<String>()
+            items = items.filter { seen.insert($0.guid).inserted }
             var feed = empty(.all)
             feed.items = items
             return feed

@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -24,6 +25,50 @@ import Testing
         }
         #expect(served.services.sources.clientsMade == 0)
         #expect(await served.services.downloads.engine.all().isEmpty)
+        await served.close()
+    }
+}
+
+extension ServedLibraryTests {
+    /// One podcast subscribed under a second address, its episodes downloaded
+    /// there too: `/feeds/all.xml` gives each GUID once.
+    @Test func onePodcastUnderTwoAddressesIsInTheFeedOnce() async throws {
+        let served = try await ServedLibrary.make()
+        let again = try #require(
+            try await served.library.subscribe(feedURL: URL(string: "http://feeds.example/harbour.xml")!, title: "H")
+                .podcast.id
+        )
+        var feed = Feed()
+        feed.title = "Harbour Sounds"
+        feed.items = served.episodes.prefix(1).map { stored in
+            FeedItem(
+                guid: stored.guid,
+                title: stored.title,
+                published: stored.published,
+                enclosure: Enclosure(url: URL(string: stored.audioURL)!, type: "audio/mpeg")
+            )
+        }
+        _ = try await served.library.store(feed, for: again, validators: (nil, nil))
+        let podcast = try #require(try await served.library.podcast(again))
+        let stored = try #require(try await served.library.episodes(of: again).first)
+        let episode = try #require(stored.episode(in: podcast))
+        let file = served.services.downloads.layout.file(
+            podcastID: podcast.downloadKey,
+            episodeID: episode.id,
+            extension: episode.fileExtension
+        )
+        try FileManager.default.createDirectory(
+            at: file.final.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data(repeating: 0x55, count: 4096).write(to: file.final)
+        try await Application(router: served.server().router()).test(.router) { client in
+            try await client.execute(uri: "/feeds/all.xml", method: .get) { response in
+                let body = String(buffer: response.body)
+                let guids = body.components(separatedBy: "<guid").dropFirst().map { $0.prefix { $0 != "<" } }
+                #expect(guids.count == 2 && Set(guids).count == 2, "\(guids)")
+            }
+        }
         await served.close()
     }
 }
