@@ -20,7 +20,7 @@ public enum ShowNotes {
     ]
 
     public static func html(_ notes: String) -> String {
-        guard notes.contains("<") else { return plain(notes) }
+        guard notes.utf8.contains(UInt8(ascii: "<")) else { return plain(notes) }
         var output = ""
         var open: [String] = []
         var text = Substring(notes)
@@ -80,10 +80,25 @@ public enum ShowNotes {
     /// when it holds more than paragraphs and breaks (a link, a list, emphasis),
     /// else nil (the plain text says as much).
     public static func markup(_ notes: String) -> String? {
-        guard notes.contains("<") else { return nil }
+        // Byte scans: Foundation's substring search cost a third of an update's
+        // time when every item of 150 feeds went through it.
+        guard notes.utf8.contains(UInt8(ascii: "<")) else { return nil }
         let html = html(notes)
-        let rich = ["<a ", "<li>", "<em>", "<strong>", "<b>", "<i>", "<blockquote>", "<code>", "<pre>"]
-        return rich.contains(where: html.contains) ? html : nil
+        return isRich(html) ? html : nil
+    }
+
+    /// Whether `html` (this enum's own output: tags lower-case, as written here)
+    /// holds a tag beyond paragraphs and breaks.
+    static func isRich(_ html: String) -> Bool {
+        let rich: [[UInt8]] = ["a ", "li>", "em>", "strong>", "b>", "i>", "blockquote>", "code>", "pre>"].map {
+            Array($0.utf8)
+        }
+        let bytes = Array(html.utf8)
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "<") {
+            let rest = bytes[(index + 1)...]
+            if rich.contains(where: { rest.starts(with: $0) }) { return true }
+        }
+        return false
     }
 
     /// Notes with no markup: paragraphs at blank lines, breaks at newlines.
