@@ -462,7 +462,7 @@ const player = {
 
   /** Saves the place: every 15 s, on pause, on seek, on the end, and as the page goes. */
   save({ ended = false, beacon = false } = {}) {
-    if (!this.ref) return;
+    if (!this.ref) return Promise.resolve();
     const body = { seconds: ended ? audio.duration : audio.currentTime, ended };
     if (this.startedAt !== null && (audio.paused || ended || beacon)) {
       body.startedAt = this.startedAt;
