@@ -261,33 +261,10 @@ extension Render {
 }
 
 extension JSONRender {
-    /// A bookmark: `{"number", "ref", "podcast", "title", "at", "note", "words", "guid", "feedURL"}`.
+    /// A bookmark, as the web page's `/api/bookmarks` gives it too
+    /// (``FeedServices/BookmarkEntry``).
     static func bookmark(_ mark: Bookmark, number: Int, ref: String?, words: String?) -> JSONValue {
-        JSONValue(
-            encoding: BookmarkJSON(
-                number: "b\(number)",
-                ref: ref,
-                podcast: mark.podcastTitle,
-                title: mark.episodeTitle,
-                at: mark.at,
-                note: mark.note,
-                words: words,
-                guid: mark.guid,
-                feedURL: mark.feedURL
-            )
-        )
-    }
-
-    private struct BookmarkJSON: Encodable {
-        var number: String
-        @Nullable var ref: String?
-        var podcast: String
-        var title: String
-        var at: Double
-        @Nullable var note: String?
-        @Nullable var words: String?
-        var guid: String
-        var feedURL: String
+        JSONValue(encoding: BookmarkEntry(mark, number: number, ref: ref, words: words))
     }
 }
 

@@ -169,25 +169,10 @@ extension JSONRender {
         var paragraphs: [TranscriptPage.Paragraph]
     }
 
-    /// `chapters --json`: number, start in seconds, title and web page.
+    /// `chapters --json`: number, start in seconds, title and web page, as the
+    /// web page's `/api/episodes/P:E/chapters` gives them.
     static func chapters(_ chapters: [Chapter]) -> JSONValue {
-        JSONValue(
-            encoding: chapters.enumerated().map { index, chapter in
-                ChapterJSON(
-                    number: index + 1,
-                    start: chapter.start,
-                    title: chapter.title,
-                    url: chapter.url?.absoluteString
-                )
-            }
-        )
-    }
-
-    private struct ChapterJSON: Encodable {
-        var number: Int
-        var start: Double
-        @Nullable var title: String?
-        @Nullable var url: String?
+        JSONValue(encoding: chapters.enumerated().map { ChapterEntry(number: $0.offset + 1, $0.element) })
     }
 
     /// `queue --json`: the value mcp's `queue` gives too.
