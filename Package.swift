@@ -158,6 +158,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The request and response parts the connection limit's handler sees.
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // The thread pool media files are read on, a chunk at a time.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

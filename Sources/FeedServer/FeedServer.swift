@@ -138,8 +138,8 @@ public struct FeedServer: Sendable {
 
     /// Every route with its middleware: the request log, the Host check on
     /// loopback, and Basic auth when a password is set.
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    func router() -> Router<ServeContext> {
+        let router = Router(context: ServeContext.self)
         router.add(middleware: RequestLog(log: log))
         if configuration.isLoopback { router.add(middleware: LoopbackHost()) }
         if let password = configuration.password { router.add(middleware: BasicAuthentication(password: password)) }
@@ -149,7 +149,7 @@ public struct FeedServer: Sendable {
         return router
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServeContext>) {
         let catalog = self.catalog
         router.on("/feeds/:name", method: .get) { request, context in
             try await Self.feed(request, context: context, catalog: catalog)
@@ -172,7 +172,7 @@ public struct FeedServer: Sendable {
         }
     }
 
-    static func feed(_ request: Request, context: BasicRequestContext, catalog: any ServeCatalog) async throws
+    static func feed(_ request: Request, context: ServeContext, catalog: any ServeCatalog) async throws
         -> Response
     {
         let name = context.parameters.get("name") ?? ""
@@ -274,8 +274,8 @@ struct RequestLog: RouterMiddleware {
 
     func handle(
         _ request: Request,
-        context: BasicRequestContext,
-        next: (Request, BasicRequestContext) async throws -> Response
+        context: ServeContext,
+        next: (Request, ServeContext) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
         @Sendable func line(_ status: Int, _ bytes: Int?) -> ServeLogLine {
@@ -323,8 +323,8 @@ struct RequestLog: RouterMiddleware {
 struct LoopbackHost: RouterMiddleware {
     func handle(
         _ request: Request,
-        context: BasicRequestContext,
-        next: (Request, BasicRequestContext) async throws -> Response
+        context: ServeContext,
+        next: (Request, ServeContext) async throws -> Response
     ) async throws -> Response {
         // HTTP/1's Host becomes the authority; a request built in memory keeps
         // it as a field (and has an authority of its own).
@@ -371,8 +371,8 @@ struct BasicAuthentication: RouterMiddleware {
 
     func handle(
         _ request: Request,
-        context: BasicRequestContext,
-        next: (Request, BasicRequestContext) async throws -> Response
+        context: ServeContext,
+        next: (Request, ServeContext) async throws -> Response
     ) async throws -> Response {
         guard let header = request.headers[.authorization], Self.accepts(header, password: password) else {
             return Response(

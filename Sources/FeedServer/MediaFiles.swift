@@ -1,6 +1,9 @@
 import Foundation
 import HTTPSupport
 import Hummingbird
+import NIOCore
+import NIOPosix
+import Synchronization
 
 /// `/media/{podcast}/{file}`: the complete files of the download folder, with
 /// HEAD, single ranges (206, 416), If-Range and a strong ETag. Nothing else is
@@ -8,7 +11,6 @@ import Hummingbird
 /// slash or a symbolic link, nothing outside the folder.
 struct MediaFiles: Sendable {
     let root: URL
-    let files = FileIO()
 
     /// The file a request path names, when it is one `serve` may send.
     static func file(for requestPath: String, root: URL) -> String? {
@@ -35,7 +37,7 @@ struct MediaFiles: Sendable {
         return file
     }
 
-    func respond(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(_ request: Request, context: ServeContext) async throws -> Response {
         guard let path = Self.file(for: request.uri.path, root: root) else { throw HTTPError(.notFound) }
         var info = stat()
         guard stat(path, &info) == 0 else { throw HTTPError(.notFound) }
@@ -64,22 +66,92 @@ struct MediaFiles: Sendable {
         case .none:
             headers[.contentLength] = String(size)
             guard size > 0 else { return Response(status: .ok, headers: headers) }
-            return Response(status: .ok, headers: headers, body: try await files.loadFile(path: path, context: context))
+            return Response(
+                status: .ok,
+                headers: headers,
+                body: try Self.body(of: path, range: 0..<size, on: context.channel)
+            )
         case .satisfiable(let range):
             headers[.contentLength] = String(range.count)
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
-            let body = try await files.loadFile(
-                path: path,
-                range: range.lowerBound...(range.upperBound - 1),
-                context: context
+            return Response(
+                status: .partialContent,
+                headers: headers,
+                body: try Self.body(of: path, range: range, on: context.channel)
             )
-            return Response(status: .partialContent, headers: headers, body: body)
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(size)"
             headers[.contentLength] = "0"
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
     }
+}
+
+extension MediaFiles {
+    /// The bytes `range` of the file at `path`, a chunk at a time, each read only
+    /// once `channel` has taken the last (its event loop has handled the write and
+    /// the connection is writable again). A client that stops reading then holds
+    /// a chunk or two, not a read-ahead: Hummingbird's FileIO (NIO's FileChunks)
+    /// read megabytes ahead for each answer, and writes piled up faster than a
+    /// busy event loop said the socket was full (150 stalled clients: 570 MB of
+    /// buffers, heaptrack).
+    static func body(of path: String, range: Range<Int>, on channel: any Channel, chunk: Int = 128 * 1024) throws
+        -> ResponseBody
+    {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw HTTPError(.notFound) }
+        let file = OpenFile(descriptor)
+        return ResponseBody(contentLength: range.count) { writer in
+            defer { file.close() }
+            var offset = range.lowerBound
+            // Chunks written since the event loop last said the connection takes
+            // more: at most two ride unconfirmed, so a fast client costs one hop
+            // to the event loop every 256 KiB and a stalled one holds that much.
+            var unconfirmed = 0
+            while offset < range.upperBound {
+                if unconfirmed >= 2 || !channel.isWritable {
+                    // The writes before have reached the channel (the event loop
+                    // runs tasks in order), and the channel wants more.
+                    while try await !channel.eventLoop.submit({ channel.isWritable }).get() {
+                        guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                    unconfirmed = 0
+                }
+                let count = min(chunk, range.upperBound - offset)
+                let start = offset
+                let buffer = try await NIOThreadPool.singleton.runIfActive {
+                    var buffer = ByteBufferAllocator().buffer(capacity: count)
+                    let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
+                        max(0, pread(file.descriptor, bytes.baseAddress, count, off_t(start)))
+                    }
+                    // Shorter than a moment ago: the answer cannot be whole.
+                    guard read > 0 else { throw HTTPError(.internalServerError) }
+                    return buffer
+                }
+                try await writer.write(buffer)
+                unconfirmed += 1
+                offset += buffer.readableBytes
+            }
+            try await writer.finish(nil)
+        }
+    }
+}
+
+/// An open file, closed once whichever way its answer ends (or is never
+/// written, for a HEAD); only read with pread at explicit offsets, so the thread
+/// pool's reads may share it.
+private final class OpenFile: Sendable {
+    let descriptor: Int32
+    private let closed = Atomic<Bool>(false)
+
+    init(_ descriptor: Int32) { self.descriptor = descriptor }
+
+    func close() {
+        if !closed.exchange(true, ordering: .acquiringAndReleasing) { _ = Glibc.close(descriptor) }
+    }
+
+    deinit { close() }
 }
 
 /// The types podcast apps expect for the files feedsh downloads.

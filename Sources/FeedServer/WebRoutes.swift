@@ -13,7 +13,7 @@ extension FeedServer {
     /// which draws the view.
     static let pages = ["/", "/p/:number", "/e/:ref", "/find", "/queue", "/stats", "/bookmarks"]
 
-    func registerWeb(on router: Router<BasicRequestContext>, web: any WebLibrary) {
+    func registerWeb(on router: Router<ServeContext>, web: any WebLibrary) {
         for page in Self.pages {
             router.on(RouterPath(page), method: .get) { _, _ in WebAssets.page.response }
             router.on(RouterPath(page), method: .head) { _, _ in WebAssets.page.response.withoutBody }
@@ -101,7 +101,7 @@ extension FeedServer {
     }
 
     /// `P:E` of the route, or a 404 that says what an address looks like.
-    static func address(_ context: BasicRequestContext) throws -> ListedAddress {
+    static func address(_ context: ServeContext) throws -> ListedAddress {
         guard let text = context.parameters.get("ref"), let address = ListedAddress(text) else {
             throw WebRefusal(.notFound, "an episode is P:E, such as 2:1")
         }
@@ -180,8 +180,8 @@ struct SecurityHeaders: RouterMiddleware {
 
     func handle(
         _ request: Request,
-        context: BasicRequestContext,
-        next: (Request, BasicRequestContext) async throws -> Response
+        context: ServeContext,
+        next: (Request, ServeContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
         response.headers[.contentSecurityPolicy] = Self.policy
