@@ -337,7 +337,7 @@ let package = Package(
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "FeedServices", "FeedKit", "Library",
+                "FeedServer", "FeedServices", "FeedKit", "Library", "SocketTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import SocketTestSupport
 import Subprocess
 import SystemPackage
 import Testing
@@ -171,20 +172,7 @@ struct ServeProcessTests {
             var flood: [Int32] = []
             defer { flood.forEach { close($0) } }
             for _ in 0..<1100 {
-                let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let connected = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-                guard connected == 0 else {
-                    close(socket)
-                    break
-                }
+                guard let socket = loopbackConnection(port: port) else { break }
                 flood.append(socket)
             }
             #expect(flood.count == 1100)
@@ -216,22 +204,7 @@ struct ServeProcessTests {
             var stalled: [Int32] = []
             defer { stalled.forEach { close($0) } }
             for _ in 0..<200 {
-                let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                var small: Int32 = 4096
-                setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let connected = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-                guard connected == 0 else {
-                    close(socket)
-                    break
-                }
+                guard let socket = loopbackConnection(port: port, receiveBuffer: 4096) else { break }
                 let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                 _ = write(socket, request, request.utf8.count)
                 stalled.append(socket)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SocketTestSupport
 import Testing
 
 @testable import FeedServer
@@ -195,7 +196,7 @@ import Testing
         )
         let (port, stop) = try await Self.start(server)
         defer { stop() }
-        let socket = try #require(Self.connect(port: port))
+        let socket = try #require(loopbackConnection(port: port))
         defer { close(socket) }
         let started = ContinuousClock.now
         // Closed by the server: the read ends (0) well before the 10 s limit.
@@ -217,7 +218,7 @@ import Testing
         var flood: [Int32] = []
         defer { flood.forEach { close($0) } }
         for index in 0..<40 {
-            let socket = try #require(Self.connect(port: port))
+            let socket = try #require(loopbackConnection(port: port))
             // Every other one sends half a request's head and stops.
             if index.isMultiple(of: 2) { _ = write(socket, "GET /feeds/all.xml HTTP/1.1\r\nHo", 31) }
             flood.append(socket)
@@ -232,7 +233,7 @@ import Testing
         while answer != "HTTP/1.1 200", tries < 20, ContinuousClock.now < deadline {
             tries += 1
             try await Task.sleep(for: .milliseconds(100))
-            guard let client = Self.connect(port: port) else { continue }
+            guard let client = loopbackConnection(port: port) else { continue }
             defer { close(client) }
             let request = "GET /subscriptions.opml HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
             _ = write(client, request, request.utf8.count)
@@ -265,27 +266,6 @@ import Testing
             throw CancellationError()
         }
         return (port, { stopper.yield() })
-    }
-
-    /// A TCP connection to 127.0.0.1:`port`, reads timing out after 10 s.
-    static func connect(port: Int) -> Int32? {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(socket)
-            return nil
-        }
-        var limit = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        return socket
     }
 
     /// One byte, 0 at the end of the stream; nil when the read failed (timed out).
