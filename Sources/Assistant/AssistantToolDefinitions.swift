@@ -11,12 +11,6 @@ extension AssistantTools {
     /// Seconds as a number, or a time as text.
     private static func time(_ description: String) -> JSONSchema { .oneOf([.number, .string], description) }
 
-    /// A schema as MCP writes it.
-    private static func value(_ schema: JSONSchema) -> Value {
-        // Encoding a tree of strings, numbers and booleans cannot fail.
-        (try? Value(encoded: schema)) ?? .object([:])
-    }
-
     /// The tool `name`: its arguments, and its answer described by the core type
     /// it encodes (the same the shell's `--json` gives).
     private static func tool(
@@ -29,9 +23,9 @@ extension AssistantTools {
         Tool(
             name: name,
             description: description,
-            inputSchema: value(arguments),
+            inputSchema: Value(encoded: arguments),
             annotations: annotations,
-            outputSchema: value(.of(answer))
+            outputSchema: Value(encoded: JSONSchema.of(answer))
         )
     }
 

@@ -52,7 +52,7 @@ public struct AssistantTools: Sendable {
             let (answer, text) = try await run(name, Arguments(values: arguments))
             return try CallTool.Result(
                 content: [.text(text: text, annotations: nil, _meta: nil)],
-                structuredContent: try Value(encoded: answer),
+                structuredContent: Value(encoded: answer),
                 isError: false
             )
         } catch let refusal as Refusal {
@@ -388,10 +388,24 @@ public struct AssistantTools: Sendable {
 }
 
 extension Value {
-    /// An `Encodable` value as MCP content: through JSON, as the SDK's
-    /// `init(_:)` does for a `Codable` one.
-    init(encoded value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONDecoder().decode(Value.self, from: data)
+    /// An `Encodable` value as MCP content, encoded as `--json` and the web page
+    /// encode it (``FeedServices/JSONValueEncoder``) and taken over member by
+    /// member, with no round trip through JSON text.
+    init(encoded value: some Encodable) {
+        self.init(JSONValue(encoding: value))
+    }
+
+    init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let bool): self = .bool(bool)
+        case .int(let int): self = .int(Int(int))
+        // JSON has no infinity: written as null, as `--json` writes it.
+        case .double(let double): self = double.isFinite ? .double(double) : .null
+        case .string(let string): self = .string(string)
+        case .array(let elements): self = .array(elements.map(Value.init))
+        case .object(let members):
+            self = .object(Dictionary(members.map { ($0.key, Value($0.value)) }) { _, last in last })
+        }
     }
 }
