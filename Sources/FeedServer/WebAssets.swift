@@ -9,15 +9,26 @@ struct WebAsset: Sendable {
     let path: String
     let type: String
     let bytes: [UInt8]
+    /// Made once: the bytes as a buffer (copy-on-write, so each answer shares
+    /// them) and their ETag.
+    private let buffer: ByteBuffer
+    private let tag: String
+
+    init(path: String, type: String, bytes: [UInt8]) {
+        self.path = path
+        self.type = type
+        self.bytes = bytes
+        buffer = ByteBuffer(bytes: bytes)
+        tag = "\"" + String(FeedServer.fnv1a(String(decoding: bytes, as: UTF8.self)), radix: 16) + "\""
+    }
 
     var response: Response {
-        let tag = "\"" + String(FeedServer.fnv1a(String(decoding: bytes, as: UTF8.self)), radix: 16) + "\""
-        return Response(
+        Response(
             status: .ok,
             headers: [
-                .contentType: type, .cacheControl: "no-cache", .eTag: tag, .contentLength: String(bytes.count),
+                .contentType: type, .cacheControl: "no-cache", .eTag: tag, .contentLength: String(buffer.readableBytes),
             ],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+            body: .init(byteBuffer: buffer)
         )
     }
 }
