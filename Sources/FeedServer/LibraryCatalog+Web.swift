@@ -11,8 +11,8 @@ extension LibraryCatalog: WebLibrary {
     }
 
     package func podcast(_ number: Int64) async throws -> WebPodcast? {
-        guard let library = try services.library.openIfExists(), let podcast = try await library.podcast(number),
-            let entry = try await services.subscriptionEntries().first(where: { $0.number == Int(number) })
+        guard let library = try services.library.openIfExists(),
+            let (entry, podcast) = try await services.subscriptionEntry(number)
         else { return nil }
         var episodes: [EpisodeEntry] = []
         for (index, stored) in try await library.episodes(of: number).enumerated() {

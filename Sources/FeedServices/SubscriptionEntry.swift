@@ -92,9 +92,27 @@ extension Services {
         async throws(LibraryError)
         -> [SubscriptionEntry]
     {
+        try await entries(describe: describe) { _ in true }.map(\.entry)
+    }
+
+    /// Subscription `number` as ``subscriptionEntries(describe:)`` gives it, with
+    /// its record; only its own folder is counted. Nil when there is none.
+    package func subscriptionEntry(_ number: Int64) async throws(LibraryError)
+        -> (entry: SubscriptionEntry, podcast: StoredPodcast)?
+    {
+        try await entries(describe: { $0.description }) { $0.podcast.id == number }.first
+    }
+
+    /// The subscriptions `included`, with their files on disk counted.
+    private func entries(
+        describe: (UpdateFailure) -> String,
+        _ included: (PodcastSummary) -> Bool
+    ) async throws(LibraryError) -> [(entry: SubscriptionEntry, podcast: StoredPodcast)] {
         guard let library = try self.library.openIfExists() else { return [] }
-        let all = try await library.podcasts()
-        let onDisk = all.isEmpty ? [:] : await downloads.downloadedOnDisk(all.map(\.podcast))
-        return all.map { SubscriptionEntry($0, downloaded: onDisk[$0.podcast.id ?? -1], describe: describe) }
+        let chosen = try await library.podcasts().filter(included)
+        let onDisk = chosen.isEmpty ? [:] : await downloads.downloadedOnDisk(chosen.map(\.podcast))
+        return chosen.map {
+            (SubscriptionEntry($0, downloaded: onDisk[$0.podcast.id ?? -1], describe: describe), $0.podcast)
+        }
     }
 }
