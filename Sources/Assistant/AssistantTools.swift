@@ -244,7 +244,7 @@ public struct AssistantTools: Sendable {
         let limit = try arguments.int("limit", in: 1...1000) ?? 200
         let after = try arguments.int("after", in: 0...Int(Int32.max)) ?? 0
         let page = paragraphs.dropFirst(after).prefix(limit)
-        let items = page.map { TranscriptPage.Paragraph(start: $0.start, speaker: $0.speaker, text: $0.text) }
+        let items = page.map(TranscriptPage.Paragraph.init)
         let next = after + items.count < paragraphs.count ? after + items.count : nil
         return (
             TranscriptPage(ref: resolved.ref, paragraphs: items, total: paragraphs.count, next: next),
@@ -320,25 +320,19 @@ public struct AssistantTools: Sendable {
 
     private func download(_ arguments: Arguments) async throws -> Answer {
         let resolved = try await resolve(try arguments.required("ref"))
-        let targets: [DownloadTarget]
+        let state: DownloadStart.State?
         do throws(LibraryError) {
-            targets = try await services.downloads.targets(of: [resolved.episodeRef])
+            state = try await services.downloads.start(resolved.episodeRef)
         } catch {
             throw Refusal("\(error)")
         }
-        guard let target = targets.first else { throw Refusal.argument("ref", "no episode \(resolved.ref)") }
-        if FileManager.default.fileExists(atPath: target.request.file.final.path) {
-            return (
-                DownloadStart(ref: resolved.ref, state: .completed),
-                "\(resolved.ref) is downloaded already"
-            )
-        }
-        await services.downloads.applySettings()
-        let result = await services.downloads.start([target.request]).first
-        let state: DownloadStart.State = if case .queued? = result { .queued } else { .downloading }
+        guard let state else { throw Refusal.argument("ref", "no episode \(resolved.ref)") }
         return (
             DownloadStart(ref: resolved.ref, state: state),
-            "downloading \(resolved.ref) \(SafeText.line(resolved.stored.title)); it goes on in the background feedsh when this server exits"
+            state == .completed
+                ? "\(resolved.ref) is downloaded already"
+                : "downloading \(resolved.ref) \(SafeText.line(resolved.stored.title)); it goes on in the background "
+                    + "feedsh when this server exits"
         )
     }
 

@@ -60,9 +60,7 @@ extension LibraryCatalog: WebLibrary {
             offered: stored.transcriptList,
             title: stored.title
         )
-        let paragraphs = kept.paragraphs.map {
-            TranscriptPage.Paragraph(start: $0.start, speaker: $0.speaker, text: $0.text)
-        }
+        let paragraphs = kept.paragraphs.map(TranscriptPage.Paragraph.init)
         return TranscriptPage(ref: resolved.ref, paragraphs: paragraphs, total: paragraphs.count, next: nil)
     }
 
@@ -183,15 +181,10 @@ extension LibraryCatalog: WebLibrary {
 
     package func download(_ address: ListedAddress) async throws -> DownloadStart {
         let resolved = try await resolve(address)
-        guard let target = try await services.downloads.targets(of: [resolved.episodeRef]).first else {
+        guard let state = try await services.downloads.start(resolved.episodeRef) else {
             throw WebRefusal(.notFound, "\(address) has no usable audio address")
         }
-        if FileManager.default.fileExists(atPath: target.request.file.final.path) {
-            return DownloadStart(ref: resolved.ref, state: .completed)
-        }
-        await services.downloads.applySettings()
-        let result = await services.downloads.start([target.request]).first
-        return DownloadStart(ref: resolved.ref, state: result == .queued ? .queued : .downloading)
+        return DownloadStart(ref: resolved.ref, state: state)
     }
 
     package func artwork(_ number: Int64) async -> (file: URL, type: String)? {

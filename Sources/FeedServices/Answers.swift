@@ -70,6 +70,11 @@ package struct TranscriptPage: DescribedValue, Sendable, Equatable {
             self.text = SafeText.line(text)
         }
 
+        /// A paragraph of a kept transcript.
+        package init(_ paragraph: TranscriptCue) {
+            self.init(start: paragraph.start, speaker: paragraph.speaker, text: paragraph.text)
+        }
+
         private enum CodingKeys: String, CodingKey { case start, speaker, text }
 
         package func encode(to encoder: any Encoder) throws {

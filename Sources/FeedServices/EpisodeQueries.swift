@@ -209,3 +209,15 @@ extension Services {
         return try await library.search(query, limit: limit).map(FindHitEntry.init)
     }
 }
+
+extension DownloadsService {
+    /// Starts the download of a library episode as `get` does (mcp's `download`,
+    /// the web page's Download): where it stands after, or nil when the episode
+    /// has no usable audio address.
+    package func start(_ episode: EpisodeRef) async throws(LibraryError) -> DownloadStart.State? {
+        guard let target = try await targets(of: [episode]).first else { return nil }
+        if FileManager.default.fileExists(atPath: target.request.file.final.path) { return .completed }
+        await applySettings()
+        return if case .queued? = await start([target.request]).first { .queued } else { .downloading }
+    }
+}

@@ -155,9 +155,7 @@ extension JSONRender {
                 title: title,
                 url: transcript.url.absoluteString,
                 format: transcript.format.rawValue,
-                paragraphs: transcript.paragraphs.map {
-                    TranscriptPage.Paragraph(start: $0.start, speaker: $0.speaker, text: $0.text)
-                }
+                paragraphs: transcript.paragraphs.map(TranscriptPage.Paragraph.init)
             )
         )
     }
