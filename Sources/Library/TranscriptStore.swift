@@ -10,6 +10,31 @@ public struct StoredTranscript: Sendable, Equatable {
     /// In spoken order, as ``TranscriptDocument/paragraphs(seconds:characters:)``
     /// made them.
     public var paragraphs: [TranscriptCue]
+    /// For each paragraph (same index), where its cues start in its text and
+    /// when each was said; empty for a paragraph of one cue or no times.
+    public var cueStarts: [[TranscriptDocument.CueStart]]
+
+    public init(
+        url: URL,
+        format: TranscriptFormat,
+        fetched: Date,
+        paragraphs: [TranscriptCue],
+        cueStarts: [[TranscriptDocument.CueStart]] = []
+    ) {
+        self.url = url
+        self.format = format
+        self.fetched = fetched
+        self.paragraphs = paragraphs
+        self.cueStarts = cueStarts
+    }
+
+    /// When the words at `offset` (UTF-8, in the text of paragraph `index`)
+    /// were said: the start of the cue that holds them, else the paragraph's.
+    public func time(ofParagraph index: Int, atOffset offset: Int) -> Double? {
+        guard paragraphs.indices.contains(index) else { return nil }
+        let starts = cueStarts.indices.contains(index) ? cueStarts[index] : []
+        return starts.last { $0.offset <= offset }?.seconds ?? paragraphs[index].start
+    }
 }
 
 extension Library {
@@ -40,7 +65,13 @@ extension Library {
                 ])
             }
         }
-        return StoredTranscript(url: url, format: document.format, fetched: now, paragraphs: paragraphs)
+        return StoredTranscript(
+            url: url,
+            format: document.format,
+            fetched: now,
+            paragraphs: paragraphs,
+            cueStarts: timed.map(\.cueStarts)
+        )
     }
 
     /// The transcript kept for an episode, or nil when none was fetched.
@@ -54,12 +85,18 @@ extension Library {
                 ),
                 let url = URL(string: row["url"]), let format = TranscriptFormat(rawValue: row["format"])
             else { return nil }
-            let paragraphs = try Row.fetchAll(
+            let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT start, speaker, text FROM transcriptLine WHERE transcriptID = ? ORDER BY id",
+                sql: "SELECT start, speaker, text, cues FROM transcriptLine WHERE transcriptID = ? ORDER BY id",
                 arguments: [episodeID]
-            ).map { TranscriptCue(start: $0["start"], speaker: $0["speaker"], text: $0["text"]) }
-            return StoredTranscript(url: url, format: format, fetched: row["fetched"], paragraphs: paragraphs)
+            )
+            return StoredTranscript(
+                url: url,
+                format: format,
+                fetched: row["fetched"],
+                paragraphs: rows.map { TranscriptCue(start: $0["start"], speaker: $0["speaker"], text: $0["text"]) },
+                cueStarts: rows.map { CueStarts.parse($0["cues"]) }
+            )
         }
     }
 

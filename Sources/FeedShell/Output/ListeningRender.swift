@@ -6,31 +6,30 @@ import TerminalKit
 
 extension Render {
     /// A transcript as a person reads it: a paragraph a line (wrapped under
-    /// itself), `[12:34]` before it and the speaker's name when the speaker changes.
+    /// itself), `[12:34]` before it and the speaker's name when the speaker
+    /// changes. A paragraph holds up to 20 s of cues, so a line of it that
+    /// starts in a later cue shows that cue's time in the margin; unwrapped
+    /// (no terminal), a paragraph breaks where a cue starts 5 s or more after
+    /// the time last shown.
     static func transcript(_ transcript: StoredTranscript, title: String, width: Int?) -> String {
         var lines = ["\(SafeText.line(title)): transcript (\(transcript.format.name))"]
         if transcript.paragraphs.isEmpty { lines.append("(it has no text)") }
         var speaker: String?
-        for paragraph in transcript.paragraphs {
-            var head = paragraph.start.map { "[" + Formatting.duration(.seconds($0)) + "] " } ?? ""
+        for (index, paragraph) in transcript.paragraphs.enumerated() {
+            var head = paragraph.start.map(TranscriptLayout.label) ?? ""
             if let name = paragraph.speaker, name != speaker { head += SafeText.line(name) + ": " }
             speaker = paragraph.speaker
-            let text = head + SafeText.line(paragraph.text)
+            let body = SafeText.line(paragraph.text)
+            // Cue offsets index the kept text; they hold while sanitizing kept it.
+            let timed = paragraph.start != nil && body == paragraph.text
             guard let width, width > 20 else {
-                lines.append(text)
+                lines += TranscriptLayout.unwrapped(head: head, body: body) { offset in
+                    timed ? transcript.time(ofParagraph: index, atOffset: offset) : nil
+                }
                 continue
             }
-            // Continuations line up under the text, after the time.
-            let indent = paragraph.start == nil ? 0 : min(head.prefix { $0 != "]" }.count + 2, width / 3)
-            let wrapped = TextLayout.wrap(text, toWidth: width).split(
-                separator: "\n",
-                omittingEmptySubsequences: false
-            )
-            lines.append(String(wrapped[0]))
-            let rest = wrapped.dropFirst().joined(separator: " ")
-            if !rest.isEmpty {
-                let pad = String(repeating: " ", count: indent)
-                lines += TextLayout.wrap(rest, toWidth: width - indent).split(separator: "\n").map { pad + $0 }
+            lines += TranscriptLayout.wrapped(head: head, body: body, width: width, timed: paragraph.start != nil) {
+                offset in timed ? transcript.time(ofParagraph: index, atOffset: offset) : nil
             }
         }
         return lines.joined(separator: "\n")
