@@ -79,6 +79,7 @@ let package = Package(
                 "FixtureServer",
                 "HTTPSupport",
                 "LineEditor",
+                "PlainText",
                 "Processes",
                 "ShellKit",
                 "TerminalKit",

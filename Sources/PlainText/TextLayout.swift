@@ -120,7 +120,9 @@ public enum TextLayout {
                 currentWidth = width(hanging)
                 lineHasWord = false
             }
-            // A word wider than the room left on an empty line is cut.
+            // A word wider than the room left on an empty line is cut: after
+            // its last `_`, `-`, `/` or `.` that fits in the line's second half
+            // (FEEDSH_PODCASTINDEX_ / SECRET), else where the room ends.
             while currentWidth + wordWidth > columns {
                 var piece = ""
                 var pieceWidth = 0
@@ -129,6 +131,13 @@ public enum TextLayout {
                     piece.append(character)
                     pieceWidth += width(of: character)
                     remainder = remainder.dropFirst()
+                }
+                if let joint = piece.dropLast().lastIndex(where: { "_-/.".contains($0) }),
+                    piece.distance(from: piece.startIndex, to: joint) >= (columns - currentWidth) / 2
+                {
+                    let after = piece.index(after: joint)
+                    remainder = piece[after...] + remainder
+                    piece = String(piece[..<after])
                 }
                 if piece.isEmpty, let character = remainder.first {
                     piece.append(character)

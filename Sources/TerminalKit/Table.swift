@@ -15,18 +15,25 @@ public struct Table: Sendable {
         /// How the column gives way when the table is wider than the terminal
         /// (nil: it keeps its width, and the line is cut at the end as before).
         public var fit: Fit?
+        /// On a terminal (a known width), a cell wider than its column goes on
+        /// under itself, broken between words (a word wider than the column
+        /// between characters), and the row takes more lines, instead of being
+        /// cut: for titles and notes, whose every word counts.
+        public var wraps: Bool
 
         public init(
             _ header: String,
             rightAligned: Bool = false,
             maxWidth: Int? = nil,
             keepsEnd: Bool = false,
+            wraps: Bool = false,
             fit: Fit? = nil
         ) {
             self.header = header
             self.rightAligned = rightAligned
             self.maxWidth = maxWidth
             self.keepsEnd = keepsEnd
+            self.wraps = wraps
             self.fit = fit
         }
     }
@@ -58,30 +65,55 @@ public struct Table: Sendable {
     }
 
     /// The table as lines: the last column is cut to what `width` leaves (when the
-    /// width is known), after the columns that give way (``Fit``) did;
+    /// width is known), after the columns that give way (``Fit``) did, and a
+    /// column that ``Column/wraps`` goes on under itself instead;
     /// `bold` sets the heading in bold (SGR).
     public func render(width: Int?, bold: Bool = false) -> String {
         guard !columns.isEmpty else { return "" }
         let (kept, widths) = layout(width: width)
-        func line(_ cells: [String]) -> String {
-            var text = ""
+        let last = kept[kept.count - 1]
+        // Where the last column starts; it takes what the line has left.
+        let lastStart = kept.dropLast().reduce(0) { $0 + widths[$1] + 2 }
+        func lines(_ cells: [String]) -> [String] {
+            // Each shown column's lines, the row as tall as the tallest.
+            var stacks: [[String]] = []
             for column in kept.dropLast() {
-                let cell = cut(cells[column], widths[column], keepsEnd: columns[column].keepsEnd)
-                let padding = String(repeating: " ", count: max(0, widths[column] - TextLayout.width(cell)))
-                text += columns[column].rightAligned ? padding + cell : cell + padding
-                text += "  "
+                let spec = columns[column]
+                if width != nil, spec.wraps, TextLayout.width(cells[column]) > widths[column] {
+                    stacks.append(
+                        TextLayout.wrap(cells[column], toWidth: widths[column]).split(separator: "\n").map(String.init)
+                    )
+                } else {
+                    stacks.append([cut(cells[column], widths[column], keepsEnd: spec.keepsEnd)])
+                }
             }
-            let last = kept[kept.count - 1]
             if let width, columns[last].keepsEnd {
-                text += cut(cells[last], max(1, width - TextLayout.width(text)), keepsEnd: true)
+                stacks.append([cut(cells[last], max(1, width - lastStart), keepsEnd: true)])
+            } else if let width, columns[last].wraps, width - lastStart >= 8 {
+                stacks.append(
+                    TextLayout.wrap(cells[last], toWidth: width - lastStart).split(separator: "\n").map(String.init)
+                )
             } else {
-                text += cells[last]
+                stacks.append([cells[last]])
             }
-            return width.map { TextLayout.truncate(text, toWidth: $0) } ?? text
+            let height = stacks.map(\.count).max() ?? 1
+            return (0..<height).map { row in
+                var text = ""
+                for (index, column) in kept.dropLast().enumerated() {
+                    let cell = row < stacks[index].count ? stacks[index][row] : ""
+                    let padding = String(repeating: " ", count: max(0, widths[column] - TextLayout.width(cell)))
+                    text += columns[column].rightAligned ? padding + cell : cell + padding
+                    text += "  "
+                }
+                text += row < stacks[kept.count - 1].count ? stacks[kept.count - 1][row] : ""
+                // A continuation that is only padding ends where its text does.
+                if row > 0 { text = String(text.reversed().drop { $0 == " " }.reversed()) }
+                return width.map { TextLayout.truncate(text, toWidth: $0) } ?? text
+            }
         }
-        let headerLine = line(columns.map(\.header))
+        let headerLine = lines(columns.map(\.header)).joined(separator: "\n")
         let heading = bold ? Style.bold(headerLine) : headerLine
-        return ([heading] + rows.map(line)).joined(separator: "\n")
+        return ([heading] + rows.flatMap(lines)).joined(separator: "\n")
     }
 
     /// Which columns show at `width`, and how wide each is: its widest cell (at

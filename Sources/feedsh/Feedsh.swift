@@ -7,6 +7,7 @@ import FixtureServer
 import Foundation
 import HTTPSupport
 import LineEditor
+import PlainText
 import Processes
 import ShellKit
 import TerminalKit
@@ -204,16 +205,17 @@ struct Feedsh: AsyncParsableCommand {
             demoFolder = folder
             let own = [library == nil ? "library" : nil, downloadDir == nil ? "downloads" : nil].compactMap { $0 }
             let whereText = own.isEmpty ? "" : "; \(own.joined(separator: " and ")) in \(folder.path) (removed at exit)"
-            FileHandle.standardError.write(
-                Data(
-                    """
-                    demo: serving fixtures at \(server.baseURL.absoluteString)\(whereText)
-                    demo: 'sync login \(server.baseURL.absoluteString) demo' syncs with its gpodder.net API
-                    demo: try 'lookup', 'subscribe', 'episodes', 'get 1:1', 'wait', 'play 1:1', 'find ports', \
-                    'search swift', 'help'\n
-                    """.utf8
-                )
-            )
+            let hello = """
+                demo: serving fixtures at \(server.baseURL.absoluteString)\(whereText)
+                demo: 'sync login \(server.baseURL.absoluteString) demo' syncs with its gpodder.net API
+                demo: try 'lookup', 'subscribe', 'episodes', 'get 1:1', 'wait', 'play 1:1', 'find ports', \
+                'search swift', 'help'
+                """
+            // On a terminal, broken between words rather than where the screen ends.
+            let shown =
+                isatty(STDERR_FILENO) == 1
+                ? TextLayout.wrap(hello, toWidth: TerminalSize.columns(of: STDERR_FILENO)) : hello
+            FileHandle.standardError.write(Data((shown + "\n").utf8))
         }
         defer { if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) } }
 

@@ -12,6 +12,11 @@ private func lines(_ screen: String) -> [String] {
 }
 
 /// How many lines of `screen` satisfy `predicate`.
+/// A screen's words, one space between each, wherever its lines broke.
+private func wordsOf(_ screen: String) -> String {
+    screen.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+}
+
 private func count(_ screen: String, _ predicate: (String) -> Bool) -> Int {
     lines(screen).filter(predicate).count
 }
@@ -349,6 +354,48 @@ extension TmuxTests {
             let prompts = count(screen) { $0.contains("↓1> ") }
             #expect(progress == 1, "stale progress lines:\n\(screen)")
             #expect(prompts == 1, "\(screen)")
+        }
+    }
+}
+
+extension TmuxTests {
+    /// At 60 columns `bookmarks`, `find`, `set` and `downloads` cut titles and
+    /// notes mid-word or to "th…": now what does not fit wraps under itself
+    /// between words and every word is on the screen.
+    @Test func sixtyColumnsKeepEveryWord() async throws {
+        try await TmuxSession.with(mediaRate: 100_000, width: 60, height: 50) { tmux in
+            try await tmux.waitForScreen { $0.hasSuffix("feedsh>") }
+            tmux.keys("subscribe \(tmux.base)/feeds/1386867488.xml", "Enter")
+            try await tmux.waitForScreen { $0.contains("subscribed to Loopback Radio") }
+            let note = "a note that is fairly long so it must wrap somewhere on the screen"
+            tmux.keys("bookmark 1:1 0:05 \(note)", "Enter")
+            try await tmux.waitForScreen { $0.contains("b1: ") && $0.hasSuffix(">") }
+            tmux.keys("C-l", "bookmarks; find ports; set", "Enter")
+            try await tmux.waitForScreen { $0.contains("serve-password") && $0.hasSuffix(">") }
+            let screen = try await tmux.screen()
+            let widest = lines(screen).map(\.count).max() ?? 0
+            #expect(widest <= 60, "\(screen)")
+            // Only find's snippet has an ellipsis (where it starts and ends): no cell was cut.
+            let cut = lines(screen).filter { $0.contains("…") && !$0.hasPrefix("    ") }
+            #expect(cut.isEmpty, "cut:\n\(screen)")
+            // The note goes on under itself in its column, every word kept.
+            let rows = lines(screen)
+            if let header = rows.firstIndex(where: { $0.contains("Note / words") }),
+                let column = rows[header].range(of: "Note / words")?.lowerBound
+            {
+                let offset = rows[header].distance(from: rows[header].startIndex, to: column)
+                let noteLines = rows[(header + 1)...].prefix { $0.count > offset && !$0.hasPrefix("f1") }
+                #expect(noteLines.map { String($0.dropFirst(offset)) }.joined(separator: " ") == note, "\(screen)")
+            } else {
+                Issue.record("no bookmarks table:\n\(screen)")
+            }
+            #expect(wordsOf(screen).contains("Loopback Radio: Ports, Sockets and the Art of Listening"), "\(screen)")
+            tmux.keys("C-l", "get 1:1; downloads", "Enter")
+            try await tmux.waitForScreen { $0.contains("Status") && $0.hasSuffix(">") }
+            let listed = try await tmux.screen()
+            let widestListed = lines(listed).map(\.count).max() ?? 0
+            #expect(widestListed <= 60, "\(listed)")
+            #expect(wordsOf(listed).contains("Art of Listening"), "\(listed)")
         }
     }
 }

@@ -75,3 +75,35 @@ struct TranscriptRenderTests {
         #expect(Render.transcript(kept, title: "T", width: 25).split(separator: "\n").count == 3)
     }
 }
+
+/// At 60 columns a hit's title went on past the screen's edge and the terminal
+/// broke it mid-word.
+@Suite("find's hits on a narrow terminal")
+struct FindHitsLayoutTests {
+    @Test func aLongTitleWrapsUnderItselfBetweenWords() {
+        let hit = SearchHit(
+            episodeID: 1,
+            podcastNumber: 1,
+            podcast: "Loopback Radio",
+            episodeNumber: 1,
+            title: "Ports, Sockets and the Art of Listening",
+            snippet: "…We talk about \u{1}ports\u{2}, sockets…",
+            at: 12
+        )
+        let lines = Render.findHits([hit], color: false, width: 60).split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "f1  1:1 at 0:12  Loopback Radio: Ports, Sockets and the Art",
+                "                 of Listening",
+                "    …We talk about ports, sockets…",
+                "('play fN' plays hit N, from where its words were said)",
+            ]
+        )
+        // Unknown width (piped): one line per hit, as before.
+        #expect(
+            Render.findHits([hit], color: false, width: nil).hasPrefix(
+                "f1  1:1 at 0:12  Loopback Radio: Ports, Sockets and the Art of Listening\n"
+            )
+        )
+    }
+}

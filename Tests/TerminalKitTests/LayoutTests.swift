@@ -23,8 +23,11 @@ struct WrapTests {
     @Test func cutsWordsLongerThanALineAndCountsWideCharacters() {
         #expect(
             TextLayout.wrap("a https://example.com/very/long/path b", toWidth: 12)
-                == "a\nhttps://exam\nple.com/very\n/long/path b"
+                == "a\nhttps://\nexample.\ncom/very/\nlong/path b"
         )
+        // After a joint in the line's second half, else where the room ends.
+        #expect(TextLayout.wrap("FEEDSH_PODCASTINDEX_SECRET", toWidth: 24) == "FEEDSH_PODCASTINDEX_\nSECRET")
+        #expect(TextLayout.wrap("A_BCDEFGHIJKLMNOP", toWidth: 8) == "A_BCDEFG\nHIJKLMNO\nP")
         // Each CJK character takes two columns.
         let wide = String(repeating: "\u{97F3}", count: 7)
         #expect(TextLayout.wrap(wide, toWidth: 6) == "\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}\u{97F3}\u{97F3}\n\u{97F3}")
@@ -103,6 +106,34 @@ struct TableTests {
         #expect(row(46) == "1:1  50% of 6 MB, ETA 0:09  Ports and Sockets")
         #expect(row(30).hasPrefix("1:1  50% of 6 …  Ports and"))
         #expect(downloads.render(width: 30).split(separator: "\n").allSatisfy { TextLayout.width(String($0)) <= 30 })
+    }
+
+    /// On a terminal, columns that wrap keep every word: the row grows under
+    /// itself, the last column takes what is left and wraps too, and a
+    /// continuation ends where its text does. Unknown widths wrap nothing.
+    @Test func wrappingColumnsKeepEveryWordOnANarrowTerminal() {
+        let bookmarks = Table(
+            columns: [
+                .init("#"), .init("Podcast", wraps: true, fit: .init(order: 2, minWidth: 8)),
+                .init("Title", wraps: true, fit: .init(order: 3, minWidth: 10)), .init("At", rightAligned: true),
+                .init("Note", wraps: true, fit: .init(order: 1, minWidth: 12)),
+            ],
+            rows: [["b1", "Loopback Radio", "Ports, Sockets and Listening", "0:05", "a note that must wrap somewhere"]]
+        )
+        #expect(
+            bookmarks.render(width: 50).split(separator: "\n") == [
+                "#   Podcast   Title               At  Note",
+                "b1  Loopback  Ports, Sockets    0:05  a note that",
+                "    Radio     and Listening           must wrap",
+                "                                      somewhere",
+            ]
+        )
+        // Wide enough: one line each, nothing given way.
+        #expect(
+            bookmarks.render(width: 100).split(separator: "\n")[1]
+                == "b1  Loopback Radio  Ports, Sockets and Listening  0:05  a note that must wrap somewhere"
+        )
+        #expect(bookmarks.render(width: nil).split(separator: "\n").count == 2)
     }
 }
 

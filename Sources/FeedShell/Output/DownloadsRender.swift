@@ -10,14 +10,16 @@ extension Render {
     /// On a narrow terminal the podcast's title shrinks first, then the file (to a
     /// part that still names it), then the episode's title; then the file column
     /// goes, then the podcast's, so that titles keep their words and progress its
-    /// rate and ETA, which give way last.
+    /// rate and ETA, which give way last. What is narrower than its text wraps
+    /// under itself on a terminal; only the file is cut.
     static func downloads(_ listed: [ListedDownload], folder: URL) -> Table {
         let root = folder.standardizedFileURL.path + "/"
         return Table(
             columns: [
-                .init("#", rightAligned: true), .init("Status", maxWidth: 44, fit: .init(order: 6, minWidth: 18)),
-                .init("Podcast", maxWidth: 20, fit: .init(order: 1, minWidth: 10, dropOrder: 5)),
-                .init("Title", maxWidth: 40, fit: .init(order: 3, minWidth: 16)),
+                .init("#", rightAligned: true),
+                .init("Status", maxWidth: 44, wraps: true, fit: .init(order: 6, minWidth: 18)),
+                .init("Podcast", maxWidth: 20, wraps: true, fit: .init(order: 1, minWidth: 10, dropOrder: 5)),
+                .init("Title", maxWidth: 40, wraps: true, fit: .init(order: 3, minWidth: 16)),
                 .init("File", keepsEnd: true, fit: .init(order: 2, minWidth: 20, dropOrder: 4)),
             ],
             rows: listed.map { item in

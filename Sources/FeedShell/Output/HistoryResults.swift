@@ -36,8 +36,12 @@ extension BookmarkListing {
         return page.render(
             Table(
                 columns: [
-                    .init("#", rightAligned: true), .init("Ref", rightAligned: true), .init("Podcast", maxWidth: 24),
-                    .init("Title", maxWidth: 36), .init("At", rightAligned: true), .init("Note / words"),
+                    .init("#", rightAligned: true), .init("Ref", rightAligned: true),
+                    .init("Podcast", maxWidth: 24, wraps: true, fit: .init(order: 2, minWidth: 8)),
+                    .init("Title", maxWidth: 36, wraps: true, fit: .init(order: 3, minWidth: 14)),
+                    .init("At", rightAligned: true),
+                    // The note gives way first, to 20 columns, and wraps under itself.
+                    .init("Note / words", wraps: true, fit: .init(order: 1, minWidth: 20)),
                 ],
                 rows: entries.map { entry in
                     let mark = entry.bookmark

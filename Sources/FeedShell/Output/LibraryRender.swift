@@ -69,7 +69,18 @@ extension Render {
         for (index, hit) in hits.enumerated() {
             let number = "f\(index + 1)".padding(toLength: numberWidth, withPad: " ", startingAt: 0)
             let place = places[index].padding(toLength: placeWidth, withPad: " ", startingAt: 0)
-            lines.append("\(number)  \(place)  \(SafeText.line(hit.podcast)): \(SafeText.line(hit.title))")
+            let lead = "\(number)  \(place)  "
+            let title = "\(SafeText.line(hit.podcast)): \(SafeText.line(hit.title))"
+            // Wrapped, the title goes on under itself (or under the reference
+            // when that leaves it too little room).
+            if let width, TextLayout.width(lead + title) > width {
+                let indent = lead.count <= width / 2 ? lead.count : numberWidth + 2
+                let wrapped = TextLayout.wrap(title, toWidth: width - indent).split(separator: "\n")
+                lines.append(lead + (wrapped.first ?? ""))
+                lines += wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
+            } else {
+                lines.append(lead + title)
+            }
             let snippet = String(repeating: " ", count: numberWidth + 2) + snippet(hit, color: color)
             lines.append(width.map { TextLayout.wrap(snippet, toWidth: $0) } ?? snippet)
         }

@@ -77,9 +77,17 @@ extension Render {
         width: Int?,
         color: Bool
     ) -> String {
+        let rows = settings.map { [$0.setting.name, SafeText.line($0.value ?? $0.setting.defaultText), $0.source] }
+        // A narrow terminal wraps the values between words, never inside one
+        // (up to 16 columns): the source wraps instead.
+        let longestWord = rows.flatMap { $0[1].split(separator: " ") }.map { TextLayout.width(String($0)) }.max() ?? 0
         var text = Table(
-            columns: [Table.Column("Setting"), Table.Column("Value", maxWidth: 50), Table.Column("From")],
-            rows: settings.map { [$0.setting.name, SafeText.line($0.value ?? $0.setting.defaultText), $0.source] }
+            columns: [
+                Table.Column("Setting"),
+                Table.Column("Value", maxWidth: 50, wraps: true, fit: .init(order: 1, minWidth: min(longestWord, 16))),
+                Table.Column("From", wraps: true),
+            ],
+            rows: rows
         ).render(width: width, bold: color)
         let lines = podcasts.map { podcast in
             var rules: [String] = []
