@@ -13,9 +13,11 @@ public struct DownloadID: Hashable, Comparable, Sendable, Codable, CustomStringC
         rawValue = value
     }
 
-    /// An episode's download: its key (Apple's trackId, or a key of its GUID).
+    /// An episode's download: its key (Apple's trackId, or a key of its GUID)
+    /// as its file is named, `feed-{hex}` for a feed-only episode, so that the
+    /// id `downloads` and `show` give is the name of the file on disk.
     public init(episode key: Int64) {
-        rawValue = String(key)
+        rawValue = DownloadLayout.name(key)
     }
 
     public init(from decoder: any Decoder) throws {

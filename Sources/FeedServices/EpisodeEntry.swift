@@ -43,7 +43,8 @@ package struct EpisodeEntry: Encodable, Sendable {
 
     package var number: Number
     /// The id its download has (`downloads`, `get`), as text: 63 bits stay exact
-    /// through jq and JavaScript.
+    /// through jq and JavaScript. It names the downloaded file (`feed-{hex}`
+    /// for an episode known only from its feed).
     package var id: String
     package var title: String
     package var date: Date?
@@ -62,7 +63,7 @@ package struct EpisodeEntry: Encodable, Sendable {
         library: InLibrary? = nil
     ) {
         self.number = number
-        id = String(episode.id)
+        id = DownloadID(episode: episode.id).rawValue
         title = SafeText.line(episode.title)
         date = episode.releaseDate
         seconds = episode.duration.map(\.components.seconds)

@@ -129,9 +129,16 @@ struct AddressingTests {
                 (lines.first { $0["command"] as? String == "downloads" }?["result"] as? [[String: Any]])?.first
             )
             let id = try #require(episode["id"] as? String)
-            #expect(Int64(id).map { abs($0) >= 1 << 53 } == true, "a feed key: \(id)")
+            // A feed key, named as its file is: the id is the file's name.
+            #expect(id.hasPrefix("feed-"), "a feed key: \(id)")
             #expect(download["id"] as? String == id)
-            #expect(podcast["id"] is String)
+            let path = try #require(download["path"] as? String)
+            #expect(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent == id)
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+            #expect(podcast["id"] as? String == folder)
+            h.output.clear()
+            #expect(await h.run("show 1:1") == .success)
+            #expect(h.output.standardOutput.contains("\"id\":\"\(id)\""), "\(h.output.standardOutput)")
             // Whatever is a number is exact as a double.
             func numbers(_ value: Any) -> [Int] {
                 switch value {

@@ -16,8 +16,9 @@ enum JSONRender {
         JSONValue(
             encoding: PodcastJSON(
                 // A feed-only podcast's key is 63 bits: as text, like every
-                // download id, it stays exact through jq and JavaScript.
-                id: String(podcast.id),
+                // download id, it stays exact through jq and JavaScript; it
+                // names the podcast's download folder (`feed-{hex}`).
+                id: DownloadLayout.name(podcast.id),
                 title: podcast.title,
                 artist: podcast.artist,
                 genres: podcast.genres,

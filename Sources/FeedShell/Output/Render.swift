@@ -101,7 +101,8 @@ package enum Render {
         func field(_ label: String, _ value: String) {
             lines.append(Self.field(label, value, width: width))
         }
-        field("id", "\(episode.id)")
+        // As its file is named (`feed-{hex}` when known only from its feed).
+        field("id", DownloadLayout.name(episode.id))
         field("audio", SafeText.line(episode.audioURL.absoluteString))
         let file: String =
             switch status {
