@@ -81,6 +81,8 @@ public enum MPVCommand: Sendable, Equatable {
     case set(String, Bool)
     /// Sets a number property (`volume`).
     case setNumber(String, Double)
+    /// Sets a text property or option (`term-status-msg`).
+    case setText(String, String)
     /// Seeks to `seconds` into the file.
     case seek(Double)
     /// Binds a key to an input command (mpv's `keybind`).
@@ -102,6 +104,7 @@ public enum MPVCommand: Sendable, Equatable {
             requestID = id
         case .set(let name, let value): words = ["set_property", name, value]
         case .setNumber(let name, let value): words = ["set_property", name, value.isFinite ? value : 0]
+        case .setText(let name, let value): words = ["set_property", name, value]
         case .seek(let seconds): words = ["seek", seconds.isFinite ? max(0, seconds) : 0, "absolute+exact"]
         case .keybind(let key, let command): words = ["keybind", key, command]
         case .showText(let text): words = ["show-text", text, 3000]

@@ -169,6 +169,8 @@ public struct PlaybackTracker: Sendable {
     private var listened = PlaybackEnd.Listened()
     /// The time of the last message or tick.
     private var lastNow: Double = 0
+    /// The status line last given mpv while silence is skipped.
+    private var statusLine: String?
 
     /// The IDs of the observed properties and of the requests, as ``commands``
     /// sends them.
@@ -222,6 +224,7 @@ public struct PlaybackTracker: Sendable {
             let file = rules.silenceSkipped ? silence.file(value) : value
             account(stream: value, file: file, at: now)
             position = file
+            if rules.silenceSkipped { showFileTime(file) }
             var events = startedIfReady() + positionEvent(file)
             events += chapterEvents() + outroEvents() + sleepEvents(at: now)
             return events
@@ -464,6 +467,24 @@ public struct PlaybackTracker: Sendable {
     }
 
     /// `12:34`, `1:02:03` (whole seconds, as the shell shows times).
+    /// mpv's own status line counts the time it played, which skipping
+    /// silence shortens: while it is on, the line shows the file's time (the
+    /// place feedsh saves), given anew as each second passes.
+    private mutating func showFileTime(_ file: Double) {
+        let second = Double(Int(max(0, file.isFinite ? file : 0)))
+        var line = "${?pause==yes:(Paused) }A: \(Self.clock(second))"
+        if let duration, duration > 0 {
+            line += " / \(Self.clock(duration)) (\(Int(min(100, second / duration * 100)))%)"
+        }
+        line += "${?speed!=1: x${speed}} (silence skipped)"
+        guard line != statusLine else { return }
+        statusLine = line
+        pending.append(.setText(Self.statusOption, line))
+    }
+
+    /// The mpv option that holds the terminal's status line.
+    static let statusOption = "term-status-msg"
+
     static func clock(_ seconds: Double) -> String {
         let whole = Int(min(max(0, seconds.isFinite ? seconds : 0), 1e9))
         let (hours, minutes, rest) = (whole / 3600, whole % 3600 / 60, whole % 60)

@@ -94,7 +94,14 @@ struct ListeningHabitsProcessTests {
             _ = try await play.waitFor { ($0["seconds"] as? Double ?? 0) >= 20 }
             let elapsed = ContinuousClock.now - began
             let streamed = try #require(try await mpvProperty("time-pos", of: pid) as? Double)
+            // mpv's own status line shows the file's time too, not its shortened clock.
+            let status = try await mpvProperty("term-status-msg", of: pid) as? String ?? ""
             try await sendQuit(toMPV: pid)
+            let shown = status.split(separator: "A: ").last?.prefix { $0 != " " }.split(separator: ":").compactMap {
+                Int($0)
+            }
+            #expect(status.hasSuffix("(silence skipped)"), "\(status)")
+            #expect((shown.map { $0.count == 2 ? $0[0] * 60 + $0[1] : 0 } ?? 0) >= 19, "\(status)")
             let result = try await play.finish()
             #expect(result.status == 0, "\(result.standardError)")
             // From its start, 20 s of file at 2× is 10 s of wall time; with the pause

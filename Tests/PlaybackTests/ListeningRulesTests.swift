@@ -73,6 +73,16 @@ import Testing
             events += tracker.handle(.propertyChange(name: "time-pos", value: stream), at: at)
         }
         #expect(tracker.position == 10 + 9.75)
+        // mpv's own status line is given the file's time, once a second, not
+        // the shortened time mpv counts (19.75 s in the file at 10 s of playing).
+        let statuses = tracker.takeCommands().compactMap { command -> String? in
+            if case .setText("term-status-msg", let line) = command { line } else { nil }
+        }
+        #expect(
+            statuses.last == "${?pause==yes:(Paused) }A: 0:19 / 0:30 (63%)${?speed!=1: x${speed}} (silence skipped)"
+        )
+        #expect(statuses.count == Set(statuses).count)
+        #expect(statuses.count <= 20)
         // Positions are the file's: from 5 s straight on to 15 s.
         #expect(events.contains(.position(5, duration: 30)))
         #expect(events.contains(.position(15, duration: 30)))
@@ -83,6 +93,12 @@ import Testing
         #expect(end.listened.silenceSkipped == 9.75)
         #expect(abs(end.listened.heard - 19.75) < 0.01)
         #expect(abs(end.listened.wall - 10) < 0.01)
+    }
+
+    @Test func withoutSkipSilenceMpvKeepsItsOwnStatusLine() {
+        var tracker = started(PlaybackRules())
+        _ = tracker.handle(.propertyChange(name: "time-pos", value: 3), at: 3)
+        #expect(!tracker.takeCommands().contains { if case .setText = $0 { true } else { false } })
     }
 
     @Test func aChapterToSkipIsJumpedOverOnce() {
