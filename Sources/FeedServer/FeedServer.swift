@@ -132,7 +132,10 @@ public struct FeedServer: Sendable {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
-        group.maximumGracefulShutdownDuration = .seconds(30)
+        // Ctrl-C or SIGTERM: no new connections, and answers in flight get 5 s
+        // to finish before their connections close (a stalled client held the
+        // stop for 30 s). A player cut off resumes with a range request.
+        group.maximumGracefulShutdownDuration = .seconds(5)
         try await ServiceGroup(configuration: group).run()
     }
 

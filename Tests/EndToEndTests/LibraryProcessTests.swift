@@ -68,6 +68,30 @@ struct LibraryProcessTests {
         }
     }
 
+    /// A copy of the library file alone (a backup) holds every change once
+    /// feedsh has exited: closing the last connection merges SQLite's
+    /// write-ahead log into the file and removes it.
+    @Test func theLibraryFileAloneHoldsEverythingAfterExit() async throws {
+        try await Scene.with { scene in
+            let subscribed = try await scene.run("subscribe \(scene.base)/feeds/1386867488.xml; mark played 1:1")
+            #expect(subscribed.status == 0, "\(subscribed.standardError)")
+            let file = scene.root.appendingPathComponent("library.sqlite")
+            #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
+            // A copy of the file alone, opened elsewhere, has the subscription.
+            let copy = scene.root.appendingPathComponent("backup").appendingPathComponent("library.sqlite")
+            try FileManager.default.createDirectory(
+                at: copy.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try FileManager.default.copyItem(at: file, to: copy)
+            var environment = scene.environment
+            environment["FEEDSH_LIBRARY"] = copy.path
+            let listed = try await runFeedsh(["-c", "podcasts; podcast 1; episodes"], environment: environment)
+            #expect(listed.standardOutput.contains("Loopback Radio"), "\(listed.standardOutput)")
+            #expect(listed.standardOutput.contains("played"), "\(listed.standardOutput)")
+        }
+    }
+
     @Test func appleSubscriptionsKeepAppleFileNamesAndSeeEarlierDownloads() async throws {
         try await Scene.with { scene in
             let before = try await scene.run("lookup; get 2; wait")

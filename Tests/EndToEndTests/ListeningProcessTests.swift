@@ -672,7 +672,12 @@ final class LiveFeedsh: Sendable {
     /// Waits for the process to exit (killing it after `timeout`) and returns what
     /// it printed.
     func finish(timeout: Duration = .seconds(30)) async throws -> FeedshResult {
-        if !(await waitForExit(process, timeout: timeout)) { process.terminate() }
+        if !(await waitForExit(process, timeout: timeout)) {
+            // Foundation traps reading the status of a process still running.
+            Issue.record("feedsh did not exit within \(timeout); killed")
+            kill(process.processIdentifier, SIGKILL)
+            _ = await waitForExit(process, timeout: .seconds(10))
+        }
         await reader.value
         let errorText = await readAll(errors.fileHandleForReading)
         return FeedshResult(
