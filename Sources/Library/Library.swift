@@ -334,6 +334,8 @@ public final class Library: Sendable {
         migrator.registerMigration("v12") { db in
             try db.alter(table: "episode") { t in t.add(column: "notes", .text) }
         }
+        // Listening, part 4: smart playlists, saved as their filter words.
+        migrator.registerMigration("v13") { db in try StoredPlaylist.create(db) }
         return migrator
     }
 

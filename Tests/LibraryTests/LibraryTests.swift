@@ -89,7 +89,7 @@ struct LibraryTests {
         #expect(mode == "wal")
         #expect(foreignKeys == true)
         #expect(Set(indexes) == ["episode_by_date", "episode_new", "episode_on_podcastId"])
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"])
     }
 
     @Test func episodesAfterTheFirstUpdateAreNewAndStateSurvivesRefreshes() async throws {
