@@ -6,7 +6,8 @@ extension Registry where Command == FeedShell.Command {
         CommandRegistry([
             .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .detach,
             .subscribe, .unsubscribe, .podcasts, .podcast, .update, .new, .mark, .importOPML, .exportOPML,
-            .play, .sleep, .queue, .chapters, .transcript, .find, .bookmark, .bookmarks, .stats, .set, .delete,
+            .play, .sleep, .queue, .playlist, .playlists, .chapters, .transcript, .find, .bookmark, .bookmarks, .stats,
+            .set, .delete,
             .sync,
             .posts, .post, .image, .artwork, .tracks, .preview, .met, .source, .history, .about, .help, .quit,
         ])
@@ -23,6 +24,8 @@ enum CompletionDomain {
     static let songs = "songs"
     /// The library's subscriptions, numbered as `podcasts` numbers them.
     static let subscriptions = "subscriptions"
+    /// The smart playlists' names.
+    static let playlists = "playlists"
     // The download commands use their own names as domains: the episodes each
     // offers are declared with it (``Command/offers``).
 }

@@ -151,6 +151,8 @@ public actor Session {
             return try await services.downloads.newTargetsForShell()
         case .queue:
             return try await queueTargets()
+        case .playlist(let name):
+            return try await playlistTargets(name)
         case .hits:
             return try await hitTargets(selector, synopsis: synopsis).map(\.target)
         case .bookmarks:
@@ -198,7 +200,7 @@ public actor Session {
             prefix = "\(stored.number):"
         case .loaded:
             podcast = try requirePodcast()
-        case .new, .songs, .queue, .hits, .bookmarks:
+        case .new, .songs, .queue, .hits, .bookmarks, .playlist:
             throw .usage("'\(selector.text)' names no episodes of a podcast", synopsis: synopsis)
         }
         switch selector.numbers(count: podcast.episodes.count) {
@@ -333,6 +335,13 @@ extension Session {
 
     /// The play queue's episodes, in its order, labelled `P:E` (none without a
     /// library).
+    /// The episodes smart playlist `name` holds now, in its order.
+    func playlistTargets(_ name: String) async throws(ShellError) -> [DownloadTarget] {
+        let services = self.services
+        let episodes = try await playlistCall { try await services.playlist(named: name).episodes }
+        return try await services.downloads.targetsForShell(of: episodes.map(\.episodeRef))
+    }
+
     func queueTargets() async throws(ShellError) -> [DownloadTarget] {
         guard let library = try libraryIfMade() else { return [] }
         let entries = try await libraryCall { () async throws(LibraryError) in try await library.queue() }

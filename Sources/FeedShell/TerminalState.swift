@@ -40,6 +40,7 @@ public struct CompletionSnapshot: Sendable, Equatable {
     var tracks: [String] = []
     /// Numbers and titles of the subscriptions, once the library is open.
     var subscriptions: [SubscriptionEntry] = []
+    var playlists: [String] = []
 
     /// A subscription as Tab offers it.
     struct SubscriptionEntry: Equatable, Sendable {
@@ -53,12 +54,14 @@ public struct CompletionSnapshot: Sendable, Equatable {
         episodes: [EpisodeEntry],
         searchResults: [String] = [],
         tracks: [String] = [],
-        subscriptions: [SubscriptionEntry] = []
+        subscriptions: [SubscriptionEntry] = [],
+        playlists: [String] = []
     ) {
         self.episodes = episodes
         self.searchResults = searchResults
         self.tracks = tracks
         self.subscriptions = subscriptions
+        self.playlists = playlists
     }
 
     /// The items of a completion domain, with `live` progress laid over the
@@ -77,6 +80,8 @@ public struct CompletionSnapshot: Sendable, Equatable {
             return tracks.enumerated().map { CompletionItem(String($0.offset + 1), note: $0.element) }
         case CompletionDomain.subscriptions:
             return subscriptions.map { CompletionItem(String($0.number), note: $0.title) }
+        case CompletionDomain.playlists:
+            return playlists.map { CompletionItem($0, note: "") }
         default:
             return episodes.compactMap { entry in
                 var status = entry.status
@@ -198,6 +203,7 @@ final class TerminalState: Sendable {
         let results = await session.searchResults.map { SafeText.line($0.title) }
         let tracks = await session.tracks.map { SafeText.line($0.title) }
         let subscriptions = await session.subscriptionTitles()
+        let playlists = (try? await session.services.playlistNames()) ?? []
         state.withLock {
             $0.snapshot = CompletionSnapshot(
                 episodes: entries,
@@ -205,7 +211,8 @@ final class TerminalState: Sendable {
                 tracks: tracks,
                 subscriptions: subscriptions.map {
                     CompletionSnapshot.SubscriptionEntry(number: $0.number, title: $0.title)
-                }
+                },
+                playlists: playlists
             )
         }
     }

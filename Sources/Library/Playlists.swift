@@ -59,7 +59,9 @@ public struct PlaylistFilter: Sendable, Equatable, CustomStringConvertible {
             guard !value.isEmpty else { return .failure(.badValue(word, expected: expected(key))) }
             switch key {
             case "podcast":
-                guard let number = Int64(value), number > 0 else { return .failure(.badValue(word, expected: expected(key))) }
+                guard let number = Int64(value), number > 0 else {
+                    return .failure(.badValue(word, expected: expected(key)))
+                }
                 if !filter.podcasts.contains(number) { filter.podcasts.append(number) }
             case "longer", "shorter":
                 guard let seconds = ListeningTime.seconds(value), seconds > 0 else {

@@ -132,6 +132,14 @@ public struct ParsedArguments: Sendable, Equatable {
             switch argument.kind {
             case .word:
                 break
+            case .selector(let forms, _) where forms.contains(.playlist) && word.lowercased() == "playlist":
+                // The one selector of two words: `playlist NAME`.
+                guard index < loose.count else {
+                    throw parsed.usage("playlist needs its NAME ('playlists' lists them)")
+                }
+                parsed.selectors[argument.name] = .playlist(loose[index])
+                parsed.positionals[argument.name] = "playlist " + loose[index]
+                index += 1
             case .selector(let forms, let noun):
                 switch Selector.parse(word, forms: forms, noun: noun) {
                 case .success(let selector):

@@ -27,6 +27,9 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         /// The library's bookmarks, as `bookmarks` numbers them (`b` before the
         /// numbers).
         case bookmarks
+        /// The episodes a smart playlist holds, in its order (`playlist NAME`,
+        /// two words).
+        case playlist(String)
     }
 
     /// Which of a list's items.
@@ -55,6 +58,8 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
         public static let hits = Forms(rawValue: 1 << 5)
         /// `bN`: a bookmark.
         public static let bookmarks = Forms(rawValue: 1 << 6)
+        /// `playlist NAME`: a smart playlist's episodes (the one form of two words).
+        public static let playlist = Forms(rawValue: 1 << 7)
 
         /// What the download commands take.
         public static let downloads: Forms = [.several, .subscription, .songs, .new]
@@ -73,13 +78,23 @@ public struct Selector: Sendable, Equatable, CustomStringConvertible {
     /// command then summarises what it did.
     public var isSeveral: Bool {
         switch (scope, items) {
-        case (.new, _), (.queue, _), (_, .all): true
+        case (.new, _), (.queue, _), (.playlist, _), (_, .all): true
         case (_, .ranges(let ranges)): ranges.count > 1 || ranges.contains { $0.count > 1 }
         }
     }
 
     /// Whether it is `all`, `P:all` or `tall`.
-    public var isAll: Bool { items == .all && scope != .new && scope != .queue }
+    public var isAll: Bool {
+        switch scope {
+        case .new, .queue, .playlist: false
+        default: items == .all
+        }
+    }
+
+    /// `playlist NAME`: the selector of a smart playlist's episodes.
+    public static func playlist(_ name: String) -> Selector {
+        Selector(scope: .playlist(name), items: .all, text: "playlist " + name)
+    }
 
     /// Parses `word` as one of `forms`; the message of a usage error when it is not.
     public static func parse(_ word: String, forms: Forms, noun: String = "episode") -> Result<Selector, Problem> {

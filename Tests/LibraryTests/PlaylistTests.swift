@@ -12,7 +12,8 @@ struct PlaylistTests {
     }
 
     @Test func eachWordParsesAndComesBackAsWritten() throws {
-        let filter = try parse("UNPLAYED podcast:3 podcast:1 shorter:20m since:7d words:frost sort:oldest limit:5").get()
+        let filter = try parse("UNPLAYED podcast:3 podcast:1 shorter:20m since:7d words:frost sort:oldest limit:5")
+            .get()
         #expect(filter.states == [.unplayed])
         #expect(filter.podcasts == [3, 1])
         #expect(filter.shorter == 1200)
@@ -20,7 +21,9 @@ struct PlaylistTests {
         #expect(filter.words == ["frost"])
         #expect(filter.sort == .oldest)
         #expect(filter.limit == 5)
-        #expect(filter.description == "unplayed podcast:3 podcast:1 shorter:20m since:7d words:frost sort:oldest limit:5")
+        #expect(
+            filter.description == "unplayed podcast:3 podcast:1 shorter:20m since:7d words:frost sort:oldest limit:5"
+        )
         #expect(try parse(filter.description).get() == filter)
         let other = try parse("in-progress downloaded new played longer:1h30m since:2026-11-01").get()
         #expect(other.description == "in-progress downloaded new played longer:1h30m since:2026-11-01")

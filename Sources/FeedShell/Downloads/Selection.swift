@@ -17,9 +17,11 @@ extension Command {
     /// The selector argument of the download commands, completed with the episodes
     /// (and songs) that `verb` can act on.
     static func selectorArgument(_ verb: String, optional: Bool = false) -> CommandArgument<Selector> {
-        CommandArgument(
-            selectorName,
-            forms: .downloads,
+        // `get` downloads a smart playlist too (`get playlist NAME`).
+        let playlists = verb == "get"
+        return CommandArgument(
+            selectorName + (playlists ? "|playlist NAME" : ""),
+            forms: playlists ? Selector.Forms.downloads.union(.playlist) : .downloads,
             noun: "episode",
             optional: optional,
             completion: .selector(verb)
@@ -73,7 +75,11 @@ extension Command {
             }
             let targets = try await session.targets(chosen, verb: verb, synopsis: arguments.synopsis)
             guard !targets.isEmpty else {
-                // Only `new` selects nothing without failing: a cron line runs daily.
+                // Only `new` and a playlist select nothing without failing: a
+                // cron line runs daily.
+                if case .playlist(let name) = chosen.scope {
+                    return TargetOutcomes(rows: [], summarised: false, empty: .emptyPlaylist(name))
+                }
                 return TargetOutcomes(rows: [], summarised: false, empty: .noNewEpisodes)
             }
             let outcomes = await act(Selected(targets: targets, all: chosen.isAll), arguments, context)

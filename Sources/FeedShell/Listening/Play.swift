@@ -1,6 +1,8 @@
+import Downloads
 import FeedServices
 import Foundation
 import Library
+import PlainText
 import Playback
 import ShellKit
 
@@ -26,7 +28,8 @@ extension Command {
                 there (12:34, 1:02:03 or seconds) and --chapter K at chapter K
                 ('chapters N' lists them). 'play fN' plays hit N of the last 'find',
                 from where its words were said. 'play queue' plays the play queue in
-                order (see 'help queue'): q in mpv goes on to the next, Ctrl-C stops.
+                order (see 'help queue'): q in mpv goes on to the next, Ctrl-C stops;
+                'play playlist NAME' plays a smart playlist the same way ('help playlist').
                 'play bN' plays from bookmark N ('bookmarks' lists them); b in mpv marks
                 one. --sleep 30m (or end, chapter) stops playback then, fading out over
                 the last 10 seconds; 'sleep' in another feedsh changes it. The listening
@@ -46,6 +49,9 @@ extension Command {
         let sleep = arguments[sleepAfter]
         if selector.scope == .queue {
             return try await playQueue(start: start, sleep: sleep, arguments, context)
+        }
+        if case .playlist(let name) = selector.scope {
+            return try await playPlaylist(name, start: start, sleep: sleep, arguments, context)
         }
         let (target, from) = try await context.session.playTarget(selector, start: start, synopsis: arguments.synopsis)
         return try await playOne(target, start: from, sleep: sleep, arguments, context)
@@ -113,6 +119,50 @@ extension Command {
         return QueuePlayed(plays: plays, left: left)
     }
 
+    /// `play playlist NAME`: as `play queue`, through the episodes the playlist
+    /// holds, evaluated again after each (one played to the end may leave it, a
+    /// new one arrive); an episode is played once in a run.
+    private static func playPlaylist(
+        _ name: String,
+        start: PlayStart,
+        sleep: SleepTimer?,
+        _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) async throws(ShellError) -> QueuePlayed {
+        var plays: [Played] = []
+        var sleep = sleep
+        var done = Set<DownloadID>()
+        while let target = try await context.session.playlistTargets(name).first(where: {
+            !done.contains($0.request.id)
+        }) {
+            done.insert(target.request.id)
+            let played = try await playOne(
+                target,
+                start: plays.isEmpty ? start : .saved,
+                sleep: sleep,
+                arguments,
+                context
+            )
+            context.report(.playedInQueue(played))
+            plays.append(played)
+            if Task.isCancelled { throw .interrupted }
+            if played.end.slept { break }
+            if case .exited(let exit) = played.end.reason, exit != .exited(0) { break }
+            sleep = played.end.sleepLeft
+        }
+        guard !plays.isEmpty else {
+            throw .failure(
+                PlaylistProblem(
+                    code: "empty-playlist",
+                    description:
+                        "playlist '\(SafeText.line(name))' holds no episodes now ('playlist \(SafeText.line(name))' shows its filter)"
+                )
+            )
+        }
+        let left = try await context.session.playlistTargets(name).filter { !done.contains($0.request.id) }.count
+        return QueuePlayed(plays: plays, left: left, playlist: name)
+    }
+
     /// Where `--from-start`, `--at` or `--chapter` (at most one of them) says to
     /// start.
     private static func playStart(_ arguments: ParsedArguments) throws(ShellError) -> PlayStart {
@@ -138,16 +188,19 @@ struct Played: CommandResult {
     let saved: Bool
 }
 
-/// What `play queue` played, and how many entries are left.
+/// What `play queue` (or `play playlist NAME`) played, and how many entries
+/// are left.
 struct QueuePlayed: CommandResult {
     let plays: [Played]
     let left: Int
+    /// The playlist played, nil for the queue.
+    var playlist: String?
 }
 
 extension Command {
     private static let played = CommandArgument<Selector>(
-        "N|P:E|tN|fN|bN|queue",
-        forms: [.subscription, .songs, .queue, .hits, .bookmarks],
+        "N|P:E|tN|fN|bN|queue|playlist NAME",
+        forms: [.subscription, .songs, .queue, .hits, .bookmarks, .playlist],
         noun: "episode",
         completion: .selector(CompletionDomain.episodes)
     )

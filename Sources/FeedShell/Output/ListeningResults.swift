@@ -17,7 +17,9 @@ extension Played {
 }
 
 extension QueuePlayed {
-    func text(on page: Page) -> String? { Render.queuePlayed(plays.filter(\.end.finished).count, left: left) }
+    func text(on page: Page) -> String? {
+        Render.queuePlayed(plays.filter(\.end.finished).count, left: left, playlist: playlist)
+    }
     func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         for play in plays { try container.encode(play) }

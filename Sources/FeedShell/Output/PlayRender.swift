@@ -45,8 +45,12 @@ extension Render {
     }
 
     /// `queue: 2 played, 1 left ('queue' lists them)`, after `play queue`.
-    static func queuePlayed(_ played: Int, left: Int) -> String {
-        "queue: \(played) played, \(left) left" + (left > 0 ? " ('queue' lists them)" : "")
+    static func queuePlayed(_ played: Int, left: Int, playlist: String? = nil) -> String {
+        guard let playlist else {
+            return "queue: \(played) played, \(left) left" + (left > 0 ? " ('queue' lists them)" : "")
+        }
+        let name = SafeText.line(playlist)
+        return "playlist \(name): \(played) played, \(left) left" + (left > 0 ? " ('playlist \(name)' lists them)" : "")
     }
 }
 

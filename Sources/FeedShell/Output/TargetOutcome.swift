@@ -159,6 +159,7 @@ enum EmptyListing: Sendable {
     case noDownloads
     case noDownloadsTo(verb: String)
     case noNewEpisodes
+    case emptyPlaylist(String)
     case noSubscriptions
     case noChapters(episode: String)
     case noPodcasts(matching: String)
@@ -170,6 +171,7 @@ enum EmptyListing: Sendable {
         case .noDownloads: "no downloads"
         case .noDownloadsTo(let verb): "no downloads to \(verb)"
         case .noNewEpisodes: "no new episodes"
+        case .emptyPlaylist(let name): "playlist \(SafeText.line(name)) holds no episodes now"
         case .noSubscriptions: "no subscriptions: 'subscribe ID|URL' or 'import FILE' adds some"
         case .noChapters(let episode): Render.noChapters(episode: episode)
         case .noPodcasts(let term): "no podcasts match '\(term)'"
