@@ -108,6 +108,23 @@ extension AssistantTools {
             annotations: .init(readOnlyHint: true)
         ),
         tool(
+            "playlists",
+            "The smart playlists (saved filters of the library), each with its filter and how many episodes it "
+                + "holds now.",
+            answer: PlaylistList.self,
+            annotations: .init(readOnlyHint: true)
+        ),
+        tool(
+            "playlist",
+            "The episodes a smart playlist holds now, in its order, each with its ref (P:E).",
+            arguments: .arguments(
+                ["name": property(.string, "The playlist's name (playlists lists them)")],
+                required: ["name"]
+            ),
+            answer: PlaylistEpisodes.self,
+            annotations: .init(readOnlyHint: true)
+        ),
+        tool(
             "stats",
             "Listening statistics: time listened, episodes finished, time saved by speed and by "
                 + "skipping silence, per podcast.",

@@ -32,7 +32,10 @@ public struct AssistantTools: Sendable {
         }
     }
 
-    static let readOnly = ["search", "subscriptions", "episodes", "episode", "transcript", "new", "queue", "stats"]
+    static let readOnly = [
+        "search", "subscriptions", "episodes", "episode", "transcript", "new", "queue", "playlists", "playlist",
+        "stats",
+    ]
     static let changing = ["queue_add", "mark", "download", "subscribe"]
 
     /// The tools listed: the read-only ones, and with `--allow-changes` the rest.
@@ -117,6 +120,8 @@ public struct AssistantTools: Sendable {
         case "transcript": return try await transcript(arguments)
         case "new": return try await newEpisodes(arguments)
         case "queue": return try await queue()
+        case "playlists": return try await playlists()
+        case "playlist": return try await playlist(arguments)
         case "stats": return try await stats(arguments)
         case "queue_add": return try await queueAdd(arguments)
         case "mark": return try await mark(arguments)
@@ -280,6 +285,23 @@ public struct AssistantTools: Sendable {
         // The same value as `queue --json`.
         let items = try await services.library.openIfExists()?.queue().map(QueueItemEntry.init) ?? []
         return (QueueList(items), "\(items.count) in the queue")
+    }
+
+    /// The same value as `playlists --json`.
+    private func playlists() async throws -> Answer {
+        let playlists = try await services.playlists()
+        return (PlaylistList(playlists), "\(Self.count(playlists.count, "playlist"))")
+    }
+
+    /// The same value as `playlist NAME --json`.
+    private func playlist(_ arguments: Arguments) async throws -> Answer {
+        let name = try arguments.required("name")
+        do {
+            let value = try await services.playlistEpisodes(named: name)
+            return (value, "\(Self.count(value.episodes.count, "episode")) in \(SafeText.line(value.name))")
+        } catch let problem as PlaylistProblem {
+            throw Refusal.argument("name", problem.description)
+        }
     }
 
     private func stats(_ arguments: Arguments) async throws -> Answer {

@@ -13,6 +13,9 @@ public enum FeedChoice: Sendable, Equatable {
     case queue
     /// `/feeds/P.xml`: subscription P's downloaded episodes.
     case podcast(Int64)
+    /// `/feeds/playlist/NAME.xml`: a smart playlist's downloaded episodes, in
+    /// its order.
+    case playlist(String)
 }
 
 /// What `feedsh serve` serves, from the library and the download folder: the
@@ -160,6 +163,12 @@ public struct FeedServer: Sendable {
         router.on("/feeds/:name", method: .head) { request, context in
             try await Self.feed(request, context: context, catalog: catalog).withoutBody
         }
+        router.on("/feeds/playlist/:name", method: .get) { request, context in
+            try await Self.feed(request, context: context, catalog: catalog, playlist: true)
+        }
+        router.on("/feeds/playlist/:name", method: .head) { request, context in
+            try await Self.feed(request, context: context, catalog: catalog, playlist: true).withoutBody
+        }
         router.on("/subscriptions.opml", method: .get) { request, _ in
             try await Self.conditional(
                 request,
@@ -175,13 +184,19 @@ public struct FeedServer: Sendable {
         }
     }
 
-    static func feed(_ request: Request, context: ServeContext, catalog: any ServeCatalog) async throws
-        -> Response
-    {
+    static func feed(
+        _ request: Request,
+        context: ServeContext,
+        catalog: any ServeCatalog,
+        playlist: Bool = false
+    ) async throws -> Response {
         let name = context.parameters.get("name") ?? ""
         guard name.hasSuffix(".xml") else { throw HTTPError(.notFound) }
         let choice: FeedChoice
         switch name.dropLast(4) {
+        case let name where playlist:
+            // Names are case-blind: the resource is the lower-cased one.
+            choice = .playlist(name.lowercased())
         case "all": choice = .all
         case "queue": choice = .queue
         case let number:

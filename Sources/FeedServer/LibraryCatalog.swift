@@ -52,6 +52,18 @@ public struct LibraryCatalog: ServeCatalog {
             var feed = empty(.queue)
             feed.items = items
             return feed
+        case .playlist(let name):
+            let found: (playlist: StoredPlaylist, episodes: [ResolvedLibraryEpisode])
+            do {
+                found = try await services.playlist(named: name)
+            } catch is PlaylistProblem {
+                return nil
+            }
+            return ServedFeed(
+                title: "feedsh: \(found.playlist.name)",
+                description: "The downloaded episodes of the playlist \(found.playlist.filter).",
+                items: found.episodes.compactMap { served($0.stored, of: $0.podcast) }
+            )
         case .podcast(let number):
             guard let podcast = try await library.podcast(number) else { return nil }
             return ServedFeed(

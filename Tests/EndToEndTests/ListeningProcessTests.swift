@@ -167,6 +167,27 @@ struct ListeningProcessTests {
         }
     }
 
+    /// `play playlist NAME` plays through a smart playlist, evaluating it again
+    /// after each episode: with `limit:2` it holds two at a time, yet all four
+    /// short tones are played, each leaving it as it is played to the end.
+    @Test func playPlaylistEvaluatesItAgainAfterEachEpisode() async throws {
+        try await Scene.with { scene in
+            let setUp = try await scene.run(
+                "subscribe \(scene.feed); set speed 4; playlist add short unplayed shorter:10s sort:longest limit:2"
+            )
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            let result = try await scene.run("play playlist short", json: true)
+            #expect(result.status == 0, "\(result.standardError)")
+            let lines = jsonLines(result.standardOutput)
+            let started = lines.filter { $0["event"] as? String == "started" }.map { $0["number"] as? String }
+            #expect(started == ["1:2", "1:3", "1:4", "1:5"], "\(result.standardOutput)")
+            let played = lines.filter { $0["event"] as? String == "played" }.map { $0["number"] as? String }
+            #expect(played == ["1:2", "1:3", "1:4", "1:5"])
+            let left = try await scene.run("playlist short")
+            #expect(left.standardOutput.contains("no episodes match now"), "\(left.standardOutput)")
+        }
+    }
+
     /// An episode whose feed names no chapters lists those inside its downloaded
     /// file (as mpv reads them, sanitized), and `play --chapter` starts at one.
     @Test func chaptersInsideADownloadedFile() async throws {

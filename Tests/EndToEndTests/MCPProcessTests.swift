@@ -9,7 +9,10 @@ import Testing
 /// errors that name them, and changes refused without `--allow-changes`.
 @Suite("MCP", .serialized)
 struct MCPProcessTests {
-    static let readOnly = ["search", "subscriptions", "episodes", "episode", "transcript", "new", "queue", "stats"]
+    static let readOnly = [
+        "search", "subscriptions", "episodes", "episode", "transcript", "new", "queue", "playlists", "playlist",
+        "stats",
+    ]
 
     struct Scene {
         let server: FixtureServer

@@ -230,6 +230,40 @@ struct ServeProcessTests {
         }
     }
 
+    /// `/feeds/playlist/NAME.xml` serves a smart playlist's downloaded episodes
+    /// in its order, read by gPodder's podcastparser and feedparser; a name
+    /// that is none is 404.
+    @Test func aSmartPlaylistIsAFeed() async throws {
+        try await Scene.with { scene in
+            let saved = try await runFeedsh(
+                ["-c", "playlist add long longer:35s; playlist add all2 unplayed sort:shortest"],
+                environment: scene.environment
+            )
+            #expect(saved.status == 0, "\(saved.standardError)")
+            let serve = try LiveServe(environment: scene.environment)
+            let url = try await serve.url()
+            let long = try await Self.read(url + "feeds/playlist/long.xml")
+            let parsed = try #require(long["podcastparser"] as? [String: Any])
+            #expect(
+                (parsed["episodes"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Sponsored: 40 seconds"]
+            )
+            #expect((long["feedparser"] as? [String: Any])?["bozo"] as? Bool == false)
+            let shortest = try await Self.read(url + "feeds/playlist/ALL2.xml")
+            // In the playlist's order, as the document gives it (podcastparser sorts by date).
+            let titles = ((shortest["feedparser"] as? [String: Any])?["episodes"] as? [[String: Any]])?.map {
+                $0["title"] as? String
+            }
+            #expect(titles == ["Gap: 30 seconds, silent from 5 to 15", "Sponsored: 40 seconds"])
+            let missing = try await Subprocess.run(
+                .name("curl"),
+                arguments: ["-s", "-o", "/dev/null", "-w", "%{http_code}", url + "feeds/playlist/none.xml"],
+                output: .string(limit: 1 << 16)
+            )
+            #expect(missing.standardOutput == "404")
+            #expect(try await serve.stop() == 0)
+        }
+    }
+
     /// `RssAnon` of process `pid`, in bytes.
     static func anonymousMemory(of pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
