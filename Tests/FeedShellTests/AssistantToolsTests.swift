@@ -105,7 +105,7 @@ struct AssistantToolsTests {
 
     @Test func withChangesAllowedTheLibraryChanges() async throws {
         try await Self.withLibrary(allowChanges: true) { tools, _ in
-            #expect(tools.list.count == 12)
+            #expect(tools.list.count == 14)
             #expect(await tools.call("queue_add", ["ref": .string("1:2")]).isError == false)
             let queue = await tools.call("queue", [:]).structuredContent?.objectValue?["queue"]?.arrayValue
             #expect(queue?.first?.objectValue?["ref"]?.stringValue == "1:2")

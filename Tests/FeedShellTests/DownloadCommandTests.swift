@@ -124,7 +124,8 @@ struct DownloadCommandTests {
         try await ShellHarness.run { h in
             #expect(await h.run("lookup; get 9") == .failure)
             #expect(
-                h.output.standardError == "feedsh: no episode 9 (1-5); usage: get N|N-M|N,M|all|P:E|tN [--again]\n"
+                h.output.standardError
+                    == "feedsh: no episode 9 (1-5); usage: get N|N-M|N,M|all|P:E|tN|playlist NAME [--again]\n"
             )
         }
         // The bad part is named, not the whole selector; play offers what it takes.
@@ -136,7 +137,7 @@ struct DownloadCommandTests {
             #expect(await h.run("lookup; play 9") == .failure)
             #expect(
                 h.output.standardError
-                    == "feedsh: no episode 9 (1-5); usage: play N|P:E|tN|fN|bN|queue [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
+                    == "feedsh: no episode 9 (1-5); usage: play N|P:E|tN|fN|bN|queue|playlist NAME [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
             )
         }
         try await ShellHarness.run { h in
@@ -148,7 +149,7 @@ struct DownloadCommandTests {
             #expect(await h.run("lookup; play 1-3") == .failure)
             #expect(
                 h.output.standardError
-                    == "feedsh: play takes one episode or song, not '1-3'; usage: play N|P:E|tN|fN|bN|queue [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
+                    == "feedsh: play takes one episode or song, not '1-3'; usage: play N|P:E|tN|fN|bN|queue|playlist NAME [--from-start] [--at TIME] [--chapter N] [--sleep TIME|end|chapter]\n"
             )
             h.output.clear()
             #expect(await h.run("show new") == .failure)
