@@ -133,6 +133,9 @@ let package = Package(
                 "WebBasics",
                 "Background", "Downloads", "FeedKit", "HTTPSupport", "Library", "PlainText", "Playback", "Processes",
                 "Sync",
+                // Clips run FFmpeg and read what it says.
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(

@@ -334,8 +334,12 @@ public final class Library: Sendable {
         migrator.registerMigration("v12") { db in
             try db.alter(table: "episode") { t in t.add(column: "notes", .text) }
         }
-        // Listening, part 4: smart playlists, saved as their filter words.
-        migrator.registerMigration("v13") { db in try StoredPlaylist.create(db) }
+        // Listening, part 4: smart playlists, saved as their filter words, and
+        // the clips made.
+        migrator.registerMigration("v13") { db in
+            try StoredPlaylist.create(db)
+            try StoredClip.create(db)
+        }
         return migrator
     }
 
