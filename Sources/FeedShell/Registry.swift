@@ -6,7 +6,8 @@ extension Registry where Command == FeedShell.Command {
         CommandRegistry([
             .lookup, .search, .open, .episodes, .show, .get, .pause, .resume, .cancel, .downloads, .wait, .detach,
             .subscribe, .unsubscribe, .podcasts, .podcast, .update, .new, .mark, .importOPML, .exportOPML,
-            .play, .sleep, .queue, .playlist, .playlists, .clip, .clips, .chapters, .transcript, .find, .bookmark,
+            .play, .sleep, .queue, .playlist, .playlists, .clip, .clips, .copy, .chapters, .transcript, .find,
+            .bookmark,
             .bookmarks, .stats,
             .set, .delete,
             .sync,

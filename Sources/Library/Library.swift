@@ -795,6 +795,18 @@ public final class Library: Sendable {
         try await read { db in try StoredEpisode.fetchOne(db, key: id) }
     }
 
+    /// The episode of the subscription at `feedURL` whose feed calls it `guid`.
+    public func episode(feedURL: String, guid: String) async throws(LibraryError) -> StoredEpisode? {
+        try await read { db in
+            try StoredEpisode.fetchOne(
+                db,
+                sql:
+                    "SELECT e.* FROM episode e JOIN podcast p ON p.id = e.podcastID WHERE p.feedURL = ? AND e.guid = ?",
+                arguments: [feedURL, guid]
+            )
+        }
+    }
+
     /// Records that an episode's file is complete (or deleted), with the sync
     /// action that says so (`download`, `delete`).
     public func markDownloaded(_ episodeID: Int64, _ downloaded: Bool = true, at now: Date = Date())

@@ -35,6 +35,8 @@ enum CommandEvent: Sendable {
     case playedInQueue(Played)
     /// Cleanup deleted these files.
     case deleted([CleanupDeletion])
+    /// `copy` did this to one file (or, in a dry run, would have).
+    case copiedToDevice(DeviceCopyItem, dryRun: Bool)
     /// Leaving the shell handed `count` downloads to the background feedsh `pid`.
     case handedOver(count: Int, pid: Int32)
     /// Leaving the shell paused these downloads.
@@ -100,6 +102,9 @@ final class EventRenderer: Sendable {
             if !console.json, let text = played.text(on: Page(width: nil, color: false)) { console.printError(text) }
         case .deleted(let deletions):
             if console.json { for deletion in deletions { console.emit(deletion.json) } }
+        case .copiedToDevice(let item, let dryRun):
+            guard !console.json else { return }
+            console.printParagraph(Render.copiedToDevice(item, dryRun: dryRun))
         case .handedOver(let count, let pid):
             console.printParagraph(Render.handedOver(count, pid: pid))
         case .pausedOnQuit(let paused):
