@@ -1,7 +1,6 @@
 import Foundation
 import Library
 import PlainText
-import Processes
 import Subprocess
 import SystemPackage
 
@@ -61,8 +60,7 @@ package struct ClipProblem: Error, Sendable, Equatable, CustomStringConvertible 
     )
 
     static func ffmpeg(_ what: String, _ message: String) -> ClipProblem {
-        let last = message.split(separator: "\n").last.map(String.init) ?? "it failed"
-        return ClipProblem(code: "ffmpeg-failed", description: "FFmpeg could not \(what): \(SafeText.line(last))")
+        ClipProblem(code: "ffmpeg-failed", description: "FFmpeg could not \(what): \(FFmpeg.complaint(message))")
     }
 }
 
@@ -243,7 +241,7 @@ extension Services {
     package func clip(_ request: ClipRequest) async throws -> ClipEntry {
         let ref = request.ref
         guard FileManager.default.fileExists(atPath: request.source.path) else { throw ClipProblem.notDownloaded(ref) }
-        guard let ffmpeg = ForegroundProcess.find("ffmpeg"), let ffprobe = ForegroundProcess.find("ffprobe") else {
+        guard let ffmpeg = FFmpeg.find(), let ffprobe = FFmpeg.find("ffprobe") else {
             throw ClipProblem.noFFmpeg
         }
         let duration = try await Self.duration(of: request.source, ffprobe: ffprobe)
@@ -392,14 +390,8 @@ extension Services {
         if copy { arguments += ["-c", "copy"] }
         for tag in tags { arguments += ["-metadata", tag] }
         arguments.append(file.path)
-        let result = try await Subprocess.run(
-            .path(FilePath(ffmpeg)),
-            arguments: Arguments(arguments),
-            output: .discarded,
-            error: .string(limit: 1 << 16)
-        )
-        guard result.terminationStatus.isSuccess else {
-            throw ClipProblem.ffmpeg("cut \(source.lastPathComponent)", result.standardError)
+        if let complaint = try await FFmpeg.run(ffmpeg, arguments) {
+            throw ClipProblem.ffmpeg("cut \(source.lastPathComponent)", complaint)
         }
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
 import Library
 import PlainText
-import Processes
-import Subprocess
-import SystemPackage
 
 /// File and folder names a player's FAT32 or exFAT card keeps as they are.
 package enum DeviceName {
@@ -178,10 +175,9 @@ package struct DeviceCopyProblem: Error, Sendable, Equatable, CustomStringConver
     }
 
     static func ffmpeg(_ path: String, _ message: String) -> DeviceCopyProblem {
-        let last = message.split(separator: "\n").last.map(String.init) ?? "it failed"
-        return DeviceCopyProblem(
+        DeviceCopyProblem(
             code: "ffmpeg-failed",
-            description: "FFmpeg could not write \(SafeText.line(path)): \(SafeText.line(last))"
+            description: "FFmpeg could not write \(SafeText.line(path)): \(FFmpeg.complaint(message))"
         )
     }
 
@@ -248,13 +244,16 @@ extension Services {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: request.folder.path, isDirectory: &isFolder), isFolder.boolValue
         else { throw DeviceCopyProblem.notAFolder(request.folder.path) }
-        guard let ffmpeg = ForegroundProcess.find("ffmpeg") else { throw DeviceCopyProblem.noFFmpeg }
+        guard let ffmpeg = FFmpeg.find() else { throw DeviceCopyProblem.noFFmpeg }
         var manifest = try DeviceManifest.read(in: request.folder)
         var report = DeviceCopyReport(dryRun: request.dryRun)
         let library = try self.library.open()
         let targets = try await downloads.targets(of: request.episodes)
         let resolved = try await library.resolve(request.episodes)
+        // The names in each podcast's folder, without case: the manifest's,
+        // and what a listing of the folder found.
         var taken: [String: Set<String>] = [:]
+        var listed: Set<String> = []
         for entry in manifest.files {
             let parts = entry.path.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2 { taken[parts[0].lowercased(), default: []].insert(parts[1].lowercased()) }
@@ -310,15 +309,15 @@ extension Services {
                     progress(item)
                     continue
                 }
-                // Else a name no file there has, so that nothing of another's is overwritten.
-                var names =
-                    taken[folder.lowercased()]
-                    ?? Set(
-                        ((try? FileManager.default.contentsOfDirectory(
-                            atPath: request.folder.appendingPathComponent(folder).path
-                        )) ?? []).map { $0.lowercased() }
+                // Else a name no file there has (listed once a folder), so that
+                // nothing of another's is overwritten.
+                var names = taken[folder.lowercased()] ?? []
+                if listed.insert(folder.lowercased()).inserted {
+                    let there = try? FileManager.default.contentsOfDirectory(
+                        atPath: request.folder.appendingPathComponent(folder).path
                     )
-                names.formUnion(taken[folder.lowercased()] ?? [])
+                    names.formUnion((there ?? []).map { $0.lowercased() })
+                }
                 let file = DeviceName.unique(name, suffix: "." + ext, taken: &names)
                 taken[folder.lowercased()] = names
                 path = folder + "/" + file
@@ -402,17 +401,9 @@ extension Services {
         if ext == "mp3" { arguments += ["-id3v2_version", "4"] }
         // The kind by the final name: the temporary one hides it.
         arguments += ["-f", Self.muxer(ext), partial.path]
-        let result = try await Subprocess.run(
-            .path(FilePath(ffmpeg)),
-            arguments: Arguments(arguments),
-            output: .discarded,
-            error: .string(limit: 1 << 16)
-        )
-        guard result.terminationStatus.isSuccess else {
-            if result.standardError.contains("No space left on device") {
-                throw DeviceCopyProblem.full(path, wanted: wanted)
-            }
-            throw DeviceCopyProblem.ffmpeg(path, result.standardError)
+        if let complaint = try await FFmpeg.run(ffmpeg, arguments) {
+            if complaint.contains("No space left on device") { throw DeviceCopyProblem.full(path, wanted: wanted) }
+            throw DeviceCopyProblem.ffmpeg(path, complaint)
         }
         do {
             let handle = try FileHandle(forUpdating: partial)

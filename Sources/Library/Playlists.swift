@@ -119,8 +119,8 @@ public struct PlaylistFilter: Sendable, Equatable, CustomStringConvertible {
     /// The filter as words `parse` takes back, in a fixed order.
     public var description: String {
         var words = states.map(\.rawValue) + podcasts.map { "podcast:\($0)" }
-        if let longer { words.append("longer:" + Self.length(longer)) }
-        if let shorter { words.append("shorter:" + Self.length(shorter)) }
+        if let longer { words.append("longer:" + ListeningTime.text(longer)) }
+        if let shorter { words.append("shorter:" + ListeningTime.text(shorter)) }
         switch since {
         case .days(let days): words.append("since:\(days)d")
         case .day(let day): words.append("since:" + day)
@@ -130,17 +130,6 @@ public struct PlaylistFilter: Sendable, Equatable, CustomStringConvertible {
         if sort != .newest { words.append("sort:" + sort.rawValue) }
         if let limit { words.append("limit:\(limit)") }
         return words.joined(separator: " ")
-    }
-
-    /// `20m`, `1h30m`, `45s`: how a length was most likely written.
-    static func length(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        let (hours, minutes, rest) = (whole / 3600, whole % 3600 / 60, whole % 60)
-        var text = ""
-        if hours > 0 { text += "\(hours)h" }
-        if minutes > 0 { text += "\(minutes)m" }
-        if rest > 0 || text.isEmpty { text += "\(rest)s" }
-        return text
     }
 
     /// The start (UTC) of day `text` (`YYYY-MM-DD`), or nil when it is none.

@@ -56,6 +56,16 @@ struct DeviceCopyProcessTests {
             // Again: both there, of the size written.
             let again = try await run(scene, "copy \(card.path)")
             #expect(again.standardOutput.contains("copied 0, skipped 2, deleted 0"), "\(again.standardOutput)")
+            // A file copy did not write is never overwritten: the new one takes
+            // another name beside it (the folder holds copy's own files too).
+            let foreign = show.appendingPathComponent(
+                String(sponsored.dropLast(".wav".count)) + ".mp3"
+            )
+            try Data("someone else's".utf8).write(to: foreign)
+            let beside = try await run(scene, "copy \(card.path) 1:1 --to mp3")
+            #expect(beside.status == 0, "\(beside.standardError)")
+            #expect(try Data(contentsOf: foreign) == Data("someone else's".utf8))
+            #expect(files(show).contains(String(sponsored.dropLast(".wav".count)) + " (2).mp3"), "\(files(show))")
             // As MP3 for a stereo that reads only that: ID3v2.4, tagged.
             let stereo = scene.root.appendingPathComponent("stereo")
             try FileManager.default.createDirectory(at: stereo, withIntermediateDirectories: true)
@@ -92,12 +102,14 @@ struct DeviceCopyProcessTests {
                 dry.standardError.contains("would delete Listening Habits/\(sponsored) (played)"),
                 "\(dry.standardError)"
             )
-            #expect(dry.standardOutput.contains("would have copied 0, skipped 1, deleted 1"), "\(dry.standardOutput)")
-            #expect(files(show).count == 3)
+            #expect(dry.standardOutput.contains("would have copied 0, skipped 1, deleted 2"), "\(dry.standardOutput)")
+            #expect(files(show).count == 5, "\(files(show))")
             let deleted = try await run(scene, "copy \(card.path) --delete-played")
-            #expect(deleted.standardOutput.contains("copied 0, skipped 1, deleted 1"), "\(deleted.standardOutput)")
+            // Both of 1:1's files copy wrote (WAV and MP3) go; the foreign MP3 stays.
+            #expect(deleted.standardOutput.contains("copied 0, skipped 1, deleted 2"), "\(deleted.standardOutput)")
             #expect(!files(show).contains(sponsored))
             #expect(files(show).contains("mine.wav"))
+            #expect(files(show).contains(foreign.lastPathComponent))
             let manifest = try String(contentsOf: card.appendingPathComponent(".feedsh-copy.json"), encoding: .utf8)
             #expect(!manifest.contains("Sponsored"), "\(manifest)")
         }

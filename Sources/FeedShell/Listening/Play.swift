@@ -101,19 +101,10 @@ extension Command {
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> QueuePlayed {
-        let targets = try await context.session.queueTargets()
+        var targets = try await context.session.queueTargets()[...]
         guard !targets.isEmpty else { throw .failure(ListeningFailure.emptyQueue) }
-        var plays: [Played] = []
-        var sleep = sleep
-        for (index, target) in targets.enumerated() {
-            let played = try await playOne(target, start: index == 0 ? start : .saved, sleep: sleep, arguments, context)
-            context.report(.playedInQueue(played))
-            plays.append(played)
-            if Task.isCancelled { throw .interrupted }
-            if played.end.slept { break }
-            if case .exited(let exit) = played.end.reason, exit != .exited(0) { break }
-            // A timer set with --sleep, or from another feedsh, goes on.
-            sleep = played.end.sleepLeft
+        let plays = try await playThrough(start: start, sleep: sleep, arguments, context) { () throws(ShellError) in
+            targets.popFirst()
         }
         let left = try await QueueText.entries(context.session.libraryIfMade()).count
         return QueuePlayed(plays: plays, left: left)
@@ -129,26 +120,11 @@ extension Command {
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> QueuePlayed {
-        var plays: [Played] = []
-        var sleep = sleep
         var done = Set<DownloadID>()
-        while let target = try await context.session.playlistTargets(name).first(where: {
-            !done.contains($0.request.id)
-        }) {
-            done.insert(target.request.id)
-            let played = try await playOne(
-                target,
-                start: plays.isEmpty ? start : .saved,
-                sleep: sleep,
-                arguments,
-                context
-            )
-            context.report(.playedInQueue(played))
-            plays.append(played)
-            if Task.isCancelled { throw .interrupted }
-            if played.end.slept { break }
-            if case .exited(let exit) = played.end.reason, exit != .exited(0) { break }
-            sleep = played.end.sleepLeft
+        let plays = try await playThrough(start: start, sleep: sleep, arguments, context) { () throws(ShellError) in
+            let next = try await context.session.playlistTargets(name).first { !done.contains($0.request.id) }
+            if let next { done.insert(next.request.id) }
+            return next
         }
         guard !plays.isEmpty else {
             throw .failure(
@@ -161,6 +137,32 @@ extension Command {
         }
         let left = try await context.session.playlistTargets(name).filter { !done.contains($0.request.id) }.count
         return QueuePlayed(plays: plays, left: left, playlist: name)
+    }
+
+    /// Plays episode after episode while `next` gives one: the first from
+    /// `start`, the rest from their saved places. Ctrl-C, the player failing or
+    /// a sleep timer ends the run; a timer set with --sleep, or from another
+    /// feedsh, goes on to the next with what is left.
+    private static func playThrough(
+        start: PlayStart,
+        sleep: SleepTimer?,
+        _ arguments: ParsedArguments,
+        _ context: CommandContext,
+        next: () async throws(ShellError) -> DownloadTarget?
+    ) async throws(ShellError) -> [Played] {
+        var plays: [Played] = []
+        var sleep = sleep
+        while let target = try await next() {
+            let from = plays.isEmpty ? start : .saved
+            let played = try await playOne(target, start: from, sleep: sleep, arguments, context)
+            context.report(.playedInQueue(played))
+            plays.append(played)
+            if Task.isCancelled { throw .interrupted }
+            if played.end.slept { break }
+            if case .exited(let exit) = played.end.reason, exit != .exited(0) { break }
+            sleep = played.end.sleepLeft
+        }
+        return plays
     }
 
     /// Where `--from-start`, `--at` or `--chapter` (at most one of them) says to
