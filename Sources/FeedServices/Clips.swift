@@ -3,6 +3,7 @@ import Library
 import PlainText
 import Subprocess
 import SystemPackage
+import WebBasics
 
 /// Why a clip was not made; nothing was written. `code` for programs.
 package struct ClipProblem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -309,6 +310,7 @@ extension Services {
             try FileManager.default.moveItem(at: partial, to: output)
         } catch {
             if request.transcript { try? FileManager.default.removeItem(at: srt) }
+            guard FileManager.default.fileExists(atPath: output.path) else { throw error }
             throw ClipProblem.exists(output.path)
         }
         let record = StoredClip(

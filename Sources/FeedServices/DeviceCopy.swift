@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import PlainText
+import WebBasics
 
 /// File and folder names a player's FAT32 or exFAT card keeps as they are.
 package enum DeviceName {
@@ -193,6 +194,8 @@ struct DeviceManifest: Codable, Equatable {
     struct File: Codable, Equatable {
         /// Under the device folder.
         var path: String
+        /// The podcast's feed, secrets starred (``URL/redacted(_:)``): a card
+        /// is handed around, and a private feed's password or token stays home.
         var feedURL: String
         var guid: String
         var size: Int64
@@ -260,8 +263,13 @@ extension Services {
         }
         // Played files go first, making room; played episodes are not copied again.
         if request.deletePlayed {
+            var podcasts: [String: Int64] = [:]
+            for podcast in try await library.subscriptions() {
+                if let id = podcast.id { podcasts[URL.redacted(podcast.feedURL)] = id }
+            }
             for entry in manifest.files {
-                guard let stored = try await library.episode(feedURL: entry.feedURL, guid: entry.guid), stored.played
+                guard let podcast = podcasts[entry.feedURL],
+                    let stored = try await library.episode(podcast: podcast, guid: entry.guid), stored.played
                 else { continue }
                 let file = request.folder.appendingPathComponent(entry.path)
                 let size = Self.size(of: file) ?? 0
@@ -288,8 +296,9 @@ extension Services {
             let source = target.request.file.final
             let sourceExt = source.pathExtension.isEmpty ? "mp3" : source.pathExtension.lowercased()
             let ext = request.format?.rawValue ?? sourceExt
+            let feed = URL.redacted(episode.podcast.feedURL)
             let known = manifest.files.firstIndex {
-                $0.feedURL == episode.podcast.feedURL && $0.guid == episode.stored.guid
+                $0.feedURL == feed && $0.guid == episode.stored.guid
                     && $0.path.hasSuffix("." + ext)
             }
             let wanted = Self.size(of: source) ?? 0
@@ -343,7 +352,7 @@ extension Services {
                 )
                 let entry = DeviceManifest.File(
                     path: path,
-                    feedURL: episode.podcast.feedURL,
+                    feedURL: feed,
                     guid: episode.stored.guid,
                     size: written
                 )

@@ -795,15 +795,12 @@ public final class Library: Sendable {
         try await read { db in try StoredEpisode.fetchOne(db, key: id) }
     }
 
-    /// The episode of the subscription at `feedURL` whose feed calls it `guid`.
-    public func episode(feedURL: String, guid: String) async throws(LibraryError) -> StoredEpisode? {
+    /// The episode of subscription `podcast` whose feed calls it `guid`.
+    public func episode(podcast: Int64, guid: String) async throws(LibraryError) -> StoredEpisode? {
         try await read { db in
-            try StoredEpisode.fetchOne(
-                db,
-                sql:
-                    "SELECT e.* FROM episode e JOIN podcast p ON p.id = e.podcastID WHERE p.feedURL = ? AND e.guid = ?",
-                arguments: [feedURL, guid]
-            )
+            try StoredEpisode
+                .filter(StoredEpisode.Columns.podcastID == podcast && StoredEpisode.Columns.guid == guid)
+                .fetchOne(db)
         }
     }
 
