@@ -385,6 +385,13 @@ extension Session {
         return (try? await opened.podcastTitles().map { ($0.number, SafeText.line($0.title)) }) ?? []
     }
 
+    /// The smart playlists' names, for completion: read only from a library a
+    /// command opened, as ``subscriptionTitles()``, so that starting opens none.
+    func playlistNames() async -> [String] {
+        guard let opened = services.library.opened else { return [] }
+        return (try? await opened.playlists().map(\.name)) ?? []
+    }
+
     /// The library's marks of the loaded podcast's episodes, when it is a
     /// subscription.
     var marks: EpisodeMarksLookup { subscription?.marks ?? [:] }

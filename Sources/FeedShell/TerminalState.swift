@@ -203,7 +203,7 @@ final class TerminalState: Sendable {
         let results = await session.searchResults.map { SafeText.line($0.title) }
         let tracks = await session.tracks.map { SafeText.line($0.title) }
         let subscriptions = await session.subscriptionTitles()
-        let playlists = (try? await session.services.playlistNames()) ?? []
+        let playlists = await session.playlistNames()
         state.withLock {
             $0.snapshot = CompletionSnapshot(
                 episodes: entries,

@@ -48,6 +48,9 @@ struct AwayReportTests {
             // Nor does Tab's list of downloads, refreshed before every prompt.
             #expect(await quiet.shell.session.services.downloads.listedDownloads().isEmpty)
             #expect(quiet.shell.session.services.library.opened == nil)
+            // Nor does the completion snapshot (subscriptions, playlist names).
+            await TerminalState().refreshSnapshot(quiet.shell.session)
+            #expect(quiet.shell.session.services.library.opened == nil)
             await later.shell.close()
             await quiet.shell.close()
         }
