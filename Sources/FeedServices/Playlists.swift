@@ -181,7 +181,7 @@ extension Services {
         var summaries: [PlaylistSummary] = []
         for playlist in try await library.playlists() {
             var count = 0
-            if let filter = playlist.parsedFilter { count = try await library.episodes(matching: filter).count }
+            if let filter = playlist.parsedFilter { count = try await library.count(matching: filter) }
             summaries.append(PlaylistSummary(name: playlist.name, filter: playlist.filter, count: count))
         }
         return summaries
@@ -199,7 +199,7 @@ extension Services {
         let library = try self.library.open()
         let playlist = StoredPlaylist(name: name, filter: filter)
         let replaced = try await library.savePlaylist(playlist)
-        let count = try await library.episodes(matching: filter).count
+        let count = try await library.count(matching: filter)
         return PlaylistSaved(name: name, filter: playlist.filter, count: count, replaced: replaced)
     }
 

@@ -242,60 +242,9 @@ extension Library {
         matching filter: PlaylistFilter,
         at now: Date = Date()
     ) async throws(LibraryError) -> [ResolvedLibraryEpisode] {
-        let query = filter.words.isEmpty ? nil : try? SearchQuery(filter.words)
-        if !filter.words.isEmpty, query == nil { return [] }
+        guard let selection = filter.selection(at: now) else { return [] }
         return try await read { db in
-            var conditions: [String] = []
-            var arguments: [any DatabaseValueConvertible] = []
-            for state in filter.states {
-                switch state {
-                case .unplayed: conditions.append("e.played = 0")
-                case .played: conditions.append("e.played = 1")
-                case .inProgress: conditions.append("e.played = 0 AND e.position > 0")
-                case .downloaded: conditions.append("e.downloaded = 1")
-                case .new: conditions.append("e.isNew = 1")
-                }
-            }
-            if !filter.podcasts.isEmpty {
-                conditions.append("e.podcastID IN (\(filter.podcasts.map { _ in "?" }.joined(separator: ",")))")
-                arguments += filter.podcasts
-            }
-            if let longer = filter.longer {
-                conditions.append("e.seconds > ?")
-                arguments.append(longer)
-            }
-            if let shorter = filter.shorter {
-                conditions.append("e.seconds < ?")
-                arguments.append(shorter)
-            }
-            if let earliest = filter.earliest(at: now) {
-                conditions.append("e.published >= ?")
-                arguments.append(earliest)
-            }
-            if let query {
-                conditions.append(
-                    """
-                    e.id IN (SELECT rowid FROM episodeText WHERE episodeText MATCH ?
-                        UNION SELECT l.transcriptID FROM transcriptText t JOIN transcriptLine l ON l.id = t.rowid
-                        WHERE transcriptText MATCH ?)
-                    """
-                )
-                arguments += [query.expression, query.expression]
-            }
-            let order =
-                switch filter.sort {
-                case .newest: "e.published IS NULL, e.published DESC, e.id DESC"
-                case .oldest: "e.published IS NULL, e.published, e.id"
-                case .shortest: "e.seconds IS NULL, e.seconds, e.published DESC"
-                case .longest: "e.seconds IS NULL, e.seconds DESC, e.published DESC"
-                }
-            let limit = filter.limit.map { " LIMIT \($0)" } ?? ""
-            let episodes = try StoredEpisode.fetchAll(
-                db,
-                sql: "SELECT e.* FROM episode e WHERE "
-                    + (conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")) + " ORDER BY \(order)\(limit)",
-                arguments: StatementArguments(arguments)
-            )
+            let episodes = try StoredEpisode.fetchAll(db, sql: selection.sql, arguments: selection.arguments)
             let podcasts = try StoredPodcast.fetchAll(db, keys: Set(episodes.map(\.podcastID)))
             let byID = Dictionary(uniqueKeysWithValues: podcasts.map { ($0.id!, $0) })
             return try episodes.compactMap { episode in
@@ -307,5 +256,72 @@ extension Library {
                 )
             }
         }
+    }
+
+    /// How many episodes `filter` holds now, counted by SQLite: what
+    /// `playlists` shows, without finding each one's `P:E`.
+    public func count(matching filter: PlaylistFilter, at now: Date = Date()) async throws(LibraryError) -> Int {
+        guard let selection = filter.selection(at: now) else { return 0 }
+        return try await read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(selection.sql))", arguments: selection.arguments) ?? 0
+        }
+    }
+}
+
+extension PlaylistFilter {
+    /// The query of the episodes it holds at `now`, in its order and limit; nil
+    /// when its `words` are no query (it then holds nothing).
+    func selection(at now: Date) -> (sql: String, arguments: StatementArguments)? {
+        let query = words.isEmpty ? nil : try? SearchQuery(words)
+        if !words.isEmpty, query == nil { return nil }
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        for state in states {
+            switch state {
+            case .unplayed: conditions.append("e.played = 0")
+            case .played: conditions.append("e.played = 1")
+            case .inProgress: conditions.append("e.played = 0 AND e.position > 0")
+            case .downloaded: conditions.append("e.downloaded = 1")
+            case .new: conditions.append("e.isNew = 1")
+            }
+        }
+        if !podcasts.isEmpty {
+            conditions.append("e.podcastID IN (\(podcasts.map { _ in "?" }.joined(separator: ",")))")
+            arguments += podcasts
+        }
+        if let longer {
+            conditions.append("e.seconds > ?")
+            arguments.append(longer)
+        }
+        if let shorter {
+            conditions.append("e.seconds < ?")
+            arguments.append(shorter)
+        }
+        if let earliest = earliest(at: now) {
+            conditions.append("e.published >= ?")
+            arguments.append(earliest)
+        }
+        if let query {
+            conditions.append(
+                """
+                e.id IN (SELECT rowid FROM episodeText WHERE episodeText MATCH ?
+                    UNION SELECT l.transcriptID FROM transcriptText t JOIN transcriptLine l ON l.id = t.rowid
+                    WHERE transcriptText MATCH ?)
+                """
+            )
+            arguments += [query.expression, query.expression]
+        }
+        let order =
+            switch sort {
+            case .newest: "e.published IS NULL, e.published DESC, e.id DESC"
+            case .oldest: "e.published IS NULL, e.published, e.id"
+            case .shortest: "e.seconds IS NULL, e.seconds, e.published DESC"
+            case .longest: "e.seconds IS NULL, e.seconds DESC, e.published DESC"
+            }
+        let filter = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        return (
+            "SELECT e.* FROM episode e WHERE \(filter) ORDER BY \(order)" + (limit.map { " LIMIT \($0)" } ?? ""),
+            StatementArguments(arguments)
+        )
     }
 }
