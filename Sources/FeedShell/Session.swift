@@ -338,7 +338,7 @@ extension Session {
     /// The episodes smart playlist `name` holds now, in its order.
     func playlistTargets(_ name: String) async throws(ShellError) -> [DownloadTarget] {
         let services = self.services
-        let episodes = try await playlistCall { try await services.playlist(named: name).episodes }
+        let episodes = try await coreCall { try await services.playlist(named: name).episodes }
         return try await services.downloads.targetsForShell(of: episodes.map(\.episodeRef))
     }
 

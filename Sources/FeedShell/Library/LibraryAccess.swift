@@ -2,6 +2,7 @@ import Downloads
 import FeedKit
 import FeedServices
 import Library
+import PlainText
 
 extension LibraryService {
     /// The library, opened (and migrated) the first time a command needs it.
@@ -54,4 +55,26 @@ extension DownloadsService {
             throw .library(error)
         }
     }
+}
+
+/// A call of the core's functions that throw their feature's typed problems
+/// (each a ``CommandFailure``: a playlist's, a clip's, a copy's), a
+/// ``LibraryError``, or a file's error (a clip's folder, a card's manifest),
+/// failing as a shell command does.
+func coreCall<T>(_ call: () async throws -> T) async throws(ShellError) -> T {
+    do {
+        return try await call()
+    } catch let error as LibraryError {
+        throw .library(error)
+    } catch let failure as any CommandFailure {
+        throw .failure(failure)
+    } catch {
+        throw .failure(FileFailure(description: SafeText.line(describeFileError(error))))
+    }
+}
+
+/// A file the core could not make or write, said as the system says it.
+struct FileFailure: CommandFailure {
+    let description: String
+    var failureCode: String { "failed" }
 }

@@ -74,13 +74,13 @@ extension Command {
             output: words.file.map { URL(fileURLWithPath: $0) },
             transcript: arguments[withTranscript]
         )
-        return ClipMade(entry: try await clipCall { try await session.services.clip(request) })
+        return ClipMade(entry: try await coreCall { try await session.services.clip(request) })
     }
 
     static let clips = Command(
         CommandSpec("clips", summary: "list the clips made ('clip' makes them)", details: "See 'help clip'.")
     ) { _, context throws(ShellError) in
-        ClipsListing(clips: try await clipCall { try await context.services.clips() })
+        ClipsListing(clips: try await coreCall { try await context.services.clips() })
     }
 }
 
@@ -135,20 +135,6 @@ extension Command {
 
 extension ClipProblem: CommandFailure {
     var failureCode: String { code }
-}
-
-/// A call of the core's clip functions, failing as a shell command does.
-func clipCall<T>(_ call: () async throws -> T) async throws(ShellError) -> T {
-    do {
-        return try await call()
-    } catch let problem as ClipProblem {
-        throw .failure(problem)
-    } catch let error as LibraryError {
-        throw .library(error)
-    } catch {
-        // Files: the folder could not be made, the .srt not written.
-        throw .failure(ClipProblem(code: "failed", description: SafeText.line(describeFileError(error))))
-    }
 }
 
 /// `clip`: the file made.

@@ -37,7 +37,7 @@ extension Command {
         let words = arguments[which] ?? []
         let episodes: [EpisodeRef]
         if words.isEmpty || words == ["downloaded"] {
-            episodes = try await copyCall { try await session.services.downloadedEpisodes() }
+            episodes = try await coreCall { try await session.services.downloadedEpisodes() }
         } else {
             let selector: Selector
             if words.count == 2, words[0].lowercased() == "playlist" {
@@ -65,7 +65,7 @@ extension Command {
             dryRun: arguments[dryRun],
             deletePlayed: arguments[deletePlayed]
         )
-        let report = try await copyCall {
+        let report = try await coreCall {
             try await session.services.copyToDevice(request) { item in
                 context.report(.copiedToDevice(item, dryRun: request.dryRun))
             }
@@ -93,19 +93,6 @@ extension Command {
 
 extension DeviceCopyProblem: CommandFailure {
     var failureCode: String { code }
-}
-
-/// A call of the core's device copy, failing as a shell command does.
-func copyCall<T>(_ call: () async throws -> T) async throws(ShellError) -> T {
-    do {
-        return try await call()
-    } catch let problem as DeviceCopyProblem {
-        throw .failure(problem)
-    } catch let error as LibraryError {
-        throw .library(error)
-    } catch {
-        throw .failure(DeviceCopyProblem(code: "failed", description: SafeText.line(describeFileError(error))))
-    }
 }
 
 /// What `copy` did: a summary (each file was said as it went).

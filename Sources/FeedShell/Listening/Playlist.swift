@@ -12,7 +12,7 @@ extension Command {
             details: "See 'help playlist'."
         )
     ) { _, context throws(ShellError) in
-        PlaylistsListing(playlists: try await playlistCall { try await context.services.playlists() })
+        PlaylistsListing(playlists: try await coreCall { try await context.services.playlists() })
     }
 
     static let playlist = Command(
@@ -48,17 +48,17 @@ extension Command {
             let name = try arguments.required(addedName)
             let words = arguments[filter] ?? []
             return PlaylistChanged.saved(
-                try await playlistCall { try await services.savePlaylist(name: name, words: words) }
+                try await coreCall { try await services.savePlaylist(name: name, words: words) }
             )
         case "rm":
             let name = try arguments.required(removedName)
-            try await playlistCall { try await services.removePlaylist(name: name) }
+            try await coreCall { try await services.removePlaylist(name: name) }
             return PlaylistChanged.removed(name)
         default:
             guard let name = arguments[listedName] else {
-                return PlaylistsListing(playlists: try await playlistCall { try await services.playlists() })
+                return PlaylistsListing(playlists: try await coreCall { try await services.playlists() })
             }
-            return PlaylistListing(value: try await playlistCall { try await services.playlistEpisodes(named: name) })
+            return PlaylistListing(value: try await coreCall { try await services.playlistEpisodes(named: name) })
         }
     }
 }
@@ -76,20 +76,6 @@ extension Command {
 
 extension PlaylistProblem: CommandFailure {
     var failureCode: String { code }
-}
-
-/// A call of the core's playlist functions, failing as a shell command does.
-func playlistCall<T>(_ call: () async throws -> T) async throws(ShellError) -> T {
-    do {
-        return try await call()
-    } catch let problem as PlaylistProblem {
-        throw .failure(problem)
-    } catch let error as LibraryError {
-        throw .library(error)
-    } catch {
-        // The core throws only the two above.
-        throw .failure(PlaylistProblem(code: "failed", description: SafeText.line("\(error)")))
-    }
 }
 
 /// `playlists`: each playlist, its filter and how many it holds.
