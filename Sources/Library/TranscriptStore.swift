@@ -28,6 +28,23 @@ public struct StoredTranscript: Sendable, Equatable {
         self.cueStarts = cueStarts
     }
 
+    /// A document's paragraphs as the library keeps them, with their cue
+    /// starts (``TranscriptDocument/timedParagraphs(seconds:characters:)``).
+    public init(
+        url: URL,
+        format: TranscriptFormat,
+        fetched: Date,
+        timed: [(paragraph: TranscriptCue, cueStarts: [TranscriptDocument.CueStart])]
+    ) {
+        self.init(
+            url: url,
+            format: format,
+            fetched: fetched,
+            paragraphs: timed.map(\.paragraph),
+            cueStarts: timed.map(\.cueStarts)
+        )
+    }
+
     /// When the words at `offset` (UTF-8, in the text of paragraph `index`)
     /// were said: the start of the cue that holds them, else the paragraph's.
     public func time(ofParagraph index: Int, atOffset offset: Int) -> Double? {
@@ -48,7 +65,6 @@ extension Library {
         at now: Date = Date()
     ) async throws(LibraryError) -> StoredTranscript {
         let timed = document.timedParagraphs()
-        let paragraphs = timed.map(\.paragraph)
         try await write("write to") { db in
             // The old one's lines go by cascade, and the index with them by trigger.
             try db.execute(sql: "DELETE FROM transcript WHERE episodeID = ?", arguments: [episodeID])
@@ -65,13 +81,7 @@ extension Library {
                 ])
             }
         }
-        return StoredTranscript(
-            url: url,
-            format: document.format,
-            fetched: now,
-            paragraphs: paragraphs,
-            cueStarts: timed.map(\.cueStarts)
-        )
+        return StoredTranscript(url: url, format: document.format, fetched: now, timed: timed)
     }
 
     /// The transcript kept for an episode, or nil when none was fetched.

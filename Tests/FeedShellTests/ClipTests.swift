@@ -65,13 +65,11 @@ struct ClipTests {
                 TranscriptCue(start: 30, end: 40, speaker: "Bo", text: "Goodbye."),
             ]
         )
-        let timed = document.timedParagraphs()
         let kept = StoredTranscript(
             url: URL(string: "http://example.test/t.vtt")!,
             format: .webVTT,
             fetched: Date(timeIntervalSince1970: 0),
-            paragraphs: timed.map(\.paragraph),
-            cueStarts: timed.map(\.cueStarts)
+            timed: document.timedParagraphs()
         )
         let cues = ClipTranscript.cues(of: kept)
         #expect(

@@ -21,13 +21,11 @@ struct TranscriptRenderTests {
                 TranscriptCue(start: 30, end: 33, speaker: "Bo", text: "Sad beans."),
             ]
         )
-        let timed = document.timedParagraphs()
         return StoredTranscript(
             url: URL(string: "http://example.test/t.vtt")!,
             format: .webVTT,
             fetched: Date(timeIntervalSince1970: 0),
-            paragraphs: timed.map(\.paragraph),
-            cueStarts: timed.map(\.cueStarts)
+            timed: document.timedParagraphs()
         )
     }()
 
