@@ -49,20 +49,30 @@ struct ServedLibrary: Sendable {
         _ = try await library.store(feed, for: id, validators: (nil, nil))
         let podcast = try #require(try await library.podcast(id))
         let episodes = try await library.episodes(of: id)
-        for stored in episodes.prefix(2) {
-            let episode = try #require(stored.episode(in: podcast))
-            let file = services.downloads.layout.file(
-                podcastID: podcast.downloadKey,
-                episodeID: episode.id,
-                extension: episode.fileExtension
-            )
-            try FileManager.default.createDirectory(
-                at: file.final.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            try Data(repeating: 0x55, count: 4096).write(to: file.final)
-        }
-        return ServedLibrary(folder: folder, services: services, library: library, podcast: podcast, episodes: episodes)
+        let served = ServedLibrary(
+            folder: folder,
+            services: services,
+            library: library,
+            podcast: podcast,
+            episodes: episodes
+        )
+        for stored in episodes.prefix(2) { try served.download(stored, of: podcast) }
+        return served
+    }
+
+    /// Puts a 4 KiB file where a download of `stored` (of `podcast`) ends.
+    func download(_ stored: StoredEpisode, of podcast: StoredPodcast) throws {
+        let episode = try #require(stored.episode(in: podcast))
+        let file = services.downloads.layout.file(
+            podcastID: podcast.downloadKey,
+            episodeID: episode.id,
+            extension: episode.fileExtension
+        )
+        try FileManager.default.createDirectory(
+            at: file.final.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data(repeating: 0x55, count: 4096).write(to: file.final)
     }
 
     /// The server `feedsh serve` runs over this library, on loopback.

@@ -51,17 +51,7 @@ extension ServedLibraryTests {
         _ = try await served.library.store(feed, for: again, validators: (nil, nil))
         let podcast = try #require(try await served.library.podcast(again))
         let stored = try #require(try await served.library.episodes(of: again).first)
-        let episode = try #require(stored.episode(in: podcast))
-        let file = served.services.downloads.layout.file(
-            podcastID: podcast.downloadKey,
-            episodeID: episode.id,
-            extension: episode.fileExtension
-        )
-        try FileManager.default.createDirectory(
-            at: file.final.deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
-        try Data(repeating: 0x55, count: 4096).write(to: file.final)
+        try served.download(stored, of: podcast)
         try await Application(router: served.server().router()).test(.router) { client in
             try await client.execute(uri: "/feeds/all.xml", method: .get) { response in
                 let body = String(buffer: response.body)
