@@ -127,9 +127,11 @@ public struct LibraryCatalog: ServeCatalog {
 
     /// The episode as a served item, when its complete file is on disk.
     func served(_ stored: StoredEpisode, of podcast: StoredPodcast) -> ServedItem? {
-        guard let episode = stored.episode(in: podcast) else { return nil }
+        guard let episode = stored.episode(in: podcast), let file = services.downloads.file(of: stored, in: podcast)
+        else {
+            return nil
+        }
         let ext = episode.fileExtension
-        let file = services.downloads.layout.file(podcastID: podcast.downloadKey, episodeID: episode.id, extension: ext)
         var info = stat()
         guard stat(file.final.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let path = DownloadLayout.name(podcast.downloadKey) + "/" + DownloadLayout.name(episode.id) + "." + ext

@@ -251,7 +251,6 @@ extension Services {
         var manifest = try DeviceManifest.read(in: request.folder)
         var report = DeviceCopyReport(dryRun: request.dryRun)
         let library = try self.library.open()
-        let targets = try await downloads.targets(of: request.episodes)
         let resolved = try await library.resolve(request.episodes)
         // The names in each podcast's folder, without case: the manifest's,
         // and what a listing of the folder found.
@@ -284,16 +283,15 @@ extension Services {
             }
         }
         for episode in resolved where !(request.deletePlayed && episode.stored.played) {
-            guard
-                let target = targets.first(where: { $0.subject?.episode.episode == episode.episodeID }),
-                FileManager.default.fileExists(atPath: target.request.file.final.path)
+            guard let file = downloads.file(of: episode.stored, in: episode.podcast),
+                FileManager.default.fileExists(atPath: file.final.path)
             else {
                 let item = DeviceCopyItem(ref: episode.ref, path: "", action: .missing, bytes: 0)
                 report.items.append(item)
                 progress(item)
                 continue
             }
-            let source = target.request.file.final
+            let source = file.final
             let sourceExt = source.pathExtension.isEmpty ? "mp3" : source.pathExtension.lowercased()
             let ext = request.format?.rawValue ?? sourceExt
             let feed = URL.redacted(episode.podcast.feedURL)
@@ -327,9 +325,9 @@ extension Services {
                     )
                     names.formUnion((there ?? []).map { $0.lowercased() })
                 }
-                let file = DeviceName.unique(name, suffix: "." + ext, taken: &names)
+                let fileName = DeviceName.unique(name, suffix: "." + ext, taken: &names)
                 taken[folder.lowercased()] = names
-                path = folder + "/" + file
+                path = folder + "/" + fileName
             }
             let destination = request.folder.appendingPathComponent(path)
             if let present = Self.size(of: destination), present == known.map({ manifest.files[$0].size }) {

@@ -68,7 +68,9 @@ extension DownloadsService {
         of resolved: ResolvedLibraryEpisode,
         credentials: FeedCredentials?
     ) -> DownloadTarget? {
-        guard let episode = resolved.stored.episode(in: resolved.podcast) else { return nil }
+        guard let episode = resolved.stored.episode(in: resolved.podcast),
+            let file = file(of: resolved.stored, in: resolved.podcast)
+        else { return nil }
         let name = DownloadName(
             DownloadLabel(number: resolved.ref, title: episode.title, podcast: resolved.podcast.title),
             subject: DownloadSubject(
@@ -81,11 +83,7 @@ extension DownloadsService {
             for: DownloadRequest(
                 id: DownloadID(episode: episode.id),
                 url: episode.audioURL,
-                file: layout.file(
-                    podcastID: resolved.podcast.downloadKey,
-                    episodeID: episode.id,
-                    extension: episode.fileExtension
-                ),
+                file: file,
                 declaredLength: episode.declaredLength,
                 authorization: resolved.podcast.authorization(credentials, for: episode.audioURL)
             )
@@ -104,6 +102,13 @@ extension DownloadsService {
     /// Where an episode's file goes.
     package func file(of episode: Episode, in podcast: Podcast) -> DownloadLayout.File {
         layout.file(podcastID: podcast.id, episodeID: episode.id, extension: episode.fileExtension)
+    }
+
+    /// Where a library episode's file goes; nil when its enclosure URL is unusable.
+    package func file(of stored: StoredEpisode, in podcast: StoredPodcast) -> DownloadLayout.File? {
+        stored.episode(in: podcast).map {
+            layout.file(podcastID: podcast.downloadKey, episodeID: $0.id, extension: $0.fileExtension)
+        }
     }
 
     /// The download of a song's preview: `{download-dir}/previews/{trackId}.{ext}`,
