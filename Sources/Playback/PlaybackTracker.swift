@@ -50,6 +50,8 @@ public struct PlaybackEnd: Sendable, Equatable {
     public var listened = Listened()
     /// A sleep timer ended it (`play queue` stops).
     public var slept = false
+    /// A remote control's Stop ended it (`play queue` stops too).
+    public var stopped = false
     /// The sleep timer still running when it ended otherwise (a timed one with
     /// what is left): `play queue` hands it to the next episode.
     public var sleepLeft: SleepTimer?
@@ -91,19 +93,24 @@ public struct PlaybackRules: Sendable, Equatable {
     public var silenceSkipped: Bool
     /// `b` in mpv marks a bookmark.
     public var bookmarkKey: Bool
+    /// An episode follows this one (`play queue`, `play playlist`): a remote
+    /// control's Next at the last chapter goes on to it.
+    public var nextEpisode: Bool
 
     public init(
         skipOutro: Double = 0,
         skipChapters: [String] = [],
         sleep: SleepTimer? = nil,
         silenceSkipped: Bool = false,
-        bookmarkKey: Bool = false
+        bookmarkKey: Bool = false,
+        nextEpisode: Bool = false
     ) {
         self.skipOutro = skipOutro
         self.skipChapters = skipChapters
         self.sleep = sleep
         self.silenceSkipped = silenceSkipped
         self.bookmarkKey = bookmarkKey
+        self.nextEpisode = nextEpisode
     }
 
     /// The key that marks a bookmark, and the message it sends.
@@ -171,6 +178,12 @@ public struct PlaybackTracker: Sendable {
     private var lastNow: Double = 0
     /// The status line last given mpv while silence is skipped.
     private var statusLine: String?
+    /// mpv starts paused (`--pause`) until feedsh unpauses it.
+    private var paused = true
+    /// The seeks that landed since the start.
+    private var seeks = 0
+    /// A remote control stopped the playback.
+    private var stopped = false
 
     /// The IDs of the observed properties and of the requests, as ``commands``
     /// sends them.
@@ -181,6 +194,8 @@ public struct PlaybackTracker: Sendable {
     static let chapterListID = 5
     static let silenceID = 6
     static let volumeRequest = 7
+    static let pauseID = 8
+    static let speedID = 9
 
     public init(pid: Int32, rules: PlaybackRules = PlaybackRules()) {
         self.pid = pid
@@ -195,6 +210,7 @@ public struct PlaybackTracker: Sendable {
             .get("speed", requestID: speedRequest),
             .observe("chapter", id: chapterID), .observe("chapter-list", id: chapterListID),
             .get("volume", requestID: volumeRequest),
+            .observe("pause", id: pauseID), .observe("speed", id: speedID),
         ]
         if rules.silenceSkipped { commands.append(.observe("af-metadata/\(AudioFilters.silenceLabel)", id: silenceID)) }
         if rules.bookmarkKey {
@@ -219,6 +235,7 @@ public struct PlaybackTracker: Sendable {
             if anchorPending {
                 silence.restart(at: value)
                 anchorPending = false
+                if started { seeks += 1 }
             }
             silence.passed(value)
             let file = rules.silenceSkipped ? silence.file(value) : value
@@ -230,6 +247,12 @@ public struct PlaybackTracker: Sendable {
             return events
         case .propertyChange("duration", let value?):
             duration = value
+            return []
+        case .propertyChange("pause", let value?):
+            paused = value != 0
+            return []
+        case .propertyChange("speed", let value?) where speedAnswered:
+            speed = value
             return []
         case .propertyChange("chapter", let value?):
             // Followed from the file position once mpv gave its chapter list.
@@ -443,6 +466,7 @@ public struct PlaybackTracker: Sendable {
         if case .failed = reason { finished = false }
         var end = PlaybackEnd(reason: reason, position: position, duration: duration, finished: finished)
         end.listened = listened
+        end.stopped = stopped
         let endedWithIt = (rules.sleep == .endOfEpisode || rules.sleep == .endOfChapter) && finished
         end.slept = slept || endedWithIt
         if !end.slept, let sleep = rules.sleep {
@@ -455,6 +479,65 @@ public struct PlaybackTracker: Sendable {
             }
         }
         return end
+    }
+
+    /// What a remote control sees.
+    public var playerState: PlayerState {
+        PlayerState(
+            paused: paused,
+            position: position,
+            duration: duration,
+            speed: speed ?? 1,
+            volume: fadedTo ?? volume,
+            chapterStarts: chapters?.map(\.start) ?? [],
+            nextEpisode: rules.nextEpisode,
+            seeks: seeks
+        )
+    }
+
+    /// Takes a remote control's command (``PlaybackRemote``); the mpv commands it
+    /// needs wait in ``takeCommands()``. A move of the place is mpv's seek, so
+    /// the place it lands on is saved as any other.
+    public mutating func remote(_ command: RemoteCommand) -> [PlaybackEvent] {
+        switch command {
+        case .play: pending.append(.set("pause", false))
+        case .pause: pending.append(.set("pause", true))
+        case .playPause: pending.append(.set("pause", !paused))
+        case .stop:
+            stopped = true
+            pending.append(.quit)
+        case .seekBy(let offset):
+            guard let position else { return [] }
+            let target = max(0, position + offset)
+            // Past the end is as Next (the MPRIS specification's Seek).
+            if let duration, target >= duration { return remote(.next) }
+            seek(to: target)
+        case .seekTo(let target):
+            guard target >= 0, target <= (duration ?? .infinity) else { return [] }
+            seek(to: target)
+        case .speed(let value):
+            guard value.isFinite else { return [] }
+            if value <= 0 { pending.append(.set("pause", true)) } else { pending.append(.setNumber("speed", value)) }
+        case .volume(let value):
+            guard value.isFinite else { return [] }
+            volume = max(0, value)
+            fadedTo = nil
+            pending.append(.setNumber("volume", volume))
+        case .next:
+            if let start = playerState.nextChapter {
+                seek(to: start)
+            } else if rules.nextEpisode {
+                pending.append(.quit)
+            }
+        case .previous:
+            seek(to: playerState.previousPlace)
+        }
+        return []
+    }
+
+    private mutating func seek(to seconds: Double) {
+        pending.append(.seek(seconds))
+        seeking = true
     }
 
     /// How mpv's screen says when the timer stops playback.

@@ -75,6 +75,8 @@ public struct PlayRequest: Sendable {
     public var filters: AudioFilters
     /// What feedsh does while it plays: outros, chapters to skip, sleep.
     public var rules: PlaybackRules
+    /// The remote control (media keys) that follows and moves this playback.
+    public var remote: PlaybackRemote?
 
     /// A chapter: where it starts, in seconds, and its title.
     public struct Chapter: Sendable, Equatable {
@@ -98,7 +100,8 @@ public struct PlayRequest: Sendable {
         terminal: Bool,
         chapters: [Chapter] = [],
         filters: AudioFilters = AudioFilters(),
-        rules: PlaybackRules = PlaybackRules()
+        rules: PlaybackRules = PlaybackRules(),
+        remote: PlaybackRemote? = nil
     ) {
         self.source = source
         self.title = title
@@ -113,6 +116,7 @@ public struct PlayRequest: Sendable {
         self.filters = filters
         self.rules = rules
         self.rules.silenceSkipped = filters.skipSilence
+        self.remote = remote
     }
 
     /// `chapters` as an FFmpeg metadata file, which mpv's `--chapters-file` reads:
@@ -211,6 +215,9 @@ public enum Player {
                 "--input-ipc-server=\(directory)/mpv.sock", "--no-resume-playback", "--pause",
                 "--start=\(seconds(request.start))", "--speed=\(seconds(request.speed))",
                 "--force-media-title=\(request.title)",
+                // A remote control's Previous within a chapter's first seconds goes
+                // to the chapter before, as mpv's own key then does.
+                "--chapter-seek-threshold=\(seconds(PlayerState.previousWithin))",
             ]
             if !request.terminal { options.append("--no-terminal") }
             options += request.filters.mpvFilters.map { "--af-append=\($0)" }
@@ -257,6 +264,7 @@ public enum Player {
                         socket: directory + "/mpv.sock",
                         pid: process.pid,
                         rules: request.rules,
+                        remote: request.remote,
                         until: exit,
                         control: control,
                         events: events
@@ -306,11 +314,13 @@ public enum Player {
     /// Connects to mpv's IPC socket (trying until it appears or the player exits),
     /// asks for the position, duration and speed, turns what mpv says into
     /// events and sends what `rules` need, until mpv closes the socket. A clock
-    /// ticks four times a second for the sleep timer.
+    /// ticks four times a second for the sleep timer. A `remote` sees each
+    /// state and its commands reach mpv in the order sent.
     static func follow(
         socket: String,
         pid: Int32,
         rules: PlaybackRules,
+        remote: PlaybackRemote? = nil,
         until exit: Task<ForegroundProcess.Exit, Never>,
         control: MPVControl,
         events: @escaping @Sendable (PlaybackEvent) -> Void
@@ -344,8 +354,23 @@ public enum Player {
                 @Sendable func apply(_ step: (inout PlaybackTracker) -> [PlaybackEvent]) -> [MPVCommand] {
                     let (happened, commands) = tracker.step(step)
                     for event in happened { events(event) }
+                    if let remote { remote.publish(tracker.value.playerState) }
                     return commands
                 }
+                let (asked, asking) = AsyncStream<RemoteCommand>.makeStream()
+                remote?.attach { asking.yield($0) }
+                defer {
+                    remote?.detach()
+                    asking.finish()
+                }
+                let remoteControl = Task {
+                    for await command in asked {
+                        for line in apply({ $0.remote(command) }) {
+                            try? await outbound.write(ByteBuffer(string: line.line))
+                        }
+                    }
+                }
+                defer { remoteControl.cancel() }
                 let clock = Task {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .milliseconds(250))
