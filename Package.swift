@@ -143,7 +143,7 @@ let package = Package(
             dependencies: [
                 "WebBasics",
                 "Background", "FeedKit", "FeedServices", "Library", "Downloads", "HTTPSupport",
-                "LineEditor", "Playback",
+                "LineEditor", "MediaKeys", "Playback",
                 "ShellKit",
                 // `serve --update-every` runs beside the server and stops with it.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -194,6 +194,10 @@ let package = Package(
             ]
         ),
         .target(name: "PlainText"),
+        // `play` as an MPRIS player on the session bus (media keys, playerctl),
+        // through libsystemd's sd-bus, loaded only when a bus is there (CSDBus).
+        .target(name: "MediaKeys", dependencies: ["CFileIO", "CSDBus", "Playback"]),
+        .target(name: "CSDBus"),
         // Programs started in feedsh's own process group (the player) or
         // a session of their own (the background feedsh).
         .target(name: "Processes", dependencies: ["CFileIO"]),
@@ -357,6 +361,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "MediaKeysTests", dependencies: ["MediaKeys", "Playback"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["PlainText", "TerminalKit"]),
         .testTarget(name: "ShellKitTests", dependencies: ["PlainText", "ShellKit"]),
         .testTarget(
