@@ -387,7 +387,7 @@ extension Services {
         defer { try? FileManager.default.removeItem(at: partial) }
         let ext = destination.pathExtension.lowercased()
         var arguments = ["-v", "error", "-nostdin", "-y", "-i", source.path]
-        let cover = ext == "mp3" || ext == "m4a" ? cachedCover(of: episode.podcast) : nil
+        let cover = ext == "mp3" || ext == "m4a" ? sources.cachedArtwork(of: episode.podcast) : nil
         if let cover { arguments += ["-i", cover.path] }
         arguments += ["-map", "0:a:0"]
         if cover != nil { arguments += ["-map", "1:v:0", "-c:v", "copy", "-disposition:v", "attached_pic"] }
@@ -431,14 +431,6 @@ extension Services {
         var info = stat()
         guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int64(info.st_size)
-    }
-
-    /// The podcast's artwork when the image cache holds it as JPEG or PNG.
-    private func cachedCover(of podcast: StoredPodcast) -> URL? {
-        guard let link = podcast.artworkURL, let url = URL(string: link), let cached = sources.images.cached(url),
-            let type = cached.contentType, type == "image/jpeg" || type == "image/png"
-        else { return nil }
-        return sources.images.file(for: url).final
     }
 
     /// FFmpeg's muxer for an extension.

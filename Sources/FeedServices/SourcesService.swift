@@ -1,6 +1,7 @@
 import FeedKit
 import Foundation
 import HTTPSupport
+import Library
 import Synchronization
 
 /// What the services reach the web through: the API clients' GETs, and feeds.
@@ -41,6 +42,15 @@ public final class SourcesService: Sendable {
     private let makeSyncPool: @Sendable () -> HTTPClientPool
     /// The `met search` in progress, which a new one cancels, and how many began.
     private let metSearch = Mutex<(current: (id: Int, cancel: @Sendable () -> Void)?, count: Int)>((nil, 0))
+
+    /// The podcast's artwork when the image cache holds it as JPEG or PNG (what
+    /// a tag's cover and a desktop's now-playing take).
+    package func cachedArtwork(of podcast: StoredPodcast) -> URL? {
+        guard let link = podcast.artworkURL, let url = URL(string: link), let cached = images.cached(url),
+            let type = cached.contentType, type == "image/jpeg" || type == "image/png"
+        else { return nil }
+        return images.file(for: url).final
+    }
 
     /// How many HTTP clients the API clients, feeds, downloads and sync have
     /// made: none until something is fetched.

@@ -42,6 +42,8 @@ public enum Setting: String, CaseIterable, Sendable {
     /// The password `feedsh serve` wants (Basic auth) when `FEEDSH_SERVE_PASSWORD`
     /// is not set.
     case servePassword = "serve-password"
+    /// Whether `play` is a media player on the desktop's session bus (MPRIS).
+    case mpris
 
     public var name: String { rawValue }
 
@@ -76,7 +78,7 @@ public enum Setting: String, CaseIterable, Sendable {
                 throw SettingError(self, text, expected: "a whole number from 1 to 64")
             }
             return String(count)
-        case .cleanup:
+        case .cleanup, .mpris:
             return try Self.onOff(trimmed, for: self) ? "on" : "off"
         case .maxSize:
             guard let bytes = ByteSize.atLeast1k(trimmed) else {
@@ -172,6 +174,8 @@ public struct Settings: Sendable, Equatable {
     public var rateLimit: Int64? { values[.rateLimit].flatMap(ByteSize.atLeast1k) }
     /// `update` and `play` sync afterwards, when an account is logged in.
     public var syncAuto: Bool { values[.sync] == "auto on" }
+    /// `play` answers media keys on the session bus (on unless set off).
+    public var mpris: Bool { values[.mpris] != "off" }
 
     /// The listening settings in effect for a podcast with `overrides` of its own.
     public func listening(overriddenBy overrides: [Setting: String] = [:]) -> ListeningSettings {
