@@ -2,6 +2,7 @@ import Downloads
 import FeedServices
 import Foundation
 import Library
+import MediaKeys
 import PlainText
 import Playback
 import ShellKit
@@ -38,6 +39,14 @@ extension Command {
                 it is the end) and skip-chapters. Every play is kept in the listening
                 history ('stats', 'export history').
                 With 'set sync auto on', a sync follows in the background.
+                On a desktop (a D-Bus session bus), play is an MPRIS player while it
+                runs: media keys, a headset's button and 'playerctl -p feedsh' see the
+                episode and podcast, pause, seek, change the speed (Rate) and go to the
+                next chapter (Next; at the last one, the next episode of 'play queue'
+                or 'play playlist') or back (Previous: the chapter's start, or within
+                its first 3 seconds the chapter before); Stop ends a queue's run. A
+                place moved that way is saved as any other. 'set mpris off' turns it
+                off.
                 """,
             arguments: [played.spec],
             flags: [fromStart.spec, startAt.spec, chapter.spec, sleepAfter.spec]
@@ -48,30 +57,64 @@ extension Command {
         let start = try playStart(arguments)
         let sleep = arguments[sleepAfter]
         if selector.scope == .queue {
-            return try await playQueue(start: start, sleep: sleep, arguments, context)
+            return try await withMediaKeys(context) { media throws(ShellError) in
+                try await playQueue(start: start, sleep: sleep, media, arguments, context)
+            }
         }
         if case .playlist(let name) = selector.scope {
-            return try await playPlaylist(name, start: start, sleep: sleep, arguments, context)
+            return try await withMediaKeys(context) { media throws(ShellError) in
+                try await playPlaylist(name, start: start, sleep: sleep, media, arguments, context)
+            }
         }
         let (target, from) = try await context.session.playTarget(selector, start: start, synopsis: arguments.synopsis)
-        return try await playOne(target, start: from, sleep: sleep, arguments, context)
+        return try await withMediaKeys(context) { media throws(ShellError) in
+            try await playOne(target, start: from, sleep: sleep, media, arguments, context)
+        }
+    }
+
+    /// Runs `body` with feedsh on the session bus as a media player (unless
+    /// `set mpris off`, or there is no bus), and leaves the bus after it: one
+    /// player for the whole of a `play queue`.
+    private static func withMediaKeys<Result>(
+        _ context: CommandContext,
+        _ body: (MediaControl) async throws(ShellError) -> Result
+    ) async throws(ShellError) -> Result {
+        let remote = PlaybackRemote()
+        let wanted = await context.session.services.library.settings().mpris
+        let media = MediaControl(remote: remote, keys: wanted ? MediaKeys.start(remote: remote) : nil)
+        let result: Result
+        do {
+            result = try await body(media)
+        } catch {
+            await media.keys?.stop()
+            throw error
+        }
+        await media.keys?.stop()
+        return result
     }
 
     /// Plays one episode or song in the foreground and records how it ended.
+    /// `nextEpisode`: a run goes on after it (the media keys' Next may go there).
     private static func playOne(
         _ target: DownloadTarget,
         start: PlayStart,
         sleep: SleepTimer?,
+        _ media: MediaControl,
+        nextEpisode: Bool = false,
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> Played {
         let session = context.session
-        let plan = try await session.services.listening.playbackPlan(
+        var planned = try await session.services.listening.playbackPlan(
             for: target,
             start: start,
             sleep: sleep,
             synopsis: arguments.synopsis
         )
+        planned.remote = media.remote
+        planned.nextEpisode = nextEpisode
+        let plan = planned
+        media.keys?.nowPlaying(plan.nowPlaying)
         context.report(.playing(plan))
         context.holdOutput?(true)
         defer { context.holdOutput?(false) }
@@ -98,13 +141,15 @@ extension Command {
     private static func playQueue(
         start: PlayStart,
         sleep: SleepTimer?,
+        _ media: MediaControl,
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> QueuePlayed {
         var targets = try await context.session.queueTargets()[...]
         guard !targets.isEmpty else { throw .failure(ListeningFailure.emptyQueue) }
-        let plays = try await playThrough(start: start, sleep: sleep, arguments, context) { () throws(ShellError) in
-            targets.popFirst()
+        let plays = try await playThrough(start: start, sleep: sleep, media, arguments, context) {
+            () throws(ShellError) in
+            targets.popFirst().map { ($0, !targets.isEmpty) }
         }
         let left = try await QueueText.entries(context.session.libraryIfMade()).count
         return QueuePlayed(plays: plays, left: left)
@@ -117,14 +162,17 @@ extension Command {
         _ name: String,
         start: PlayStart,
         sleep: SleepTimer?,
+        _ media: MediaControl,
         _ arguments: ParsedArguments,
         _ context: CommandContext
     ) async throws(ShellError) -> QueuePlayed {
         var done = Set<DownloadID>()
-        let plays = try await playThrough(start: start, sleep: sleep, arguments, context) { () throws(ShellError) in
-            let next = try await context.session.playlistTargets(name).first { !done.contains($0.request.id) }
-            if let next { done.insert(next.request.id) }
-            return next
+        let plays = try await playThrough(start: start, sleep: sleep, media, arguments, context) {
+            () throws(ShellError) in
+            let left = try await context.session.playlistTargets(name).filter { !done.contains($0.request.id) }
+            guard let next = left.first else { return nil }
+            done.insert(next.request.id)
+            return (next, left.count > 1)
         }
         guard !plays.isEmpty else {
             throw .failure(
@@ -139,26 +187,36 @@ extension Command {
         return QueuePlayed(plays: plays, left: left, playlist: name)
     }
 
-    /// Plays episode after episode while `next` gives one: the first from
-    /// `start`, the rest from their saved places. Ctrl-C, the player failing or
-    /// a sleep timer ends the run; a timer set with --sleep, or from another
-    /// feedsh, goes on to the next with what is left.
+    /// Plays episode after episode while `next` gives one (and whether another
+    /// follows it): the first from `start`, the rest from their saved places.
+    /// Ctrl-C, the player failing, the media keys' Stop or a sleep timer ends
+    /// the run; a timer set with --sleep, or from another feedsh, goes on to the
+    /// next with what is left.
     private static func playThrough(
         start: PlayStart,
         sleep: SleepTimer?,
+        _ media: MediaControl,
         _ arguments: ParsedArguments,
         _ context: CommandContext,
-        next: () async throws(ShellError) -> DownloadTarget?
+        next: () async throws(ShellError) -> (DownloadTarget, more: Bool)?
     ) async throws(ShellError) -> [Played] {
         var plays: [Played] = []
         var sleep = sleep
-        while let target = try await next() {
+        while let (target, more) = try await next() {
             let from = plays.isEmpty ? start : .saved
-            let played = try await playOne(target, start: from, sleep: sleep, arguments, context)
+            let played = try await playOne(
+                target,
+                start: from,
+                sleep: sleep,
+                media,
+                nextEpisode: more,
+                arguments,
+                context
+            )
             context.report(.playedInQueue(played))
             plays.append(played)
             if Task.isCancelled { throw .interrupted }
-            if played.end.slept { break }
+            if played.end.slept || played.end.stopped { break }
             if case .exited(let exit) = played.end.reason, exit != .exited(0) { break }
             sleep = played.end.sleepLeft
         }
@@ -181,6 +239,13 @@ extension Command {
         if let seconds = arguments[startAt] { return .at(seconds) }
         return .saved
     }
+}
+
+/// The media keys for one `play` command: the link to whichever episode
+/// plays, and the player on the session bus (nil without one).
+struct MediaControl: Sendable {
+    let remote: PlaybackRemote
+    let keys: MediaKeys?
 }
 
 /// How one playback ended: where, why, and whether the position was kept.

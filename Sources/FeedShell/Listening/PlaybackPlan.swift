@@ -3,6 +3,7 @@ import FeedKit
 import FeedServices
 import Foundation
 import Library
+import MediaKeys
 import PlainText
 import Playback
 import ShellKit
@@ -33,6 +34,12 @@ struct PlaybackPlan: Sendable {
     let listening: ListeningSettings
     /// `--sleep`: when a sleep timer stops playback.
     let sleep: SleepTimer?
+    /// What the desktop's now-playing shows (MPRIS).
+    var nowPlaying: NowPlayingItem
+    /// The media keys' link to the playback, while `play` has them.
+    var remote: PlaybackRemote? = nil
+    /// `play queue` or `play playlist` has an episode after this one.
+    var nextEpisode = false
 
     /// The audio filters and rules mpv plays it with.
     func request(terminal: Bool) -> PlayRequest {
@@ -52,8 +59,10 @@ struct PlaybackPlan: Sendable {
                 skipOutro: listening.skipOutro,
                 skipChapters: listening.skipChapters,
                 sleep: sleep,
-                bookmarkKey: episodeID != nil
-            )
+                bookmarkKey: episodeID != nil,
+                nextEpisode: nextEpisode
+            ),
+            remote: remote
         )
     }
 }
@@ -256,7 +265,15 @@ extension ListeningService {
             },
             chapters: chapters,
             listening: listening,
-            sleep: sleep
+            sleep: sleep,
+            nowPlaying: NowPlayingItem(
+                id: request.id.rawValue,
+                title: stored?.title ?? target.label.title,
+                podcast: podcast?.title ?? target.label.podcast ?? "",
+                artist: podcast?.author,
+                artwork: podcast.flatMap { sources.cachedArtwork(of: $0)?.path },
+                length: stored?.seconds
+            )
         )
     }
 

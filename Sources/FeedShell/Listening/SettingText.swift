@@ -9,7 +9,7 @@ extension Setting {
         case .speed: "RATE"
         case .player, .pager: "COMMAND"
         case .maxConcurrent: "N"
-        case .cleanup: "on|off"
+        case .cleanup, .mpris: "on|off"
         case .maxSize: "SIZE"
         case .transcripts, .sync: "auto on|off"
         case .podcastIndexKey: "KEY"
@@ -44,6 +44,7 @@ extension Setting {
         case .skipOutro: "this long before the end counts as the end: played, and the queue goes on"
         case .skipChapters: "words (sponsor ad): chapters whose titles hold one are jumped over"
         case .servePassword: "the password 'feedsh serve' wants, never shown (FEEDSH_SERVE_PASSWORD wins)"
+        case .mpris: "while play runs, media keys and playerctl reach it on the desktop's session bus (MPRIS)"
         }
     }
 
@@ -54,7 +55,7 @@ extension Setting {
         case .player: "mpv"
         case .pager: "$PAGER, else less -FRX"
         case .maxConcurrent: "3"
-        case .cleanup: "on"
+        case .cleanup, .mpris: "on"
         case .maxSize: "4G"
         case .transcripts, .sync: "auto off"
         case .podcastIndexKey, .podcastIndexSecret, .rateLimit, .skipChapters, .servePassword: "none"
