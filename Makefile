@@ -48,21 +48,27 @@ demo: build
 # mygpoclient (PyPI), gPodder's own client library, is their reference client, and
 # gPodder's podcastparser and Python's feedparser read the feeds of `feedsh serve`,
 # and the MCP reference SDK for Python (`mcp`) drives `feedsh mcp`; ffmpeg is what
-# `clip` and `copy` run (their tests read the files with ffprobe), and Debian's
-# python3-mutagen reads the tags `copy` writes.
+# `clip` and `copy` run (their tests read the files with ffprobe), Debian's
+# python3-mutagen reads the tags `copy` writes, exfatprogs and exfat-fuse make and
+# mount the exFAT card image it writes to (as root), and dbus (a private session
+# bus) with playerctl drive `play`'s media keys.
 test-deps: deps
 	@command -v tmux >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null \
 		&& command -v less >/dev/null && command -v mpv >/dev/null && command -v podboat >/dev/null \
 		&& command -v curl >/dev/null && command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null \
 		&& /usr/bin/python3 -c 'import mutagen' 2>/dev/null \
+		&& test -x /usr/sbin/mkfs.exfat && test -x /usr/sbin/mount.exfat-fuse \
+		&& command -v dbus-daemon >/dev/null && command -v playerctl >/dev/null \
 		&& { command -v tinyproxy || test -x /usr/sbin/tinyproxy; } >/dev/null \
 		&& test -x /usr/bin/chromium && test -x /usr/bin/chromedriver \
 		&& php -r 'exit(extension_loaded("sqlite3") ? 0 : 1);' 2>/dev/null || { \
 		echo "installing tmux, zsh, fish, less, mpv, newsboat (podboat), curl, tinyproxy, php-cli, php-sqlite3," \
-			"chromium and chromium-driver (the web page's tests), ffmpeg and python3-mutagen (clips, copy)"; \
+			"chromium and chromium-driver (the web page's tests), ffmpeg and python3-mutagen (clips, copy)," \
+			"exfatprogs and exfat-fuse (an exFAT card), dbus and playerctl (media keys)"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux zsh fish less mpv newsboat curl \
-			tinyproxy php-cli php-sqlite3 chromium chromium-driver ffmpeg python3-mutagen; }
+			tinyproxy php-cli php-sqlite3 chromium chromium-driver ffmpeg python3-mutagen exfatprogs exfat-fuse \
+			dbus playerctl; }
 	@test -x .build-venv/bin/python \
 		&& .build-venv/bin/python -c 'import mygpoclient, feedparser, podcastparser, mcp, selenium' 2>/dev/null || { \
 		echo "making .build-venv with mygpoclient (gPodder's client library, the sync tests' reference client)" \

@@ -18,7 +18,8 @@ import NIOCore
 /// - `/feeds/habits.xml`: for the listening settings: a 30 s tone silent from 5 s
 ///   to 15 s (`/media/gap/{seconds}-{from}-{to}.wav`), and a 40 s tone whose
 ///   chapters (`/chapters/sponsored.json`) hold a sponsor chapter from 10 s to
-///   20 s, with a WebVTT transcript (`/transcripts/sponsored.vtt`).
+///   20 s, with a WebVTT transcript (`/transcripts/sponsored.vtt`); its artwork is
+///   `/artwork/habits.jpg`.
 /// - `/feeds/chaptered.xml`: one episode, `/media/chaptered.mp3`
 ///   (``ChapteredMedia``), whose chapters are only inside the file.
 /// - `/feeds/paged.xml?page=P`: three pages of two items, linked by `rel="next"`;
@@ -425,7 +426,12 @@ extension FixtureRoutes {
                 seconds: 30,
                 description: "Ten seconds of silence in a tone."
             )
-        return channel("Listening Habits", author: "feedsh fixtures", items: items)
+        return channel(
+            "Listening Habits",
+            author: "feedsh fixtures",
+            items: items,
+            extra: "    <itunes:image href=\"\(base)/artwork/habits.jpg\"/>"
+        )
     }
 
     /// `/chapters/tone-1.json`: the long tone's chapters (one title with an

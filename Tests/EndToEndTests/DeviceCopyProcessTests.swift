@@ -115,6 +115,109 @@ struct DeviceCopyProcessTests {
         }
     }
 
+    /// Whether an exFAT card image can be made and mounted here: root, a loop
+    /// device, exfatprogs and the FUSE driver; always tried in CI as root.
+    static let exFATCards =
+        getuid() == 0
+        && ["/usr/sbin/mkfs.exfat", "/usr/sbin/mount.exfat-fuse", "/usr/sbin/losetup", "/usr/bin/unshare"].allSatisfy {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+
+    static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Scripts")
+
+    /// The scene's environment with an image cache of its own that every run
+    /// shares (each run has a new home): `artwork` fetches the cover there.
+    func cache(_ scene: Scene) -> [String: String] {
+        scene.environment.merging(["XDG_CACHE_HOME": scene.root.appendingPathComponent("cache").path]) { $1 }
+    }
+
+    /// Runs `arguments` with the exFAT `image` mounted on `card`, in a mount
+    /// namespace of its own (Scripts/with-exfat-card.sh); feedsh with the
+    /// scene's environment and ``cache(_:)``.
+    func onCard(_ image: URL, _ card: URL, _ arguments: [String], _ scene: Scene) async throws -> (
+        status: Bool, output: String, errors: String
+    ) {
+        let home = scene.root.appendingPathComponent("home")
+        let result = try await Subprocess.run(
+            .path(FilePath(Self.scripts.appendingPathComponent("with-exfat-card.sh").path)),
+            arguments: Arguments([image.path, card.path] + arguments),
+            environment: .custom(
+                testEnvironment(cache(scene), home: home).reduce(into: [:]) {
+                    $0[.init(stringLiteral: $1.key)] = $1.value
+                }
+            ),
+            output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 20)
+        )
+        return (result.terminationStatus.isSuccess, result.standardOutput, result.standardError)
+    }
+
+    /// A playlist onto a real exFAT card (an image on a loop device, mounted by
+    /// the FUSE driver): the names it takes, ID3v2.4 tags and the cover as
+    /// mutagen reads them, MP3 at the asked bitrate by ffprobe, and a second copy
+    /// that skips everything.
+    @Test(.enabled(if: exFATCards, "an exFAT card needs root, exfatprogs and exfat-fuse"))
+    func aPlaylistOntoAnExFATCardReadsBackTaggedWithItsCover() async throws {
+        try await Scene.with { scene in
+            let setUp = try await runFeedsh(
+                ["-c", "podcast 1; artwork; playlist add all downloaded sort:oldest"],
+                environment: cache(scene)
+            )
+            #expect(setUp.status == 0, "\(setUp.standardError)")
+            let image = scene.root.appendingPathComponent("card.img")
+            let card = scene.root.appendingPathComponent("card")
+            try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+            try Data().write(to: image)
+            try FileHandle(forWritingTo: image).truncate(atOffset: 32 << 20)
+            let formatted = try await Subprocess.run(
+                .path("/usr/sbin/mkfs.exfat"),
+                arguments: ["-L", "PLAYER", image.path],
+                output: .discarded,
+                error: .string(limit: 1 << 16)
+            )
+            try #require(formatted.terminationStatus.isSuccess, "\(formatted.standardError)")
+            let copy = [feedshBinary.path, "-c", "copy \(card.path) playlist all --to mp3 --bitrate 48k"]
+            let first = try await onCard(image, card, copy, scene)
+            #expect(first.status, "\(first.errors)")
+            #expect(first.output.contains("copied 2, skipped 0, deleted 0"), "\(first.output)")
+            let again = try await onCard(image, card, copy, scene)
+            #expect(again.output.contains("copied 0, skipped 2, deleted 0"), "\(again.output) \(again.errors)")
+
+            let read = try await onCard(
+                image,
+                card,
+                ["/usr/bin/python3", Self.scripts.appendingPathComponent("read-tags.py").path, card.path],
+                scene
+            )
+            #expect(read.status, "\(read.errors)")
+            let files =
+                try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [String: [String: Any]] ?? [:]
+            #expect(files.count == 2, "\(read.output)")
+            let gap = try #require(
+                files.first { $0.key.hasSuffix(" Gap_ 30 seconds, silent from 5 to 15.mp3") },
+                "\(files.keys)"
+            )
+            #expect(gap.key.hasPrefix("Listening Habits/"), "\(gap.key)")
+            #expect(gap.value["version"] as? [Int] == [2, 4, 0])
+            #expect(gap.value["TIT2"] as? String == "Gap: 30 seconds, silent from 5 to 15", "\(gap.value)")
+            #expect(gap.value["TALB"] as? String == "Listening Habits" && gap.value["TCON"] as? String == "Podcast")
+            #expect(gap.value["TRCK"] as? String == "2", "\(gap.value)")
+            #expect(gap.value["pictures"] as? Int == 1 && gap.value["pictureTypes"] as? [String] == ["image/jpeg"])
+
+            let probed = try await onCard(
+                image,
+                card,
+                [
+                    "/usr/bin/ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
+                    "stream=codec_name,bit_rate", "-of", "csv=p=0", card.appendingPathComponent(gap.key).path,
+                ],
+                scene
+            )
+            #expect(probed.output.trimmingCharacters(in: .whitespacesAndNewlines) == "mp3,48000", "\(probed)")
+        }
+    }
+
     /// A card that fills up: the file that did not fit is not left under its
     /// name (nor its temporary one), the error names it and what it wanted, and
     /// the manifest holds what was written. A 700 kB tmpfs stands for the card
