@@ -194,6 +194,25 @@ struct MediaKeysProcessTests {
             #expect(try await follower.waitFor("Paused"), "\(follower.text)")
             #expect(try await mpvProperty("pause", of: first) as? Bool == true)
 
+            // Rate is the speed (set through D-Bus's own client: playerctl has no verb for it).
+            let rate = try await Subprocess.run(
+                .name("dbus-send"),
+                arguments: [
+                    "--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.feedsh", "/org/mpris/MediaPlayer2",
+                    "org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player", "string:Rate",
+                    "variant:double:1.5",
+                ],
+                environment: .inherit.updating(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
+                output: .discarded,
+                error: .string(limit: 1 << 16)
+            )
+            #expect(rate.terminationStatus.isSuccess, "\(rate.standardError)")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await mpvProperty("speed", of: first) as? Double != 1.5, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try await mpvProperty("speed", of: first) as? Double == 1.5)
+
             // SetPosition (with the track's id) and Seek move mpv; Next goes to
             // chapter 2 (4 s). A paused mpv without audio output reads a place up
             // to 0.2 s before where it was sent (its own IPC does the same).
@@ -209,9 +228,12 @@ struct MediaKeysProcessTests {
             let position = Double(try await bus.waitFor(["position"], near: 4)) ?? -1
             #expect(near(4)(position), "\(position)")
 
-            // At the last chapter, Next is the queue's next episode; the place
+            // At the last chapter, Next is the queue's next episode (the new
+            // episode is signalled: --follow sees it); the place
             // left (paused, as mpv reads it now) is the one to be saved.
             let left = try await place(first)
+            let albums = try Follower(["metadata", "xesam:album"], bus: bus)
+            try await Task.sleep(for: .milliseconds(300))
             _ = try await bus.playerctl("-p", "feedsh", "next")
             let second = try await live.waitFor {
                 $0["event"] as? String == "started" && $0["number"] as? String == "2:1"
@@ -219,6 +241,7 @@ struct MediaKeysProcessTests {
             #expect(second["pid"] as? Int != Int(first))
             let title = try await bus.waitFor(["metadata", "xesam:album"], toBe: "Tones for Listening")
             #expect(title == "Tones for Listening")
+            #expect(try await albums.waitFor("Tones for Listening"), "\(albums.text)")
 
             // Stop ends the run, as Ctrl-C would.
             _ = try await bus.playerctl("-p", "feedsh", "stop")
