@@ -657,8 +657,17 @@ public final class Library: Sendable {
         }
     }
 
+    /// How many items ``upsert(_:podcastID:markNew:trackIDs:now:_:)`` compares with
+    /// the library at a time.
+    static let upsertChunk = 500
+
     /// Inserts the items not yet stored and refreshes the others, keeping what the
     /// listener did; returns how many were inserted.
+    ///
+    /// A chunk of items at a time: the stored rows of its GUIDs are read (those
+    /// this transaction inserted from earlier chunks too, so an item the feed
+    /// repeats refreshes the first), so that memory follows the chunk and not the
+    /// feed: a 200,000-item feed held every stored row it made (258 MB).
     private static func upsert(
         _ items: [FeedItem],
         podcastID: Int64,
@@ -667,25 +676,30 @@ public final class Library: Sendable {
         now: Date,
         _ db: Database
     ) throws -> Int {
-        let guids = items.map(\.guid)
-        let existing = try StoredEpisode.filter(
-            StoredEpisode.Columns.podcastID == podcastID && guids.contains(StoredEpisode.Columns.guid)
-        )
-        .fetchAll(db)
-        var byGUID = Dictionary(existing.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
         var arrived = 0
-        for item in items {
-            if var stored = byGUID[item.guid] {
-                let before = stored
-                stored.refresh(from: item)
-                if stored.trackID == nil { stored.trackID = trackIDs[item.guid] }
-                if stored != before { try stored.update(db) }
-            } else {
-                var stored = StoredEpisode(item, podcastID: podcastID, isNew: markNew, seen: now)
-                stored.trackID = trackIDs[item.guid]
-                try stored.insert(db)
-                byGUID[item.guid] = stored
-                arrived += 1
+        for start in stride(from: 0, to: items.count, by: upsertChunk) {
+            let chunk = items[start..<min(start + upsertChunk, items.count)]
+            let existing = try StoredEpisode.filter(
+                StoredEpisode.Columns.podcastID == podcastID && chunk.map(\.guid).contains(StoredEpisode.Columns.guid)
+            )
+            .fetchAll(db)
+            var byGUID = Dictionary(existing.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
+            for item in chunk {
+                if var stored = byGUID[item.guid] {
+                    let before = stored
+                    stored.refresh(from: item)
+                    if stored.trackID == nil { stored.trackID = trackIDs[item.guid] }
+                    if stored != before {
+                        try stored.update(db)
+                        byGUID[item.guid] = stored
+                    }
+                } else {
+                    var stored = StoredEpisode(item, podcastID: podcastID, isNew: markNew, seen: now)
+                    stored.trackID = trackIDs[item.guid]
+                    try stored.insert(db)
+                    byGUID[item.guid] = stored
+                    arrived += 1
+                }
             }
         }
         return arrived

@@ -70,6 +70,35 @@ struct LibraryTests {
         #expect(Library.mayHoldUnreportedAwayEvents(at: junk))
     }
 
+    /// Items are compared with the library a chunk at a time (memory follows the
+    /// chunk, not the feed): across chunks a GUID the feed repeats is still one
+    /// episode, refreshed by the later item, and an update matches every stored one.
+    @Test func aFeedLongerThanAChunkStoresEachGUIDOnce() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        let count = Library.upsertChunk * 2 + 7
+        var items = (0..<count).map { item("g\($0)", "Episode \($0)", day: $0) }
+        // Item 3 again, in the last chunk, with a new title.
+        items.append(item("g3", "Episode 3, corrected", day: 3))
+        let (podcast, created, arrived) = try await library.subscribe(
+            feedURL: URL(string: "https://feeds.example/long.xml")!,
+            title: "Long",
+            firstRead: feed(items),
+            validators: (nil, nil)
+        )
+        #expect(created && arrived == count)
+        let stored = try await library.episodes(of: podcast.id ?? -1)
+        #expect(stored.count == count)
+        #expect(stored.first { $0.guid == "g3" }?.title == "Episode 3, corrected")
+        // Read again with one new item: only it arrives.
+        let again = try library.storeItems(
+            items + [item("g-new", "New", day: count + 1)],
+            podcastID: podcast.id ?? -1,
+            markNew: true
+        )
+        #expect(again == 1)
+        #expect(try await library.episodes(of: podcast.id ?? -1).count == count + 1)
+    }
+
     @Test func migratesInWALModeWithForeignKeysAndIndexes() async throws {
         let path = temporaryLibraryPath()
         _ = try Library(path: path)
