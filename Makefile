@@ -154,10 +154,11 @@ uninstall:
 # It measures the release build, as make install ships it.
 bench: release
 	@command -v nginx >/dev/null && command -v aria2c >/dev/null && command -v curl >/dev/null \
-		&& command -v newsboat >/dev/null && command -v wget >/dev/null && [ -x /usr/bin/time ] || { \
+		&& command -v newsboat >/dev/null && command -v wget >/dev/null && [ -x /usr/bin/time ] \
+		&& command -v sqlite3 >/dev/null || { \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			nginx-light aria2 curl wget time newsboat; }
+			nginx-light aria2 curl wget time newsboat sqlite3; }
 	$(MAKE) test-deps
 	python3 Scripts/bench-goals.py --runs $${RUNS:-5} --feedsh .build/release/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}

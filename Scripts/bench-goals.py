@@ -21,6 +21,11 @@ Four rows, every tool of a row run in turn (the order rotating from run to run),
 4. Peak RSS of `feedsh -c help`, and of feedsh idle at its prompt in a
    pseudo-terminal (VmHWM once the prompt has shown for a second), on a first
    start and with a library already there, against `newsboat -v`. Goal: ≤ 24 MiB.
+5. The first `subscribe` to one feed of 200,000 items (about 60 MB), one
+   transaction, against newsboat's first `reload` of the same URL into an empty
+   cache (how its users subscribe: the URL added, then a reload). Each run's
+   library and cache are counted afterwards (the episodes each stored). Goal:
+   ≤ 64 MiB.
 
 Each run is preceded by `sync`, so no tool pays for another's writeback. Writes
 bench-out/goals.md and goals.json. `--baseline OLD` runs an older feedsh beside this
@@ -256,6 +261,53 @@ def start_row(args, scratch, env, rows):
     rows.append(row)
 
 
+BIG_ITEMS = 200_000
+
+
+def big_feed_row(args, scratch, env, rows):
+    folder = scratch / "big"
+    www = folder / "www"
+    (www / "feeds").mkdir(parents=True)
+    port = bench.free_port()
+    base = f"http://127.0.0.1:{port}"
+    nginx = bench.start_nginx(www, port, folder)
+    feed = www / "feeds" / "big.xml"
+    feed.write_text(library_bench.feed_xml(0, BIG_ITEMS, base, filler="short"))
+    url = f"{base}/feeds/big.xml"
+    (folder / "urls").write_text(url + "\n")
+    (folder / "config").write_text("")
+    row = Row(f"first subscribe, {BIG_ITEMS:,} items ({feed.stat().st_size / 1e6:.0f} MB)", None, 64,
+              lambda m: m("newsboat -x reload"))
+    try:
+        for run in range(args.runs):
+            commands = {}
+            stores = {}
+            for name, binary in binaries(args):
+                library = folder / f"{name.replace(' ', '-')}-{run}.sqlite"
+                commands[f"{name} subscribe"] = [binary, "--library", str(library), "-c", f"subscribe {url}"]
+                stores[f"{name} subscribe"] = (library, "SELECT count(*) FROM episode")
+            cache = folder / f"newsboat-{run}.db"
+            commands["newsboat -x reload"] = ["newsboat", "-x", "reload", "-u", str(folder / "urls"), "-c", str(cache),
+                                              "-C", str(folder / "config")]
+            stores["newsboat -x reload"] = (cache, "SELECT count(*) FROM rss_item")
+            names = list(commands)
+            for tool in names[run % len(names):] + names[:run % len(names)]:
+                os.sync()
+                wall, rss = bench.timed(commands[tool], env)
+                row.record(tool, wall, rss)
+                path, query = stores[tool]
+                count = subprocess.run(["sqlite3", str(path), query], capture_output=True, text=True).stdout.strip()
+                row.work[tool] = f"{count} items stored"
+                if count != str(BIG_ITEMS):
+                    raise SystemExit(f"bench: {tool} stored {count} items, not {BIG_ITEMS}")
+                for stale in folder.glob(f"{path.name}*"):
+                    stale.unlink()
+    finally:
+        nginx.terminate()
+        nginx.wait()
+    rows.append(row)
+
+
 def report(rows, runs, out):
     lines = [
         f"Medians of {runs} runs, alternating, on {os.cpu_count()} cores. The ratio is feedsh's wall time "
@@ -282,7 +334,7 @@ def report(rows, runs, out):
                 "wall": wall, "rss_mib": rss, "ratio": ratio, "met": met or None, "runs": row.samples[tool]}
     notes = [f"- {row.name}, {tool}: {work}" for row in rows for tool, work in row.work.items()]
     if notes:
-        lines += ["", "What each reference run did (the last run's requests, from nginx's log):", ""] + notes
+        lines += ["", "What each tool's last run did (requests from nginx's log; items from its own store):", ""] + notes
     table = "\n".join(lines)
     print(table)
     out.mkdir(parents=True, exist_ok=True)
@@ -292,7 +344,7 @@ def report(rows, runs, out):
 
 def main():
     def options(parser):
-        parser.add_argument("--only", action="append", choices=["download", "update", "sync", "start"],
+        parser.add_argument("--only", action="append", choices=["download", "update", "sync", "start", "big"],
                             help="run only these rows (repeatable)")
         parser.add_argument("--baseline", help="another feedsh binary (an older build) to run beside this one")
 
@@ -302,7 +354,7 @@ def main():
     (scratch / "nginx-download").mkdir()
     env = dict(os.environ, HOME=str(scratch), NO_COLOR="1", FEEDSH_DOWNLOAD_DIR=str(scratch / "downloads"))
     rows = []
-    steps = {"download": download_row, "update": update_row, "sync": sync_row, "start": start_row}
+    steps = {"download": download_row, "update": update_row, "sync": sync_row, "start": start_row, "big": big_feed_row}
     try:
         for name, step in steps.items():
             if not args.only or name in args.only:
