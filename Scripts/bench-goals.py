@@ -75,6 +75,11 @@ class Row:
         return statistics.median(sample[index] for sample in self.samples[tool])
 
 
+def rotated(names, run):
+    """The tools in the order of run `run`: each goes first in turn."""
+    return names[run % len(names):] + names[:run % len(names)]
+
+
 def binaries(args):
     """(name, path) of the feedsh under test and, with --baseline, the older one."""
     return [("feedsh", args.feedsh)] + ([("baseline feedsh", args.baseline)] if args.baseline else [])
@@ -103,7 +108,7 @@ def download_row(args, scratch, env, rows):
     try:
         for run in range(args.runs):
             names = list(tools)
-            for tool in names[run % len(names):] + names[:run % len(names)]:
+            for tool in rotated(names, run):
                 shutil.rmtree(downloads, ignore_errors=True)
                 downloads.mkdir(parents=True)
                 os.sync()
@@ -151,7 +156,7 @@ def update_row(args, scratch, env, rows):
                 subprocess.run(commands["newsboat -x reload"], env=env, check=True, capture_output=True)
             library_bench.write_feeds(www, base, changed=changed)
             names = list(commands)
-            for tool in names[run % len(names):] + names[:run % len(names)]:
+            for tool in rotated(names, run):
                 os.sync()
                 start = log.stat().st_size if log.exists() else 0
                 wall, rss = bench.timed(commands[tool], env)
@@ -201,7 +206,7 @@ def sync_row(args, scratch, env, rows):
         feedshes = {f"{name} sync": binary for name, binary in binaries(args)}
         for run in range(args.runs):
             names = list(feedshes) + ["mygpoclient"]
-            for tool in names[run % len(names):] + names[:run % len(names)]:
+            for tool in rotated(names, run):
                 server, pid = sync_bench.start_opodsync(folder / f"opodsync-{run}-{tool.replace(' ', '-')}")
                 try:
                     if tool in feedshes:
@@ -291,7 +296,7 @@ def big_feed_row(args, scratch, env, rows):
                                               "-C", str(folder / "config")]
             stores["newsboat -x reload"] = (cache, "SELECT count(*) FROM rss_item")
             names = list(commands)
-            for tool in names[run % len(names):] + names[:run % len(names)]:
+            for tool in rotated(names, run):
                 os.sync()
                 wall, rss = bench.timed(commands[tool], env)
                 row.record(tool, wall, rss)

@@ -146,26 +146,12 @@ final class SessionBus {
             guard csd_message_read_basic(message, kind, &text) > 0, let text else { return nil }
             let string = String(cString: text)
             return kind == type("o") ? .objectPath(string) : .string(string)
-        case "x":
-            var number: Int64 = 0
-            guard csd_message_read_basic(message, kind, &number) > 0 else { return nil }
-            return .int64(number)
-        case "u":
-            var number: UInt32 = 0
-            guard csd_message_read_basic(message, kind, &number) > 0 else { return nil }
-            return .uint32(number)
-        case "i":
-            var number: Int32 = 0
-            guard csd_message_read_basic(message, kind, &number) > 0 else { return nil }
-            return .int64(Int64(number))
-        case "d":
-            var number: Double = 0
-            guard csd_message_read_basic(message, kind, &number) > 0 else { return nil }
-            return .double(number)
-        case "b":
-            var flag: Int32 = 0
-            guard csd_message_read_basic(message, kind, &flag) > 0 else { return nil }
-            return .bool(flag != 0)
+        case "x": return read(message, kind, Int64(0)).map(DBusValue.int64)
+        case "u": return read(message, kind, UInt32(0)).map(DBusValue.uint32)
+        case "i": return read(message, kind, Int32(0)).map { .int64(Int64($0)) }
+        case "d": return read(message, kind, Double(0)).map(DBusValue.double)
+        // sd-bus reads a boolean as a C int.
+        case "b": return read(message, kind, Int32(0)).map { .bool($0 != 0) }
         case "v":
             guard csd_message_enter(message, kind, contents) > 0 else { return nil }
             defer { _ = csd_message_exit(message) }
@@ -175,6 +161,14 @@ final class SessionBus {
             guard csd_message_skip(message, nil) >= 0 else { return nil }
             return .some(nil)
         }
+    }
+
+    /// A fixed-size value of D-Bus type `kind`, read into a `T` (nil when it
+    /// cannot be read).
+    private static func read<T: BitwiseCopyable>(_ message: OpaquePointer, _ kind: CChar, _ initial: T) -> T? {
+        var value = initial
+        guard csd_message_read_basic(message, kind, &value) > 0 else { return nil }
+        return value
     }
 
     /// Appends `value` to `message`; false when sd-bus refused.
