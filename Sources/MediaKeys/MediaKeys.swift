@@ -33,10 +33,8 @@ public final class MediaKeys: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> MediaKeys? {
         guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else { return nil }
-        var ends: [Int32] = [0, 0]
-        guard feedsh_pipe_cloexec(&ends) == 0 else { return nil }
-        for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
-        let keys = MediaKeys(remote: remote, wake: (ends[0], ends[1]))
+        guard let wake = wakePipe() else { return nil }
+        let keys = MediaKeys(remote: remote, wake: wake)
         let thread = Thread { keys.run() }
         thread.name = "feedsh-mpris"
         thread.start()
@@ -47,6 +45,14 @@ public final class MediaKeys: Sendable {
         self.remote = remote
         self.wake = wake
         remote.observe { [weak self] state in self?.observed(state) }
+    }
+
+    /// A pipe whose ends do not block.
+    private static func wakePipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [0, 0]
+        guard feedsh_pipe_cloexec(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+        return (ends[0], ends[1])
     }
 
     /// Shows `item` as the episode playing (nil: none).
@@ -74,6 +80,11 @@ public final class MediaKeys: Sendable {
             if done { continuation.resume() } else { poke() }
         }
         remote.observe { _ in }
+    }
+
+    // The pipe outlives the bus thread (which holds this object until it ends)
+    // and any observer still running (each holds it while it runs).
+    deinit {
         close(wake.read)
         close(wake.write)
     }

@@ -257,8 +257,8 @@ struct MediaKeysProcessTests {
         }
     }
 
-    /// `set mpris off`: nothing on the bus; and with no bus at all, `play` says
-    /// nothing of one.
+    /// `set mpris off`: nothing on the bus; nor with a player other than mpv;
+    /// and with no bus at all, `play` says nothing of one.
     @Test func offOrWithoutABusNothingIsThere() async throws {
         try await Scene.with { scene in
             let bus = try PrivateBus()
@@ -276,6 +276,16 @@ struct MediaKeysProcessTests {
 
             let on = try await scene.run("set mpris on")
             #expect(on.status == 0)
+            // A player other than mpv cannot be followed or moved: no media player.
+            let other = try LiveFeedsh(
+                ["-c", "play 1:1"],
+                environment: scene.environment.merging([
+                    "DBUS_SESSION_BUS_ADDRESS": bus.address, "FEEDSH_PLAYER": "sh -c 'sleep 2' player {}",
+                ]) { $1 }
+            )
+            try await Task.sleep(for: .milliseconds(800))
+            #expect(try await bus.playerctl("-l").contains("feedsh") == false)
+            #expect(try await other.finish().status == 0)
             let unreachable = try await scene.run(
                 "play 1:1 --at 0:09",
                 environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(scene.root.path)/no-bus"]

@@ -73,14 +73,17 @@ extension Command {
     }
 
     /// Runs `body` with feedsh on the session bus as a media player (unless
-    /// `set mpris off`, or there is no bus), and leaves the bus after it: one
-    /// player for the whole of a `play queue`.
+    /// `set mpris off`, there is no bus, or the player is not mpv: another one
+    /// cannot be followed or moved), and leaves the bus after it: one player for
+    /// the whole of a `play queue`.
     private static func withMediaKeys<Result>(
         _ context: CommandContext,
         _ body: (MediaControl) async throws(ShellError) -> Result
     ) async throws(ShellError) -> Result {
         let remote = PlaybackRemote()
-        let wanted = await context.session.services.library.settings().mpris
+        let services = context.session.services
+        let on = await services.library.settings().mpris
+        let wanted = on ? await services.listening.player().isMPV : false
         let media = MediaControl(remote: remote, keys: wanted ? MediaKeys.start(remote: remote) : nil)
         let result: Result
         do {
