@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MCP
+import Synchronization
 
 /// MCP over standard input and output, one JSON-RPC message a line, as the SDK's
 /// `StdioTransport` speaks it, but safe under a client that sends many calls at
@@ -19,6 +20,10 @@ import MCP
 ///   left waiting.
 /// - **A malformed message is answered here** (``malformedAnswer(_:)``): one the
 ///   SDK would answer under another id, or not at all.
+/// - **Every request read is answered**, also when the client closes its end
+///   right after sending (`printf '…' | feedsh mcp`): the end of input is passed
+///   on once the server answered each request (``PendingAnswers``); the server
+///   stops when its input ends and dropped the answers still being made.
 public actor LineTransport: Transport {
     public nonisolated let logger: Logger
     /// The most a message may be: 4 MiB.
@@ -32,6 +37,8 @@ public actor LineTransport: Transport {
     private let messages: AsyncThrowingStream<Data, any Error>
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     private var connected = false
+    /// The requests read and not yet answered.
+    private nonisolated let pending = PendingAnswers()
 
     public init(
         input: Int32 = STDIN_FILENO,
@@ -50,10 +57,10 @@ public actor LineTransport: Transport {
     public func connect() async throws {
         guard !connected else { return }
         connected = true
-        let (input, limit, continuation) = (self.input, self.limit, self.continuation)
+        let (input, limit, continuation, pending) = (self.input, self.limit, self.continuation, self.pending)
         let refuse: @Sendable (Data) -> Void = { [weak self] answer in self?.enqueue(answer) }
         Thread.detachNewThread {
-            Self.readLines(from: input, limit: limit, into: continuation, refuse: refuse)
+            Self.readLines(from: input, limit: limit, into: continuation, pending: pending, refuse: refuse)
         }
     }
 
@@ -67,11 +74,12 @@ public actor LineTransport: Transport {
     public func send(_ data: Data) async throws {
         guard connected else { throw MCPError.transportError(POSIXError(.ENOTCONN)) }
         let line = data + [0x0A]
-        let output = self.output
+        let (output, pending) = (self.output, self.pending)
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             writes.async {
                 do {
                     try Self.writeAll(line, to: output)
+                    pending.sent(data)
                     done.resume()
                 } catch {
                     done.resume(throwing: MCPError.transportError(error))
@@ -166,17 +174,25 @@ public actor LineTransport: Transport {
         return false
     }
 
-    /// Reads `input` until its end, handing each line to `continuation`.
+    /// Reads `input` until its end, handing each line to `continuation`; at the
+    /// end, waits for the requests read to be answered (``PendingAnswers/drain(within:)``)
+    /// before it finishes the stream.
     private static func readLines(
         from input: Int32,
         limit: Int,
         into continuation: AsyncThrowingStream<Data, any Error>.Continuation,
+        pending: PendingAnswers,
         refuse: @Sendable (Data) -> Void
     ) {
         func take(_ piece: LineSplitter.Piece) {
             switch piece {
             case .line(let line):
-                if let answer = malformedAnswer(line) { refuse(answer) } else { continuation.yield(Data(line)) }
+                if let answer = malformedAnswer(line) {
+                    refuse(answer)
+                } else {
+                    pending.read(line)
+                    continuation.yield(Data(line))
+                }
             case .tooLong(let size, let id):
                 refuse(tooLongAnswer(size: size, limit: limit, id: id))
             }
@@ -195,6 +211,7 @@ public actor LineTransport: Transport {
             for piece in splitter.append(buffer[..<count]) { take(piece) }
         }
         if let last = splitter.finish() { take(last) }
+        pending.drain(within: PendingAnswers.longestWait)
         continuation.finish()
     }
 
@@ -240,6 +257,55 @@ enum JSONRPCID: Sendable, Equatable {
 /// string of printable ASCII without escapes, is taken, so that an answer never
 /// goes out under an id the caller did not send; anything else, or an object that
 /// ends or is cut before its id, gives nil.
+/// The requests a client sent that the server has not answered yet, by id, so
+/// that the end of the client's input waits for their answers.
+final class PendingAnswers: Sendable {
+    private let open = Mutex<[String: Int]>([:])
+
+    /// How long the end of input waits for answers: a tool call on a slow feed
+    /// may take minutes; past this the server stops anyway.
+    static let longestWait = Duration.seconds(300)
+
+    /// A message read: a request (a method and an id) waits for its answer.
+    func read(_ line: [UInt8]) {
+        guard let (key, isRequest) = Self.key(Data(line)), isRequest else { return }
+        open.withLock { $0[key, default: 0] += 1 }
+    }
+
+    /// A message written: an answer (an id, no method) is its request's.
+    func sent(_ data: Data) {
+        guard let (key, isRequest) = Self.key(data), !isRequest else { return }
+        open.withLock { open in
+            guard let count = open[key] else { return }
+            open[key] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    var isEmpty: Bool { open.withLock { $0.isEmpty } }
+
+    /// Blocks (on the reading thread) until every request read was answered,
+    /// or `within` passed.
+    func drain(within: Duration) {
+        let deadline = ContinuousClock.now + within
+        while !isEmpty, ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+    }
+
+    /// A message's id as one text for numbers and strings, and whether it is a
+    /// request; nil for what has no id (a notification) or is no JSON object.
+    static func key(_ data: Data) -> (String, Bool)? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        let key: String
+        switch object["id"] {
+        case let text as String: key = "s" + text
+        case let number as NSNumber: key = "n" + number.stringValue
+        default: return nil
+        }
+        return (key, object["method"] != nil)
+    }
+}
+
 struct JSONRPCIDScanner {
     private(set) var id: JSONRPCID?
     /// The id was read, or can no longer be: the rest is not looked at.

@@ -232,6 +232,31 @@ struct MCPProcessTests {
         }
     }
 
+    /// A client that sends its requests and closes its end at once (`printf '…'
+    /// | feedsh mcp`) gets every answer: the server stopped when its input ended
+    /// and dropped the answers it was still making (2 runs in 10 answered).
+    @Test func aClientThatClosesItsInputAtOnceGetsEveryAnswer() async throws {
+        try await Scene.with { scene in
+            let requests = [
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+                #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                #"{"jsonrpc":"2.0","id":"list","method":"tools/list"}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"queue","arguments":{}}}"#,
+            ]
+            for _ in 0..<5 {
+                let result = try await runFeedsh(
+                    ["mcp"],
+                    environment: scene.environment,
+                    standardInput: requests.joined(separator: "\n") + "\n",
+                    timeout: .seconds(30)
+                )
+                #expect(result.status == 0, "\(result.standardError)")
+                let ids = jsonLines(result.standardOutput).compactMap { $0["id"].map { "\($0)" } }.sorted()
+                #expect(ids == ["1", "3", "list"], "\(result.standardOutput)")
+            }
+        }
+    }
+
     /// Eight calls in flight at once, each answered with more than a pipe holds,
     /// and a message of 10 MB: every answer arrives whole under its own id (they
     /// were written into each other, and the client lost them), and the large
