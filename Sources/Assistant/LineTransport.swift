@@ -266,15 +266,25 @@ final class PendingAnswers: Sendable {
     /// may take minutes; past this the server stops anyway.
     static let longestWait = Duration.seconds(300)
 
-    /// A message read: a request (a method and an id) waits for its answer.
+    /// A message read: a request (a method and an id) waits for its answer; a
+    /// request the client cancelled gets none (MCP's `notifications/cancelled`).
     func read(_ line: [UInt8]) {
-        guard let (key, isRequest) = Self.key(Data(line)), isRequest else { return }
+        let data = Data(line)
+        if let cancelled = Self.cancelled(data) {
+            forget(cancelled)
+            return
+        }
+        guard let (key, isRequest) = Self.key(data), isRequest else { return }
         open.withLock { $0[key, default: 0] += 1 }
     }
 
     /// A message written: an answer (an id, no method) is its request's.
     func sent(_ data: Data) {
         guard let (key, isRequest) = Self.key(data), !isRequest else { return }
+        forget(key)
+    }
+
+    private func forget(_ key: String) {
         open.withLock { open in
             guard let count = open[key] else { return }
             open[key] = count > 1 ? count - 1 : nil
@@ -295,14 +305,27 @@ final class PendingAnswers: Sendable {
     /// A message's id as one text for numbers and strings, and whether it is a
     /// request; nil for what has no id (a notification) or is no JSON object.
     static func key(_ data: Data) -> (String, Bool)? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        let key: String
-        switch object["id"] {
-        case let text as String: key = "s" + text
-        case let number as NSNumber: key = "n" + number.stringValue
-        default: return nil
-        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let key = key(of: object["id"])
+        else { return nil }
         return (key, object["method"] != nil)
+    }
+
+    /// The key of the request a `notifications/cancelled` names.
+    static func cancelled(_ data: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            object["method"] as? String == "notifications/cancelled",
+            let params = object["params"] as? [String: Any]
+        else { return nil }
+        return key(of: params["requestId"])
+    }
+
+    private static func key(of id: Any?) -> String? {
+        switch id {
+        case let text as String: "s" + text
+        case let number as NSNumber: "n" + number.stringValue
+        default: nil
+        }
     }
 }
 

@@ -160,7 +160,11 @@ struct LineTransportTests {
         _ = lines.utf8CString.withUnsafeBytes { write(input[1], $0.baseAddress, lines.utf8.count) }
         close(input[1])
         var received: [String] = []
-        for try await message in await transport.receive() { received.append(String(decoding: message, as: UTF8.self)) }
+        for try await message in await transport.receive() {
+            received.append(String(decoding: message, as: UTF8.self))
+            // The server's answer: the end of input is passed on once each request has one.
+            try await transport.send(Data(#"{"jsonrpc":"2.0","id":2,"result":{}}"#.utf8))
+        }
         #expect(received == [#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#])
         // The answer was queued on the writer; it is in the pipe once written.
         try await transport.send(Data("{}".utf8))
@@ -169,5 +173,25 @@ struct LineTransportTests {
         let count = bytes.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
         let written = String(decoding: bytes[..<max(0, count)], as: UTF8.self)
         #expect(written.hasPrefix(#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600"#), "\(written)")
+    }
+}
+
+/// Which requests still wait for an answer when the client's input ends.
+struct PendingAnswersTests {
+    @Test func aRequestWaitsForItsOwnAnswerOrItsCancellation() {
+        let pending = PendingAnswers()
+        pending.read(Array(#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.utf8))
+        pending.read(Array(#"{"jsonrpc":"2.0","id":"1","method":"ping"}"#.utf8))
+        pending.read(Array(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.utf8))
+        // A string id is not the number it spells.
+        pending.sent(Data(#"{"jsonrpc":"2.0","id":1,"result":{}}"#.utf8))
+        #expect(!pending.isEmpty)
+        // A notification the server sends answers nothing.
+        pending.sent(Data(#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#.utf8))
+        #expect(!pending.isEmpty)
+        pending.read(
+            Array(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"1"}}"#.utf8)
+        )
+        #expect(pending.isEmpty)
     }
 }
