@@ -7,7 +7,7 @@ SELENIUM := 4.51.0
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps test-deps build release demo test lint format clean bench completions man install uninstall
+.PHONY: all deps test-deps build release strip demo test lint format clean bench completions man install uninstall
 
 # The build that ships (make release, install, bench and the release half of make
 # test): the Swift runtime linked in statically, so it runs where no toolchain is
@@ -19,6 +19,11 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -functi
 # and feedsh-urlsession (for `--engine urlsession`). Each keeps FoundationNetworking
 # and libcurl out of every start of feedsh (docs/performance.md, "Start").
 PROGRAMS := feedsh feedsh-mcp feedsh-urlsession
+# What ships: the release binaries without their symbol tables and debug
+# information (strip), more than half of each binary's size; make install copies
+# these and the release half of make test runs them. The unstripped ones stay in
+# .build/release for profiles and Scripts/symbol-order.py.
+SHIPPED := .build/shipped
 
 all: build
 
@@ -97,7 +102,8 @@ test: test-deps lint
 	SWIFT=$(SWIFT) Scripts/test-within 600 --skip-build --skip EndToEndTests
 	SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 	for program in $(PROGRAMS); do $(SWIFT) build $(RELEASE) --product $$program || exit 1; done
-	FEEDSH_BINARY=$(CURDIR)/.build/release/feedsh SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
+	$(MAKE) --no-print-directory strip
+	FEEDSH_BINARY=$(CURDIR)/$(SHIPPED)/feedsh SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 
 # The format, and every import declared in Package.swift with no arrow the wrong
 # way (Scripts/check-imports.py).
@@ -128,6 +134,12 @@ man: build
 
 release: deps
 	for program in $(PROGRAMS); do $(SWIFT) build $(RELEASE) --product $$program || exit 1; done
+	$(MAKE) --no-print-directory strip
+
+# The release binaries as they ship (SHIPPED), from the last release build.
+strip:
+	mkdir -p $(SHIPPED)
+	for program in $(PROGRAMS); do strip -o $(SHIPPED)/$$program .build/release/$$program || exit 1; done
 
 # make install PREFIX=$HOME/.local (DESTDIR for packaging).
 install: release
@@ -135,7 +147,7 @@ install: release
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	for program in $(PROGRAMS); do install -m 755 .build/release/$$program $(DESTDIR)$(PREFIX)/bin/$$program; done
+	for program in $(PROGRAMS); do install -m 755 $(SHIPPED)/$$program $(DESTDIR)$(PREFIX)/bin/$$program; done
 	install -m 644 feedsh.1 $(DESTDIR)$(PREFIX)/share/man/man1/feedsh.1
 	install -m 644 completions/feedsh.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/feedsh
 	install -m 644 completions/_feedsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_feedsh
@@ -160,12 +172,12 @@ bench: release
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			nginx-light aria2 curl wget time newsboat sqlite3; }
 	$(MAKE) test-deps
-	python3 Scripts/bench-goals.py --runs $${RUNS:-5} --feedsh .build/release/feedsh \
+	python3 Scripts/bench-goals.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
-	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh .build/release/feedsh \
+	python3 Scripts/bench.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}
-	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
-	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
-	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
-	python3 Scripts/bench-sync.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
-	python3 Scripts/bench-rate.py --runs $${RUNS:-5} --feedsh .build/release/feedsh
+	python3 Scripts/bench-library.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh
+	python3 Scripts/bench-shell.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh
+	python3 Scripts/bench-find.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh
+	python3 Scripts/bench-sync.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh
+	python3 Scripts/bench-rate.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh

@@ -26,6 +26,12 @@ Four rows, every tool of a row run in turn (the order rotating from run to run),
    cache (how its users subscribe: the URL added, then a reload). Each run's
    library and cache are counted afterwards (the episodes each stored). Goal:
    ≤ 64 MiB.
+6. What `make install` writes (feedsh and its helpers, stripped, as they ship;
+   the man page and completions), against the floor: the smallest program that
+   imports Foundation, linked as feedsh is (static Swift runtime) and stripped
+   (Scripts/bench-floor). The installed `feedsh mcp` answers an MCP initialize
+   and feedsh-urlsession starts, so the row shows they still work. Goal: ≤ 100 MB
+   in all.
 
 Each run is preceded by `sync`, so no tool pays for another's writeback. Writes
 bench-out/goals.md and goals.json. `--baseline OLD` runs an older feedsh beside this
@@ -313,7 +319,37 @@ def big_feed_row(args, scratch, env, rows):
     rows.append(row)
 
 
-def report(rows, runs, out):
+def size_row(args, scratch, env, sizes):
+    """Bytes `make install` writes beside the floor's; appends to `sizes`."""
+    shipped = pathlib.Path(args.feedsh).resolve().parent
+    prefix = scratch / "installed"
+    subprocess.run(["make", "--no-print-directory", "-o", "release", "-o", "strip", "install",
+                    f"PREFIX={prefix}"], cwd=ROOT, check=True, capture_output=True)
+    installed = sum(path.stat().st_size for path in prefix.rglob("*") if path.is_file())
+    # The installed helpers still run: `feedsh mcp` answers an MCP initialize, and
+    # feedsh-urlsession, given no request, ends with its own error (not a signal).
+    hello = ('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+             '"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n')
+    mcp = subprocess.run([str(prefix / "bin" / "feedsh"), "--library", str(scratch / "size.sqlite"), "mcp"],
+                         input=hello.encode(), env=env, capture_output=True, timeout=60)
+    if b'"serverInfo"' not in mcp.stdout:
+        raise SystemExit(f"bench: the installed feedsh mcp did not answer: {mcp.stderr[:300]!r}")
+    helper = subprocess.run([str(prefix / "bin" / "feedsh-urlsession")], stdin=subprocess.DEVNULL, env=env,
+                            capture_output=True, timeout=60)
+    if helper.returncode < 0 or helper.returncode >= 128:
+        raise SystemExit(f"bench: the installed feedsh-urlsession crashed: {helper.returncode}")
+    floor_build = ROOT / ".build-bench" / "floor"
+    subprocess.run(["swift", "build", "--package-path", str(ROOT / "Scripts" / "bench-floor"), "-c", "release",
+                    "--static-swift-stdlib", "--scratch-path", str(floor_build)], check=True, capture_output=True)
+    floor = scratch / "floor"
+    subprocess.run(["strip", "-o", str(floor), str(floor_build / "release" / "floor")], check=True)
+    programs = {path.name: path.stat().st_size for path in sorted((prefix / "bin").iterdir())}
+    print(f"bench: installed {installed / 1e6:.1f} MB ({', '.join(f'{k} {v / 1e6:.1f}' for k, v in programs.items())}),"
+          f" floor {floor.stat().st_size / 1e6:.1f} MB; from {shipped}", file=sys.stderr)
+    sizes.append({"installed": installed, "programs": programs, "floor": floor.stat().st_size})
+
+
+def report(rows, runs, out, sizes=()):
     lines = [
         f"Medians of {runs} runs, alternating, on {os.cpu_count()} cores. The ratio is feedsh's wall time "
         "(peak RSS for the start row) over the reference's.",
@@ -337,6 +373,14 @@ def report(rows, runs, out):
             lines.append(f"| {row.name} | {tool} | {wall:.3f} | {rss:.1f} | {ratio:.2f} | {goal} | {met} |")
             result.setdefault(row.name, {})[tool] = {
                 "wall": wall, "rss_mib": rss, "ratio": ratio, "met": met or None, "runs": row.samples[tool]}
+    for size in sizes:
+        mb = size["installed"] / 1e6
+        met = "yes" if mb <= 100 else "no"
+        lines += ["", "| installed by `make install` | MB | × the floor | goal | met |", "|---|---:|---:|---|---|",
+                  f"| {', '.join(size['programs'])} (stripped), man page, completions | {mb:.1f} | "
+                  f"{size['installed'] / size['floor']:.2f} | ≤ 100 MB | {met} |",
+                  f"| the floor: a static Foundation program, stripped | {size['floor'] / 1e6:.1f} | 1.00 | | |"]
+        result["installed"] = size
     notes = [f"- {row.name}, {tool}: {work}" for row in rows for tool, work in row.work.items()]
     if notes:
         lines += ["", "What each tool's last run did (requests from nginx's log; items from its own store):", ""] + notes
@@ -349,7 +393,8 @@ def report(rows, runs, out):
 
 def main():
     def options(parser):
-        parser.add_argument("--only", action="append", choices=["download", "update", "sync", "start", "big"],
+        parser.add_argument("--only", action="append",
+                            choices=["download", "update", "sync", "start", "big", "size"],
                             help="run only these rows (repeatable)")
         parser.add_argument("--baseline", help="another feedsh binary (an older build) to run beside this one")
 
@@ -359,14 +404,17 @@ def main():
     (scratch / "nginx-download").mkdir()
     env = dict(os.environ, HOME=str(scratch), NO_COLOR="1", FEEDSH_DOWNLOAD_DIR=str(scratch / "downloads"))
     rows = []
+    sizes = []
     steps = {"download": download_row, "update": update_row, "sync": sync_row, "start": start_row, "big": big_feed_row}
     try:
         for name, step in steps.items():
             if not args.only or name in args.only:
                 step(args, scratch, env, rows)
+        if not args.only or "size" in args.only:
+            size_row(args, scratch, env, sizes)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    report(rows, args.runs, pathlib.Path(args.out))
+    report(rows, args.runs, pathlib.Path(args.out), sizes)
 
 
 if __name__ == "__main__":
