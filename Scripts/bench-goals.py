@@ -86,6 +86,16 @@ def rotated(names, run):
     return names[run % len(names):] + names[:run % len(names)]
 
 
+def served_folder(scratch, name):
+    """A folder of its own for a row, its www/feeds served by nginx on a free port:
+    (folder, www, base URL, nginx's process)."""
+    folder = scratch / name
+    www = folder / "www"
+    (www / "feeds").mkdir(parents=True)
+    port = bench.free_port()
+    return folder, www, f"http://127.0.0.1:{port}", bench.start_nginx(www, port, folder)
+
+
 def binaries(args):
     """(name, path) of the feedsh under test and, with --baseline, the older one."""
     return [("feedsh", args.feedsh)] + ([("baseline feedsh", args.baseline)] if args.baseline else [])
@@ -184,12 +194,7 @@ def sync_row(args, scratch, env, rows):
     python = ROOT / ".build-venv" / "bin" / "python"
     if not python.exists():
         raise SystemExit("bench: no .build-venv with mygpoclient; 'make test-deps' makes it")
-    folder = scratch / "sync"
-    www = folder / "www"
-    (www / "feeds").mkdir(parents=True)
-    port = bench.free_port()
-    base = f"http://127.0.0.1:{port}"
-    nginx = bench.start_nginx(www, port, folder)
+    folder, www, base, nginx = served_folder(scratch, "sync")
     env = dict(env, FEEDSH_SYNC_PASSWORD="secret")
     episodes = sync_bench.EPISODES
     row = Row(f"first sync: {SYNC_FEEDS} feeds, {SYNC_FEEDS * episodes:,} actions", 1.0, 64,
@@ -276,12 +281,7 @@ BIG_ITEMS = 200_000
 
 
 def big_feed_row(args, scratch, env, rows):
-    folder = scratch / "big"
-    www = folder / "www"
-    (www / "feeds").mkdir(parents=True)
-    port = bench.free_port()
-    base = f"http://127.0.0.1:{port}"
-    nginx = bench.start_nginx(www, port, folder)
+    folder, www, base, nginx = served_folder(scratch, "big")
     feed = www / "feeds" / "big.xml"
     feed.write_text(library_bench.feed_xml(0, BIG_ITEMS, base, filler="short"))
     url = f"{base}/feeds/big.xml"
