@@ -16,8 +16,6 @@ public final class MediaKeys: Sendable {
         var stopping = false
         var finished = false
         var waiting: CheckedContinuation<Void, Never>?
-        /// The name taken on the bus, once taken.
-        var name: String?
     }
 
     private let shared = Mutex(Shared())
@@ -64,9 +62,6 @@ public final class MediaKeys: Sendable {
         }
         if changed { poke() }
     }
-
-    /// The bus name held, once the bus thread has taken one.
-    public var busName: String? { shared.withLock { $0.name } }
 
     /// Leaves the bus (the name is free again when this returns).
     public func stop() async {
@@ -132,7 +127,6 @@ public final class MediaKeys: Sendable {
         } catch {
             return
         }
-        shared.withLock { $0.name = bus.name }
         var published = MPRISSnapshot()
         while true {
             guard bus.process() else { return }

@@ -92,15 +92,14 @@ public final class PlaybackRemote: Sendable {
     private struct Links {
         var handler: (@Sendable (RemoteCommand) -> Void)?
         var observer: (@Sendable (PlayerState?) -> Void)?
+        /// The state last published (nil while nothing plays): the same one
+        /// again is not passed on.
         var state: PlayerState?
     }
 
     private let links = Mutex(Links())
 
     public init() {}
-
-    /// The state last published (nil while nothing plays).
-    public var state: PlayerState? { links.withLock { $0.state } }
 
     /// Sends `command` to the playback; false while nothing plays.
     @discardableResult
