@@ -196,7 +196,7 @@ let package = Package(
         .target(name: "PlainText"),
         // `play` as an MPRIS player on the session bus (media keys, playerctl),
         // through libsystemd's sd-bus, loaded only when a bus is there (CSDBus).
-        .target(name: "MediaKeys", dependencies: ["CFileIO", "CSDBus", "Playback"]),
+        .target(name: "MediaKeys", dependencies: ["CFileIO", "CSDBus", "PlainText", "Playback"]),
         .target(name: "CSDBus"),
         // Programs started in feedsh's own process group (the player) or
         // a session of their own (the background feedsh).

@@ -1,4 +1,5 @@
 import Foundation
+import PlainText
 import Playback
 
 /// The episode a remote control shows as playing.
@@ -149,13 +150,15 @@ public enum MPRIS {
 
     /// `Metadata`: the track's id, its length in microseconds, the episode as
     /// title, the podcast as album, its author as artist and the cached artwork.
+    /// The feed's words are made safe (one line, no control characters):
+    /// `playerctl` and status bars print them to terminals.
     static func metadata(_ snapshot: MPRISSnapshot) -> [String: DBusValue] {
         guard let item = snapshot.item else { return ["mpris:trackid": .objectPath(noTrack)] }
         var values: [String: DBusValue] = [
             "mpris:trackid": .objectPath(item.trackID),
-            "xesam:title": .string(item.title),
-            "xesam:album": .string(item.podcast),
-            "xesam:artist": .strings([item.artist ?? item.podcast]),
+            "xesam:title": .string(SafeText.line(item.title)),
+            "xesam:album": .string(SafeText.line(item.podcast)),
+            "xesam:artist": .strings([SafeText.line(item.artist ?? item.podcast)]),
         ]
         if let length = snapshot.state?.duration ?? item.length, length > 0 {
             values["mpris:length"] = .int64(microseconds(length))

@@ -1,6 +1,7 @@
-import MediaKeys
 import Playback
 import Testing
+
+@testable import MediaKeys
 
 /// The MPRIS interface over a fake player: the properties a client reads, what
 /// its calls ask of the playback, and the changes signalled.
@@ -62,6 +63,23 @@ struct MPRISTests {
             properties["Metadata"]
                 == .dictionary(["mpris:trackid": .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")])
         )
+    }
+
+    /// A feed's title with a terminal's escape sequence and a line break
+    /// reaches playerctl as one plain line.
+    @Test func theFeedsWordsAreMadeSafe() {
+        var item = Self.item
+        item.title = "Ep\u{1B}]0;owned\u{07} one\nand two"
+        item.artist = "\u{1B}[31mHost"
+        let metadata = MPRIS.metadata(MPRISSnapshot(item: item))
+        guard case .string(let title)? = metadata["xesam:title"], case .strings(let artists)? = metadata["xesam:artist"]
+        else {
+            Issue.record("no title or artist")
+            return
+        }
+        #expect(!title.contains("\u{1B}") && !title.contains("\u{07}") && !title.contains("\n"), "\(title)")
+        #expect(title.hasPrefix("Ep") && title.hasSuffix("and two"), "\(title)")
+        #expect(artists.allSatisfy { !$0.contains("\u{1B}") }, "\(artists)")
     }
 
     @Test func trackIDsAreObjectPathsForAnyID() {
