@@ -33,15 +33,12 @@ final class SessionBus {
                 name = candidate
                 break
             }
+            // Thrown from here on, deinit closes the bus (every property is set).
             guard result == -EEXIST else {
-                csd_close(bus)
                 throw Failure(description: "cannot take \(candidate): \(Self.error(result))")
             }
         }
-        guard !name.isEmpty else {
-            csd_close(bus)
-            throw Failure(description: "\(wanted) is taken")
-        }
+        guard !name.isEmpty else { throw Failure(description: "\(wanted) is taken") }
         let added = csd_add_object(
             bus,
             &slot,
@@ -53,10 +50,7 @@ final class SessionBus {
             },
             Unmanaged.passUnretained(self).toOpaque()
         )
-        guard added >= 0 else {
-            csd_close(bus)
-            throw Failure(description: "cannot serve \(path): \(Self.error(added))")
-        }
+        guard added >= 0 else { throw Failure(description: "cannot serve \(path): \(Self.error(added))") }
     }
 
     deinit {
