@@ -354,7 +354,7 @@ public enum Player {
                 @Sendable func apply(_ step: (inout PlaybackTracker) -> [PlaybackEvent]) -> [MPVCommand] {
                     let (happened, commands) = tracker.step(step)
                     for event in happened { events(event) }
-                    if let remote { remote.publish(tracker.value.playerState) }
+                    if let remote { remote.publish(tracker.playerState) }
                     return commands
                 }
                 let (asked, asking) = AsyncStream<RemoteCommand>.makeStream()
@@ -450,6 +450,10 @@ final class SharedTracker: Sendable {
     }
 
     var value: PlaybackTracker { state.withLock { $0 } }
+
+    /// What a remote control sees, read without copying the tracker (it is
+    /// published after every message mpv sends).
+    var playerState: PlayerState { state.withLock { $0.playerState } }
 
     /// Runs `step` on the tracker; returns the events it gave and the commands
     /// it asked for.
