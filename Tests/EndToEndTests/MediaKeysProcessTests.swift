@@ -58,6 +58,10 @@ struct MediaKeysProcessTests {
 
         /// What `playerctl WORDS` prints on this bus.
         func playerctl(_ words: String...) async throws -> String {
+            try await playerctl(words)
+        }
+
+        private func playerctl(_ words: [String]) async throws -> String {
             let result = try await Subprocess.run(
                 .name("playerctl"),
                 arguments: Arguments(words),
@@ -71,8 +75,6 @@ struct MediaKeysProcessTests {
         /// Asks `playerctl -p feedsh WORDS` until it prints `wanted` (or a number
         /// within ``MediaKeysProcessTests/slack`` of `near`), for up to 10 seconds;
         /// returns the last answer.
-        /// (Values, not a predicate: a closure literal passed down here was
-        /// miscompiled, its body never run.)
         @discardableResult
         func waitFor(_ words: [String], toBe wanted: String? = nil, near: Double? = nil) async throws -> String {
             func accepts(_ answer: String) -> Bool {
@@ -83,14 +85,7 @@ struct MediaKeysProcessTests {
             let deadline = ContinuousClock.now + .seconds(10)
             var answer = ""
             while ContinuousClock.now < deadline {
-                let result = try await Subprocess.run(
-                    .name("playerctl"),
-                    arguments: Arguments(["-p", "feedsh"] + words),
-                    environment: .inherit.updating(["DBUS_SESSION_BUS_ADDRESS": address]),
-                    output: .string(limit: 1 << 16),
-                    error: .discarded
-                )
-                answer = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+                answer = try await playerctl(["-p", "feedsh"] + words)
                 if accepts(answer) { return answer }
                 try await Task.sleep(for: .milliseconds(50))
             }
