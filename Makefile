@@ -21,9 +21,10 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -functi
 PROGRAMS := feedsh feedsh-mcp feedsh-urlsession
 # What ships: the release binaries without their symbol tables and debug
 # information (strip), more than half of each binary's size; make install copies
-# these and the release half of make test runs them. The unstripped ones stay in
-# .build/release for profiles and Scripts/symbol-order.py.
-SHIPPED := .build/shipped
+# these and the release half of make test runs them, from a folder of the release
+# build's own. The unstripped ones stay beside it for profiles and
+# Scripts/symbol-order.py.
+SHIPPED := .build/release/shipped
 
 all: build
 
