@@ -251,12 +251,6 @@ enum JSONRPCID: Sendable, Equatable {
     }
 }
 
-/// Reads the top-level `"id"` of a JSON object passed through it, in pieces, in
-/// constant memory: wherever the id stands (the Python SDK writes it after the
-/// parameters), it is found without keeping the message. Only an integer, or a
-/// string of printable ASCII without escapes, is taken, so that an answer never
-/// goes out under an id the caller did not send; anything else, or an object that
-/// ends or is cut before its id, gives nil.
 /// The requests a client sent that the server has not answered yet, by id, so
 /// that the end of the client's input waits for their answers.
 final class PendingAnswers: Sendable {
@@ -269,18 +263,21 @@ final class PendingAnswers: Sendable {
     /// A message read: a request (a method and an id) waits for its answer; a
     /// request the client cancelled gets none (MCP's `notifications/cancelled`).
     func read(_ line: [UInt8]) {
-        let data = Data(line)
-        if let cancelled = Self.cancelled(data) {
-            forget(cancelled)
-            return
+        guard let object = Self.object(Data(line)), let method = object["method"] as? String else { return }
+        if method == "notifications/cancelled" {
+            if let params = object["params"] as? [String: Any], let key = Self.key(of: params["requestId"]) {
+                forget(key)
+            }
+        } else if let key = Self.key(of: object["id"]) {
+            open.withLock { $0[key, default: 0] += 1 }
         }
-        guard let (key, isRequest) = Self.key(data), isRequest else { return }
-        open.withLock { $0[key, default: 0] += 1 }
     }
 
     /// A message written: an answer (an id, no method) is its request's.
     func sent(_ data: Data) {
-        guard let (key, isRequest) = Self.key(data), !isRequest else { return }
+        guard let object = Self.object(data), object["method"] == nil, let key = Self.key(of: object["id"]) else {
+            return
+        }
         forget(key)
     }
 
@@ -302,24 +299,11 @@ final class PendingAnswers: Sendable {
         }
     }
 
-    /// A message's id as one text for numbers and strings, and whether it is a
-    /// request; nil for what has no id (a notification) or is no JSON object.
-    static func key(_ data: Data) -> (String, Bool)? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let key = key(of: object["id"])
-        else { return nil }
-        return (key, object["method"] != nil)
+    private static func object(_ data: Data) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 
-    /// The key of the request a `notifications/cancelled` names.
-    static func cancelled(_ data: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            object["method"] as? String == "notifications/cancelled",
-            let params = object["params"] as? [String: Any]
-        else { return nil }
-        return key(of: params["requestId"])
-    }
-
+    /// An id as one text for numbers and strings (nil for none).
     private static func key(of id: Any?) -> String? {
         switch id {
         case let text as String: "s" + text
@@ -329,6 +313,12 @@ final class PendingAnswers: Sendable {
     }
 }
 
+/// Reads the top-level `"id"` of a JSON object passed through it, in pieces, in
+/// constant memory: wherever the id stands (the Python SDK writes it after the
+/// parameters), it is found without keeping the message. Only an integer, or a
+/// string of printable ASCII without escapes, is taken, so that an answer never
+/// goes out under an id the caller did not send; anything else, or an object that
+/// ends or is cut before its id, gives nil.
 struct JSONRPCIDScanner {
     private(set) var id: JSONRPCID?
     /// The id was read, or can no longer be: the rest is not looked at.
