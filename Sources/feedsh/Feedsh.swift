@@ -337,7 +337,9 @@ struct Serve: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve your library as a web player and your downloads as podcast feeds, for any podcast app.",
         discussion: """
-            Serves a web page at / (your subscriptions, episodes, queue, find, bookmarks and listening             statistics, and a player that saves your place in the library, as the terminal's does;             --no-web leaves it out), /feeds/all.xml (every downloaded episode, newest first), /feeds/P.xml (subscription \
+            Serves a web page at / (your subscriptions, episodes, queue, find, bookmarks and listening \
+            statistics, and a player that saves your place in the library, as the terminal's does; \
+            --no-web leaves it out), /feeds/all.xml (every downloaded episode, newest first), /feeds/P.xml (subscription \
             P's), /feeds/queue.xml (the play queue) and /subscriptions.opml, with the files under /media/ \
             (ranges, ETags). Beyond loopback it wants a password (FEEDSH_SERVE_PASSWORD, or 'set \
             serve-password' in the shell), and every route then asks for it with Basic auth (any user \
@@ -365,6 +367,7 @@ struct Serve: AsyncParsableCommand {
     var noWeb = false
 
     @OptionGroup var paths: LibraryPaths
+    @ParentCommand var root: Feedsh
 
     /// `--update-every`, read.
     var interval: Duration? {
@@ -389,13 +392,15 @@ struct Serve: AsyncParsableCommand {
     }
 
     func execute() async throws {
-        let services = Services(configuration: try paths.configuration())
+        let services = Services(configuration: try paths.configuration(root: root))
         do {
             try await ServeFrontEnd.run(
                 services: services,
                 listen: listen,
                 updateEvery: try interval,
-                json: json,
+                // ArgumentParser hands `--json` after `serve` to the root command,
+                // which declares it too; the subcommand's own flag documents it.
+                json: json || root.json,
                 web: !noWeb
             )
             await services.close()
@@ -425,9 +430,14 @@ struct LibraryPaths: ParsableArguments {
     var downloadDir: String?
 
     /// The configuration, with the cache folder and proxies from the environment.
-    func configuration() throws -> Configuration {
+    ///
+    /// `root` is the command line as the root command read it: ArgumentParser
+    /// gives `--library` and `--download-dir` after `serve` or `mcp` to the root,
+    /// which declares them too, so they are taken from there when these are not
+    /// set (they were lost, and the XDG library served instead).
+    func configuration(root: Feedsh) throws -> Configuration {
         do throws(ProxyError) {
-            return try .frontEnd(library: library, downloadDir: downloadDir)
+            return try .frontEnd(library: library ?? root.library, downloadDir: downloadDir ?? root.downloadDir)
         } catch {
             throw ValidationError("\(error.description).")
         }
@@ -452,6 +462,7 @@ struct MCPServer: AsyncParsableCommand {
     var allowChanges = false
 
     @OptionGroup var paths: LibraryPaths
+    @ParentCommand var root: Feedsh
 
     func run() async throws {
         try await execute()
@@ -460,7 +471,7 @@ struct MCPServer: AsyncParsableCommand {
     /// Runs `feedsh-mcp` in this process (exec), with the library and download folder
     /// these flags chose in the environment it reads them from.
     func execute() async throws {
-        let configuration = try paths.configuration()
+        let configuration = try paths.configuration(root: root)
         setenv("FEEDSH_LIBRARY", configuration.libraryFile.path, 1)
         setenv("FEEDSH_DOWNLOAD_DIR", configuration.downloadDirectory.path, 1)
         let program = Helpers.path("feedsh-mcp")

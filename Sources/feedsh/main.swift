@@ -18,10 +18,7 @@ do {
         try await command.execute()
     case let command as MCPServer:
         try await command.execute()
-    case var command as Serve:
-        // ArgumentParser hands `--json` after `serve` to the root command, which
-        // declares it too; the subcommand's own flag documents it.
-        if CommandLine.arguments.dropFirst().contains("--json") { command.json = true }
+    case let command as Serve:
         try await command.execute()
     case var command:
         try command.run()

@@ -233,6 +233,44 @@ struct ServeProcessTests {
     /// `/feeds/playlist/NAME.xml` serves a smart playlist's downloaded episodes
     /// in its order, read by gPodder's podcastparser and feedparser; a name
     /// that is none is 404.
+    /// `--library` and `--download-dir` after `serve` or `mcp` choose what they
+    /// serve, over the environment (ArgumentParser gave them to the root
+    /// command, and both served the environment's library instead).
+    @Test func theLibraryAndFolderGivenAsFlagsAreTheOnesServed() async throws {
+        try await Scene.with { scene in
+            let elsewhere = [
+                "FEEDSH_LIBRARY": scene.root.appendingPathComponent("other.sqlite").path,
+                "FEEDSH_DOWNLOAD_DIR": scene.root.appendingPathComponent("other").path,
+            ]
+            let flags = [
+                "--library", scene.environment["FEEDSH_LIBRARY"] ?? "", "--download-dir", scene.downloads.path,
+            ]
+            let serve = try LiveServe(environment: elsewhere, extra: flags)
+            let url = try await serve.url()
+            let feed = try await Self.curl(["-s", url + "feeds/1.xml"])
+            #expect(feed.contains("<title>Sponsored: 40 seconds</title>"), "\(feed)")
+            #expect(feed.components(separatedBy: "<enclosure ").count == 3)
+            #expect(try await serve.stop() == 0)
+            // --json after the flags still logs JSON.
+            #expect(jsonLines(serve.text).contains { $0["path"] as? String == "/feeds/1.xml" })
+
+            let requests = [
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+                #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"subscriptions","arguments":{}}}"#,
+            ]
+            let mcp = try await runFeedsh(
+                ["mcp"] + flags,
+                environment: elsewhere,
+                standardInput: requests.joined(separator: "\n") + "\n",
+                timeout: .seconds(30)
+            )
+            #expect(mcp.status == 0, "\(mcp.standardError)")
+            #expect(mcp.standardOutput.contains("Listening Habits"), "\(mcp.standardOutput)")
+            #expect(!FileManager.default.fileExists(atPath: elsewhere["FEEDSH_LIBRARY"] ?? ""))
+        }
+    }
+
     @Test func aSmartPlaylistIsAFeed() async throws {
         try await Scene.with { scene in
             let saved = try await runFeedsh(
