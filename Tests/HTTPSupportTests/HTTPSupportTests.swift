@@ -81,6 +81,24 @@ import Testing
         #expect(HTTPDate.parse("yesterday") == nil)
     }
 
+    /// The hand-made formatting agrees with Foundation's DateFormatter on dates
+    /// across centuries, leap days and every weekday and month.
+    @Test func formatsAsDateFormatterDoes() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        var generator = SystemRandomNumberGenerator()
+        let fixed: [TimeInterval] = [0, -1, 951_782_400, 4_107_542_399.75, 1_796_000_000.999, -2_208_988_800]
+        let random = (0..<2000).map { _ in
+            TimeInterval(Int64.random(in: -3_000_000_000...5_000_000_000, using: &generator))
+        }
+        for seconds in fixed + random {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(HTTPDate.format(date) == formatter.string(from: date), "\(seconds)")
+        }
+    }
+
     @Test func statusPhrasesComeFromNIO() {
         #expect(HTTPStatusPhrase.suffix(404) == " Not Found")
         #expect(HTTPStatusPhrase.suffix(503) == " Service Unavailable")
