@@ -23,10 +23,18 @@ public enum FeedChoice: Sendable, Equatable {
 public protocol ServeCatalog: Sendable {
     /// The feed, or nil when there is no such subscription.
     func feed(_ choice: FeedChoice) async throws -> ServedFeed?
+    /// The version of what `feed(choice)` reads, cheap to take: a feed is
+    /// rendered once for each (nil: every time).
+    func version(of choice: FeedChoice) -> FeedVersion?
     /// The subscriptions as OPML 2.0.
     func subscriptionsOPML() async throws -> String
     /// The download folder: `/media/` serves its complete files.
     var mediaRoot: URL { get }
+}
+
+extension ServeCatalog {
+    /// No version: each request renders the feed.
+    public func version(of choice: FeedChoice) -> FeedVersion? { nil }
 }
 
 /// One request or scheduled update, as `serve` logs it on standard error.
@@ -75,6 +83,8 @@ public struct FeedServer: Sendable {
     }
 
     let catalog: any ServeCatalog
+    /// Each feed as last rendered, and from which version of the catalog.
+    let feeds = RenderedFeeds()
     /// The web page's library side; nil with `--no-web` (no page, no `/api/`).
     let web: (any WebLibrary)?
     public let configuration: Configuration
@@ -157,24 +167,25 @@ public struct FeedServer: Sendable {
 
     func register(on router: Router<ServeContext>) {
         let catalog = self.catalog
+        let feeds = self.feeds
         router.on("/feeds/:name", method: .get) { request, context in
-            try await Self.feed(request, context: context, catalog: catalog)
+            try await Self.feed(request, context: context, catalog: catalog, feeds: feeds)
         }
         router.on("/feeds/:name", method: .head) { request, context in
-            try await Self.feed(request, context: context, catalog: catalog).withoutBody
+            try await Self.feed(request, context: context, catalog: catalog, feeds: feeds).withoutBody
         }
         router.on("/feeds/playlist/:name", method: .get) { request, context in
-            try await Self.feed(request, context: context, catalog: catalog, playlist: true)
+            try await Self.feed(request, context: context, catalog: catalog, feeds: feeds, playlist: true)
         }
         router.on("/feeds/playlist/:name", method: .head) { request, context in
-            try await Self.feed(request, context: context, catalog: catalog, playlist: true).withoutBody
+            try await Self.feed(request, context: context, catalog: catalog, feeds: feeds, playlist: true)
+                .withoutBody
         }
         router.on("/subscriptions.opml", method: .get) { request, _ in
-            try await Self.conditional(
+            Self.conditional(
                 request,
-                body: catalog.subscriptionsOPML(),
-                type: "text/x-opml; charset=utf-8",
-                resource: "opml"
+                await RenderedBody.make(try await catalog.subscriptionsOPML(), resource: "opml"),
+                type: "text/x-opml; charset=utf-8"
             )
         }
         let media = MediaFiles(root: catalog.mediaRoot)
@@ -188,6 +199,7 @@ public struct FeedServer: Sendable {
         _ request: Request,
         context: ServeContext,
         catalog: any ServeCatalog,
+        feeds: RenderedFeeds,
         playlist: Bool = false
     ) async throws -> Response {
         let name = context.parameters.get("name") ?? ""
@@ -203,31 +215,25 @@ public struct FeedServer: Sendable {
             guard let podcast = Int64(number), podcast > 0 else { throw HTTPError(.notFound) }
             choice = .podcast(podcast)
         }
-        guard let feed = try await catalog.feed(choice) else { throw HTTPError(.notFound) }
         let base = Self.base(of: request)
-        let body = RSSWriter.write(feed, base: base, link: base + request.uri.path)
-        return try await conditional(
-            request,
-            body: body,
-            type: "application/rss+xml; charset=utf-8",
-            resource: "\(choice)"
-        )
+        let link = base + request.uri.path
+        // `resource` names what was asked for however it was spelt (`/feeds/2.xml`
+        // and `/feeds/0002.xml` are one feed), so that the dates kept are one
+        // for each feed, not one for each path a client makes up.
+        let rendered = try await feeds.feed(link, version: catalog.version(of: choice), resource: "\(choice)") {
+            try await catalog.feed(choice).map { RSSWriter.write($0, base: base, link: link) }
+        }
+        guard let rendered else { throw HTTPError(.notFound) }
+        return conditional(request, rendered, type: "application/rss+xml; charset=utf-8")
     }
 
-    /// A body with a strong ETag (its hash) and a Last-Modified of when that body
-    /// was first served; a matching `If-None-Match` (or, without one, an
-    /// `If-Modified-Since` not before it) gets a 304.
-    ///
-    /// `resource` names what was asked for however it was spelt (`/feeds/2.xml`
-    /// and `/feeds/0002.xml` are one feed), so that the dates kept are one for
-    /// each feed, not one for each path a client makes up.
-    static func conditional(_ request: Request, body: String, type: String, resource: String) async throws
-        -> Response
-    {
-        let tag = "\"" + String(fnv1a(body), radix: 16) + "\""
-        let modified = await FirstSeen.shared.date(of: resource, tag: tag)
+    /// A body with its strong ETag and Last-Modified; a matching `If-None-Match`
+    /// (or, without one, an `If-Modified-Since` not before it) gets a 304.
+    static func conditional(_ request: Request, _ rendered: RenderedBody, type: String) -> Response {
+        let tag = rendered.tag
+        let modified = rendered.modified
         var headers: HTTPFields = [
-            .contentType: type, .eTag: tag, .lastModified: HTTPDate.format(modified), .cacheControl: "no-cache",
+            .contentType: type, .eTag: tag, .lastModified: rendered.lastModified, .cacheControl: "no-cache",
         ]
         if let match = request.headers[.ifNoneMatch] {
             if match.split(separator: ",").contains(where: {
@@ -240,9 +246,8 @@ public struct FeedServer: Sendable {
         {
             return Response(status: .notModified, headers: headers)
         }
-        let buffer = ByteBuffer(string: body)
-        headers[.contentLength] = String(buffer.readableBytes)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+        headers[.contentLength] = String(rendered.body.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: rendered.body))
     }
 
     /// `http://host:port` as the client named this server (its Host header).

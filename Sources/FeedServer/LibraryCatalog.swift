@@ -10,9 +10,22 @@ import WebBasics
 /// each time it is asked: the episodes whose complete file is on disk.
 public struct LibraryCatalog: ServeCatalog {
     let services: Services
+    /// Tells when the library or the download folder changed.
+    let changes: ChangeWatch
 
     public init(services: Services) {
         self.services = services
+        changes = ChangeWatch(
+            downloads: services.configuration.downloadDirectory,
+            library: services.library.file
+        )
+    }
+
+    public func version(of choice: FeedChoice) -> FeedVersion? {
+        guard let count = changes.current() else { return nil }
+        guard case .playlist = choice else { return FeedVersion(changes: count) }
+        // `since:7d` moves with the clock.
+        return FeedVersion(changes: count, minute: Int64(Date().timeIntervalSince1970 / 60))
     }
 
     public var mediaRoot: URL { services.configuration.downloadDirectory }
