@@ -168,10 +168,10 @@ uninstall:
 bench: release
 	@command -v nginx >/dev/null && command -v aria2c >/dev/null && command -v curl >/dev/null \
 		&& command -v newsboat >/dev/null && command -v wget >/dev/null && [ -x /usr/bin/time ] \
-		&& command -v sqlite3 >/dev/null || { \
+		&& command -v sqlite3 >/dev/null && command -v wrk >/dev/null || { \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			nginx-light aria2 curl wget time newsboat sqlite3; }
+			nginx-light aria2 curl wget time newsboat sqlite3 wrk; }
 	$(MAKE) test-deps
 	python3 Scripts/bench-goals.py --runs $${RUNS:-5} --feedsh $(SHIPPED)/feedsh \
 		$${BASELINE:+--baseline $$BASELINE}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`make bench`, first: the speed and memory goals, each as a ratio to its reference.
 
-Four rows, every tool of a row run in turn (the order rotating from run to run),
+The rows, every tool of a row run in turn (the order rotating from run to run),
 `--runs` times, in this one invocation; the table gives medians:
 
 1. 1 GiB from nginx on loopback through feedsh's real path (`lookup; get 1; wait`:
@@ -26,7 +26,15 @@ Four rows, every tool of a row run in turn (the order rotating from run to run),
    cache (how its users subscribe: the URL added, then a reload). Each run's
    library and cache are counted afterwards (the episodes each stored). Goal:
    ≤ 64 MiB.
-6. What `make install` writes (feedsh and its helpers, stripped, as they ship;
+6. `feedsh serve` of a library with 1,000 downloaded episodes (50 feeds of 20,
+   and one 256 MiB file), under wrk on the same two cores, against nginx serving
+   the same bytes (the all.xml feedsh served, the same file hard-linked) with
+   Debian's defaults (a worker a core, access logged): 100 clients polling
+   /feeds/all.xml with its ETag in If-None-Match (each answer a 304: a HEAD checks
+   it first, and wrk counts any other status), then 10 clients downloading the
+   file from byte 4096 on (206). Goal: ≥ 0.5× nginx's polls a second, ≤ 2× its
+   p99 latency, ≥ 0.8× its download rate, ≤ 64 MiB (serve's VmHWM at the end).
+7. What `make install` writes (feedsh and its helpers, stripped, as they ship;
    the man page and completions), against the floor: the smallest program that
    imports Foundation, linked as feedsh is (static Swift runtime) and stripped
    (Scripts/bench-floor). The installed `feedsh mcp` answers an MCP initialize
@@ -34,7 +42,7 @@ Four rows, every tool of a row run in turn (the order rotating from run to run),
    in all.
 
 Each run is preceded by `sync`, so no tool pays for another's writeback. Writes
-bench-out/goals.md and goals.json. `--baseline OLD` runs an older feedsh beside this
+bench-out/goals.md and goals.json; BENCH_KEEP=1 leaves the scratch folder. `--baseline OLD` runs an older feedsh beside this
 one in every row, to give a change's before and after from one invocation. Run from
 the repository root after a release build.
 """
@@ -47,6 +55,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import re
+import socket
+import urllib.error
+import urllib.parse
+import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import bench  # noqa: E402  (nginx, /usr/bin/time, a free port, shared)
@@ -319,6 +332,159 @@ def big_feed_row(args, scratch, env, rows):
     rows.append(row)
 
 
+SERVE_FEEDS = 50
+SERVE_ITEMS = 20
+LARGE_MEDIA = 256 * MiB
+
+
+def wrk(url, connections, headers, seconds):
+    """wrk's reading of `connections` clients asking for `url` for `seconds`:
+    requests a second, p99 latency (ms), bytes a second, requests, and those not
+    answered 2xx or 3xx."""
+    command = ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--latency"]
+    for header in headers:
+        command += ["-H", header]
+    out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    units = {"us": 1e-3, "ms": 1, "s": 1e3, "B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}
+
+    def number(pattern):
+        match = re.search(pattern, out)
+        if not match:
+            raise SystemExit(f"bench: no {pattern!r} in wrk's output:\n{out}")
+        return float(match.group(1)) * (units[match.group(2)] if match.lastindex > 1 else 1)
+
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": number(r"Requests/sec:\s+([\d.]+)"), "p99_ms": number(r"\n\s+99%\s+([\d.]+)(us|ms|s)"),
+            "bytes_per_s": number(r"Transfer/sec:\s+([\d.]+)(B|KB|MB|GB)"),
+            "requests": int(number(r"(\d+) requests in")), "bad": int(bad.group(1)) if bad else 0}
+
+
+def wait_for_port(port, process, what):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"bench: {what} ended before it listened ({process.returncode})")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"bench: {what} did not listen on {port} in 30 s")
+
+
+def head(url, headers=()):
+    """(status, headers) of a HEAD of `url`."""
+    request = urllib.request.Request(url, method="HEAD", headers=dict(h.split(": ", 1) for h in headers))
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, answer.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers
+
+
+def serve_row(args, scratch, env, serves):
+    """`feedsh serve` under wrk against nginx serving the same bytes; appends to
+    `serves` a dict of each tool's medians."""
+    folder, www, base, source = served_folder(scratch, "serve")
+    items = SERVE_FEEDS * SERVE_ITEMS
+    body = b"\0" * (16 << 10)
+    for number in range(1, SERVE_FEEDS + 1):
+        (www / "feeds" / f"{number}.xml").write_text(library_bench.feed_xml(number, SERVE_ITEMS, base))
+        (www / "media" / str(number)).mkdir(parents=True)
+        for index in range(1, SERVE_ITEMS + 1):
+            (www / "media" / str(number) / f"{index}.mp3").write_bytes(body)
+    large = SERVE_FEEDS + 1
+    (www / "feeds" / f"{large}.xml").write_text(
+        library_bench.feed_xml(large, 1, base).replace('length="1000"', f'length="{LARGE_MEDIA}"'))
+    (www / "media" / str(large)).mkdir()
+    with open(www / "media" / str(large) / "1.mp3", "wb") as out:
+        for _ in range(LARGE_MEDIA // (8 * MiB)):
+            out.write(os.urandom(8 * MiB))
+    opml = "".join(f'<outline type="rss" xmlUrl="{base}/feeds/{n}.xml"/>\n' for n in range(1, large + 1))
+    (folder / "feeds.opml").write_text(f'<opml version="2.0"><body>\n{opml}</body></opml>\n')
+    downloads = folder / "downloads"
+    gets = "; ".join(f"get {n}:1-{SERVE_ITEMS}" for n in range(1, SERVE_FEEDS + 1))
+    tools = {f"{name} serve": binary for name, binary in binaries(args)}
+    libraries = {}
+    for tool, binary in tools.items():
+        library = folder / f"{tool.replace(' ', '-')}.sqlite"
+        subprocess.run([binary, "--library", str(library), "--download-dir", str(downloads), "-c",
+                        f"import {folder / 'feeds.opml'}; update; {gets}; get {large}:1; wait"],
+                       env=env, check=True, capture_output=True)
+        libraries[tool] = library
+    source.terminate()
+    source.wait()
+    files = [path for path in downloads.rglob("*") if path.is_file() and path.suffix == ".mp3"]
+    big = max(files, key=lambda path: path.stat().st_size)
+    if len(files) != items + 1 or big.stat().st_size != LARGE_MEDIA:
+        raise SystemExit(f"bench: the library has {len(files)} files downloaded, not {items + 1}")
+    media = "/media/" + "/".join(urllib.parse.quote(part) for part in big.relative_to(downloads).parts)
+    # nginx serves the same bytes: the feed as feedsh served it, the same file.
+    mirror = folder / "mirror"
+    (mirror / "feeds").mkdir(parents=True)
+    (mirror / "media" / big.parent.relative_to(downloads)).mkdir(parents=True)
+    os.link(big, mirror / "media" / big.relative_to(downloads))
+    (folder / "nginx-mirror").mkdir()
+    samples = {}
+    seconds = args.serve_seconds
+    try:
+        for run in range(args.runs):
+            for tool in rotated(list(tools) + ["nginx"], run):
+                port = bench.free_port()
+                url = f"http://127.0.0.1:{port}"
+                if tool == "nginx":
+                    # Debian's defaults: a worker a core, access logged.
+                    process = bench.start_nginx(mirror, port, folder / "nginx-mirror", log=folder / "nginx.log",
+                                                workers="auto", connections=1024)
+                else:
+                    process = subprocess.Popen(
+                        [tools[tool], "serve", "--listen", f"127.0.0.1:{port}"],
+                        env=dict(env, FEEDSH_LIBRARY=str(libraries[tool]), FEEDSH_DOWNLOAD_DIR=str(downloads)),
+                        stdout=subprocess.DEVNULL, stderr=open(folder / "serve.log", "ab"))
+                try:
+                    wait_for_port(port, process, tool)
+                    if tool != "nginx":
+                        with urllib.request.urlopen(f"{url}/feeds/all.xml", timeout=60) as answer:
+                            feed = answer.read()
+                        if feed.count(b"<item>") != items + 1:
+                            raise SystemExit(f"bench: {tool}'s all.xml has {feed.count(b'<item>')} items")
+                        # The first run has feedsh first (nginx last): nginx
+                        # serves the bytes feedsh served from then on.
+                        if not (mirror / "feeds" / "all.xml").exists():
+                            (mirror / "feeds" / "all.xml").write_bytes(feed)
+                    status, headers = head(f"{url}/feeds/all.xml")
+                    tag = headers["ETag"]
+                    status, _ = head(f"{url}/feeds/all.xml", [f"If-None-Match: {tag}"])
+                    if status != 304:
+                        raise SystemExit(f"bench: {tool} answered a matching If-None-Match with {status}")
+                    polls = wrk(f"{url}/feeds/all.xml", 100, [f"If-None-Match: {tag}"], seconds)
+                    ranged = wrk(url + media, 10, ["Range: bytes=4096-"], seconds)
+                    if polls["bad"] or ranged["bad"]:
+                        raise SystemExit(f"bench: {tool} failed requests: {polls['bad']} polls, {ranged['bad']} ranges")
+                    peak = None
+                    if tool != "nginx":
+                        status = pathlib.Path(f"/proc/{process.pid}/status").read_text()
+                        peak = next(int(line.split()[1]) for line in status.splitlines()
+                                    if line.startswith("VmHWM:")) / 1024
+                    sample = {"rps": polls["rps"], "p99_ms": polls["p99_ms"],
+                              "bytes_per_poll": polls["bytes_per_s"] / polls["rps"],
+                              "range_mb_s": ranged["bytes_per_s"] / 1e6, "rss_mib": peak}
+                    samples.setdefault(tool, []).append(sample)
+                    print(f"bench: serve {tool:22} {polls['rps']:9.0f} polls/s p99 {polls['p99_ms']:7.2f} ms "
+                          f"({polls['requests']} polls, about {sample['bytes_per_poll']:.0f} B each), "
+                          f"ranges {sample['range_mb_s']:7.0f} MB/s, peak RSS {peak or 0:.1f} MiB", file=sys.stderr)
+                finally:
+                    process.terminate()
+                    process.wait(timeout=30)
+    finally:
+        if not os.environ.get("BENCH_KEEP"):
+            shutil.rmtree(downloads, ignore_errors=True)
+        shutil.rmtree(mirror, ignore_errors=True)
+    medians = {tool: {key: statistics.median(s[key] for s in runs) if runs[0][key] is not None else None
+                      for key in runs[0]} for tool, runs in samples.items()}
+    serves.append({"items": items, "media": LARGE_MEDIA, "tools": medians, "samples": samples})
+
+
 def size_row(args, scratch, env, sizes):
     """Bytes `make install` writes beside the floor's; appends to `sizes`."""
     shipped = pathlib.Path(args.feedsh).resolve().parent
@@ -349,7 +515,7 @@ def size_row(args, scratch, env, sizes):
     sizes.append({"installed": installed, "programs": programs, "floor": floor.stat().st_size})
 
 
-def report(rows, runs, out, sizes=()):
+def report(rows, runs, out, sizes=(), serves=()):
     lines = [
         f"Medians of {runs} runs, alternating, on {os.cpu_count()} cores. The ratio is feedsh's wall time "
         "(peak RSS for the start row) over the reference's.",
@@ -381,6 +547,27 @@ def report(rows, runs, out, sizes=()):
                   f"{size['installed'] / size['floor']:.2f} | ≤ 100 MB | {met} |",
                   f"| the floor: a static Foundation program, stripped | {size['floor'] / 1e6:.1f} | 1.00 | | |"]
         result["installed"] = size
+    for serve in serves:
+        nginx = serve["tools"]["nginx"]
+        lines += ["", f"`serve` of a library with {serve['items']:,} downloaded episodes against nginx serving the "
+                  "same bytes (the feed as feedsh served it, the same media file), wrk on the same two cores:", "",
+                  "| tool | polls/s (100 clients, If-None-Match) | p99 (ms) | ranged downloads (10 clients, MB/s) "
+                  "| peak RSS (MiB) | ratios to nginx | goal | met |", "|---|---:|---:|---:|---:|---|---|---|"]
+        for tool, m in serve["tools"].items():
+            ratios = goal = met = ""
+            if tool != "nginx":
+                polls, p99, ranges = m["rps"] / nginx["rps"], m["p99_ms"] / nginx["p99_ms"], \
+                    m["range_mb_s"] / nginx["range_mb_s"]
+                ratios = f"{polls:.2f}× polls, {p99:.2f}× p99, {ranges:.2f}× ranges"
+                goal = "≥ 0.5× polls, ≤ 2× p99, ≥ 0.8× ranges, ≤ 64 MiB"
+                met = "yes" if polls >= 0.5 and p99 <= 2 and ranges >= 0.8 and m["rss_mib"] <= 64 else "no"
+            rss = f"{m['rss_mib']:.1f}" if m["rss_mib"] is not None else ""
+            lines.append(f"| {tool} | {m['rps']:.0f} | {m['p99_ms']:.2f} | {m['range_mb_s']:.0f} | {rss} | {ratios} "
+                         f"| {goal} | {met} |")
+        work = ", ".join(f"{tool} about {m['bytes_per_poll']:.0f} B" for tool, m in serve["tools"].items())
+        lines += ["", f"Each poll was answered 304 (a HEAD with the tag checked it; wrk counted no other status): "
+                  f"bytes a poll, {work}."]
+        result["serve"] = serve
     notes = [f"- {row.name}, {tool}: {work}" for row in rows for tool, work in row.work.items()]
     if notes:
         lines += ["", "What each tool's last run did (requests from nginx's log; items from its own store):", ""] + notes
@@ -394,9 +581,10 @@ def report(rows, runs, out, sizes=()):
 def main():
     def options(parser):
         parser.add_argument("--only", action="append",
-                            choices=["download", "update", "sync", "start", "big", "size"],
+                            choices=["download", "update", "sync", "start", "big", "serve", "size"],
                             help="run only these rows (repeatable)")
         parser.add_argument("--baseline", help="another feedsh binary (an older build) to run beside this one")
+        parser.add_argument("--serve-seconds", type=int, default=10, help="how long wrk runs each load of serve")
 
     args = bench.arguments(__doc__, options)
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="feedsh-bench-goals-"))
@@ -405,16 +593,20 @@ def main():
     env = dict(os.environ, HOME=str(scratch), NO_COLOR="1", FEEDSH_DOWNLOAD_DIR=str(scratch / "downloads"))
     rows = []
     sizes = []
+    serves = []
     steps = {"download": download_row, "update": update_row, "sync": sync_row, "start": start_row, "big": big_feed_row}
     try:
         for name, step in steps.items():
             if not args.only or name in args.only:
                 step(args, scratch, env, rows)
+        if not args.only or "serve" in args.only:
+            serve_row(args, scratch, env, serves)
         if not args.only or "size" in args.only:
             size_row(args, scratch, env, sizes)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    report(rows, args.runs, pathlib.Path(args.out), sizes)
+        if not os.environ.get("BENCH_KEEP"):
+            shutil.rmtree(scratch, ignore_errors=True)
+    report(rows, args.runs, pathlib.Path(args.out), sizes, serves)
 
 
 if __name__ == "__main__":

@@ -62,16 +62,16 @@ def write_lookup(www, base):
     (www / "lookup.json").write_text(json.dumps({"resultCount": len(results), "results": results}))
 
 
-def start_nginx(www, port, scratch, extra="", log=None):
+def start_nginx(www, port, scratch, extra="", log=None, workers="1", connections=64):
     """nginx serving `www` on `port`; `extra` adds directives to its server block;
     with `log`, each request's status goes to that file, one a line."""
     conf = scratch / "nginx.conf"
     conf.write_text(f"""
 daemon off;
-worker_processes 1;
+worker_processes {workers};
 pid {scratch}/nginx.pid;
 error_log stderr error;
-events {{ worker_connections 64; }}
+events {{ worker_connections {connections}; }}
 http {{
     log_format status '$status $request_uri';
     access_log {f"{log} status" if log else "off"};
