@@ -348,6 +348,8 @@ let package = Package(
                 "FeedServer", "FeedServices", "FeedKit", "Library", "SocketTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // Channels without sockets, for the connection limit.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(

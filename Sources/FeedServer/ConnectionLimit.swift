@@ -20,13 +20,21 @@ import Synchronization
 final class ConnectionLimit: Sendable {
     /// At most this many connections are open.
     let capacity: Int
-    private let state = Mutex<(connections: [ObjectIdentifier: Tracked], clock: UInt64)>(([:], 0))
+    private let connections = Mutex<[ObjectIdentifier: Tracked]>([:])
+    /// The limit's own clock: a tick for each activity, which orders without
+    /// reading the time.
+    private let clock = Atomic<UInt64>(0)
 
     private struct Tracked {
         let channel: any Channel
-        /// When it last completed a request's head or wrote a response part: a
-        /// tick of the limit's own clock, which orders without reading the time.
-        var lastActive: UInt64
+        let activity: Activity
+    }
+
+    /// When a connection last completed a request's head or wrote a response
+    /// part: kept by its handler without a lock (every request touches it), read
+    /// under the lock only to choose a connection to close.
+    final class Activity: Sendable {
+        let last = Atomic<UInt64>(0)
     }
 
     init(capacity: Int) {
@@ -43,36 +51,35 @@ final class ConnectionLimit: Sendable {
     }
 
     /// How many are open now.
-    var count: Int { state.withLock { $0.connections.count } }
+    var count: Int { connections.withLock { $0.count } }
 
     /// Takes `channel` in; past the capacity, closes the connection that has
     /// been inactive longest (it may be `channel` itself when every other one
     /// is newer, which cannot happen: a new one is the newest).
-    func admit(_ channel: any Channel) {
-        let evicted: (any Channel)? = state.withLock { state in
-            state.clock += 1
-            state.connections[ObjectIdentifier(channel)] = Tracked(channel: channel, lastActive: state.clock)
-            guard state.connections.count > capacity else { return nil }
+    func admit(_ channel: any Channel, activity: Activity) {
+        touch(activity)
+        let evicted: (any Channel)? = connections.withLock { connections in
+            connections[ObjectIdentifier(channel)] = Tracked(channel: channel, activity: activity)
+            guard connections.count > capacity else { return nil }
             guard
-                let oldest = state.connections.filter({ $0.key != ObjectIdentifier(channel) })
-                    .min(by: { $0.value.lastActive < $1.value.lastActive })
+                let oldest = connections.filter({ $0.key != ObjectIdentifier(channel) })
+                    .min(by: {
+                        $0.value.activity.last.load(ordering: .relaxed) < $1.value.activity.last.load(ordering: .relaxed)
+                    })
             else { return nil }
-            state.connections[oldest.key] = nil
+            connections[oldest.key] = nil
             return oldest.value.channel
         }
         evicted?.close(promise: nil)
     }
 
-    /// `channel` did something a client's request or our answer is made of.
-    func touch(_ channel: any Channel) {
-        state.withLock { state in
-            state.clock += 1
-            state.connections[ObjectIdentifier(channel)]?.lastActive = state.clock
-        }
+    /// A connection did something a client's request or our answer is made of.
+    func touch(_ activity: Activity) {
+        activity.last.store(clock.wrappingAdd(1, ordering: .relaxed).newValue, ordering: .relaxed)
     }
 
     func remove(_ channel: any Channel) {
-        _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// The handler each connection's pipeline gets (after HTTP decoding: a
@@ -86,15 +93,16 @@ final class ConnectionLimit: Sendable {
         typealias OutboundOut = HTTPResponsePart
 
         let limit: ConnectionLimit
+        let activity = Activity()
 
         init(limit: ConnectionLimit) { self.limit = limit }
 
         func handlerAdded(context: ChannelHandlerContext) {
-            if context.channel.isActive { limit.admit(context.channel) }
+            if context.channel.isActive { limit.admit(context.channel, activity: activity) }
         }
 
         func channelActive(context: ChannelHandlerContext) {
-            limit.admit(context.channel)
+            limit.admit(context.channel, activity: activity)
             context.fireChannelActive()
         }
 
@@ -108,12 +116,12 @@ final class ConnectionLimit: Sendable {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            if case .head = unwrapInboundIn(data) { limit.touch(context.channel) }
+            if case .head = unwrapInboundIn(data) { limit.touch(activity) }
             context.fireChannelRead(data)
         }
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            limit.touch(context.channel)
+            limit.touch(activity)
             context.write(data, promise: promise)
         }
     }

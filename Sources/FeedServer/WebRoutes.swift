@@ -178,15 +178,20 @@ struct SecurityHeaders: RouterMiddleware {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; "
         + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
+    /// Made (and checked) once, not at every request.
+    static let fields: HTTPFields = [
+        .contentSecurityPolicy: policy, .init("X-Content-Type-Options")!: "nosniff",
+        .init("Referrer-Policy")!: "no-referrer",
+    ]
+
     func handle(
         _ request: Request,
         context: ServeContext,
         next: (Request, ServeContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.policy
-        response.headers[.init("X-Content-Type-Options")!] = "nosniff"
-        response.headers[.init("Referrer-Policy")!] = "no-referrer"
+        // Appended: no handler sets these (setting searched the fields for each).
+        response.headers.append(contentsOf: Self.fields)
         return response
     }
 }
