@@ -220,7 +220,8 @@ public struct FeedServer: Sendable {
         let link = base + request.uri.path
         // `resource` names what was asked for however it was spelt (`/feeds/2.xml`
         // and `/feeds/0002.xml` are one feed), so that the dates kept are one
-        // for each feed, not one for each path a client makes up.
+        // for each feed, not one for each path a client makes up. Described only
+        // for a render: describing an enum is reflection.
         let rendered = try await feeds.feed(link, version: catalog.version(of: choice), resource: "\(choice)") {
             try await catalog.feed(choice).map { RSSWriter.write($0, base: base, link: link) }
         }

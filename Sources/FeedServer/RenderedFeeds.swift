@@ -64,12 +64,12 @@ final class RenderedFeeds: Sendable {
     func feed(
         _ key: String,
         version: FeedVersion?,
-        resource: String,
+        resource: @autoclosure @escaping @Sendable () -> String,
         render: @escaping @Sendable () async throws -> String?
     ) async throws -> RenderedBody? {
         guard let version else {
             guard let text = try await render() else { return nil }
-            return await RenderedBody.make(text, resource: resource)
+            return await RenderedBody.make(text, resource: resource())
         }
         enum Found {
             case kept(RenderedBody?)
@@ -88,7 +88,7 @@ final class RenderedFeeds: Sendable {
                 // Not cancelled with the request that started it: others wait on it.
                 let task = Task<RenderedBody?, any Error> {
                     guard let text = try await render() else { return nil }
-                    return await RenderedBody.make(text, resource: resource)
+                    return await RenderedBody.make(text, resource: resource())
                 }
                 entries[key] = .rendering(version, task)
                 return .waiting(task)

@@ -125,8 +125,19 @@ public enum ServeFrontEnd {
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// One line on standard error, in one write (a line a request: no copy
+    /// into Data first).
     private static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        var line = line + "\n"
+        line.withUTF8 { bytes in
+            var left = UnsafeRawBufferPointer(bytes)
+            while !left.isEmpty {
+                let written = Glibc.write(2, left.baseAddress, left.count)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                left = UnsafeRawBufferPointer(rebasing: left[written...])
+            }
+        }
     }
 
     static func requestText(_ line: ServeLogLine) -> String {
