@@ -79,11 +79,48 @@ public protocol FeedFetching: Sendable {
         sink: FeedItemSink?
     ) async throws(FeedError) -> FeedClient.Outcome
 
+    /// The first read of a new subscription: `url` fetched unconditionally, its
+    /// first page kept in `spool` to be parsed where it is stored (pages after it
+    /// are fetched as an update's are). A fetcher may parse it instead.
+    func fetchFirstRead(
+        _ url: URL,
+        credentials: FeedCredentials?,
+        spool: SpooledFeed
+    ) async throws(FeedError) -> FirstRead
+
     /// Lets the network go.
     func shutdown() async throws
 }
 
+/// What the first read of a new subscription found.
+public enum FirstRead: Sendable {
+    /// The first page's body is in the spool, read from `base` (where the
+    /// redirects ended); `movedHere` is that URL when every hop was permanent.
+    case spooled(base: URL, etag: String?, lastModified: String?, movedHere: URL?)
+    /// The feed, parsed whole (every page), from a fetcher that does not spool.
+    case parsed(Feed, etag: String?, lastModified: String?, movedTo: URL?)
+    /// 304 (to a request that named no validators).
+    case notModified(movedTo: URL?)
+    /// 410: the feed is gone for good.
+    case gone
+}
+
 extension FeedFetching {
+    /// Parses the whole feed (every page) as ``fetch(_:etag:lastModified:credentials:sink:)``
+    /// does: a fetcher that does not spool (a test's fake).
+    public func fetchFirstRead(
+        _ url: URL,
+        credentials: FeedCredentials?,
+        spool: SpooledFeed
+    ) async throws(FeedError) -> FirstRead {
+        switch try await fetch(url, etag: nil, lastModified: nil, credentials: credentials, sink: nil) {
+        case .fetched(let feed, let etag, let lastModified, let movedTo):
+            .parsed(feed, etag: etag, lastModified: lastModified, movedTo: movedTo)
+        case .notModified(let movedTo): .notModified(movedTo: movedTo)
+        case .gone: .gone
+        }
+    }
+
     /// Fetches and parses the feed at `url` unconditionally, all of it at once.
     public func fetch(_ url: URL) async throws(FeedError) -> FeedClient.Outcome {
         try await fetch(url, etag: nil, lastModified: nil, credentials: nil, sink: nil)

@@ -64,7 +64,8 @@ final class ConnectionLimit: Sendable {
             guard
                 let oldest = connections.filter({ $0.key != ObjectIdentifier(channel) })
                     .min(by: {
-                        $0.value.activity.last.load(ordering: .relaxed) < $1.value.activity.last.load(ordering: .relaxed)
+                        $0.value.activity.last.load(ordering: .relaxed)
+                            < $1.value.activity.last.load(ordering: .relaxed)
                     })
             else { return nil }
             connections[oldest.key] = nil

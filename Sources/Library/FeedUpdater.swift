@@ -325,19 +325,61 @@ extension FeedUpdater {
             return (try await library.podcast(id) ?? stored, false, result)
         }
         var result = UpdateResult(podcastID: -1, title: title, status: .unchanged)
-        let outcome: FeedClient.Outcome
-        do throws(FeedError) {
-            outcome = try await client.fetch(feedURL, etag: nil, lastModified: nil, credentials: credentials, sink: nil)
+        let spool: SpooledFeed
+        do throws(SpooledFeed.SpoolError) {
+            spool = try SpooledFeed(in: URL(fileURLWithPath: library.path).deletingLastPathComponent())
         } catch {
-            result.status = Task.isCancelled ? .interrupted : .failed(.feed(error))
+            result.status = .failed(.library(Self.spoolFailure(error, library: library.path)))
             return (nil, true, result)
         }
-        let feed: Feed
+        let firstRead: FirstRead
+        do throws(FeedError) {
+            firstRead = try await client.fetchFirstRead(feedURL, credentials: credentials, spool: spool)
+        } catch {
+            if let refused = spool.writeFailure {
+                result.status = .failed(.library(Self.spoolFailure(refused, library: library.path)))
+            } else {
+                result.status = Task.isCancelled ? .interrupted : .failed(.feed(error))
+            }
+            return (nil, true, result)
+        }
+        let read: @Sendable (_ store: ([FeedItem]) throws -> Void) throws -> Feed
         let validators: (etag: String?, lastModified: String?)
-        let movedTo: URL?
-        switch outcome {
-        case .fetched(let fetched, let etag, let lastModified, let moved):
-            (feed, validators, movedTo) = (fetched, (etag, lastModified), moved)
+        let movedTo: @Sendable (Feed) -> URL?
+        // The spooled page's next page, and what went wrong reading it.
+        let spooled = SpooledRead()
+        switch firstRead {
+        case .parsed(let feed, let etag, let lastModified, let moved):
+            read = { store in
+                try store(feed.items)
+                var rest = feed
+                rest.items = []
+                return rest
+            }
+            (validators, movedTo) = ((etag, lastModified), { _ in moved })
+        case .spooled(let base, let etag, let lastModified, let movedHere):
+            read = { store in
+                var refused: (any Error)?
+                do throws(FeedParseError) {
+                    let feed = try spool.parse(url: base) { items in
+                        do {
+                            try store(items)
+                            return true
+                        } catch {
+                            refused = error
+                            return false
+                        }
+                    }
+                    spooled.nextPage.withLock { $0 = feed.nextPage.map { ($0, base) } }
+                    return feed
+                } catch {
+                    if let refused { throw refused }
+                    spooled.failure.withLock { $0 = .invalidFeed(url: base, detail: error.description) }
+                    throw error
+                }
+            }
+            validators = (etag, lastModified)
+            movedTo = { FeedClient.movedTo($0, from: feedURL, movedHere: movedHere) }
         case .gone:
             // No feed to subscribe to: refused as a 404 is.
             result.status = .failed(.feed(.httpStatus(410, url: feedURL)))
@@ -351,26 +393,78 @@ extension FeedUpdater {
             result.status = .interrupted
             return (nil, true, result)
         }
-        if !feed.title.isEmpty { result.title = feed.title }
         do throws(LibraryError) {
             let (podcast, created, arrived) = try await library.subscribe(
                 feedURL: feedURL,
                 title: title,
                 itunesID: itunesID,
                 credentials: credentials,
-                firstRead: feed,
+                reading: read,
                 validators: validators,
                 movedTo: movedTo,
                 trackIDs: trackIDs
             )
             result.podcastID = podcast.id ?? -1
+            result.title = podcast.title
             result.added = arrived
             result.status = .updated(newEpisodes: 0)
+            // A paged feed's later pages (RFC 5005), stored as an update stores
+            // what it reads: after the first page's commit, none of them new.
+            if created, let (next, first) = spooled.nextPage.withLock({ $0 }), let id = podcast.id {
+                result.added += await storePages(
+                    from: next,
+                    after: first,
+                    of: id,
+                    credentials: credentials,
+                    trackIDs: trackIDs
+                )
+            }
             return (podcast, created, result)
         } catch {
-            // Cancelled: the transaction was rolled back.
-            result.status = Task.isCancelled ? .interrupted : .failed(.library(error))
+            if let failure = spooled.failure.withLock({ $0 }) {
+                result.status = .failed(.feed(failure))
+            } else {
+                // Cancelled: the transaction was rolled back.
+                result.status = Task.isCancelled ? .interrupted : .failed(.library(error))
+            }
             return (nil, true, result)
         }
     }
+
+    /// The spool could not be made or written: the library's disk (full, or not
+    /// writable), said as the library's failure.
+    static func spoolFailure(_ error: SpooledFeed.SpoolError, library path: String) -> LibraryError {
+        error.diskFull ? .diskFull("write to", path: path) : LibraryError("write to", path: path, error)
+    }
+
+    /// Fetches the pages from `next` on (not `first` again) and stores their
+    /// items in batches, none of them new; returns how many arrived. A page that
+    /// fails ends it, as a paged feed's read does.
+    private func storePages(
+        from next: URL,
+        after first: URL,
+        of podcastID: Int64,
+        credentials: FeedCredentials?,
+        trackIDs: [String: Int64]
+    ) async -> Int {
+        guard next != first else { return 0 }
+        let arrived = Mutex(0)
+        let library = self.library
+        let sink: FeedItemSink = { items in
+            guard let count = try? library.storeItems(items, podcastID: podcastID, markNew: false, trackIDs: trackIDs)
+            else { return false }
+            arrived.withLock { $0 += count }
+            return true
+        }
+        _ = try? await client.fetch(next, etag: nil, lastModified: nil, credentials: credentials, sink: sink)
+        return arrived.withLock { $0 }
+    }
+}
+
+/// What reading a spooled first page found, shared with the transaction's thread.
+private final class SpooledRead: Sendable {
+    /// The next page, and the URL of the page that named it.
+    let nextPage = Mutex<(URL, URL)?>(nil)
+    /// The page was no feed: the feed's failure, not the library's.
+    let failure = Mutex<FeedError?>(nil)
 }

@@ -581,6 +581,41 @@ public final class Library: Sendable {
         trackIDs: [String: Int64] = [:],
         at now: Date = Date()
     ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool, arrived: Int) {
+        try await subscribe(
+            feedURL: feedURL,
+            title: title,
+            itunesID: itunesID,
+            credentials: credentials,
+            reading: { store in
+                try store(feed.items)
+                var rest = feed
+                rest.items = []
+                return rest
+            },
+            validators: validators,
+            movedTo: { _ in movedTo },
+            trackIDs: trackIDs,
+            at: now
+        )
+    }
+
+    /// The same, with the feed read inside the transaction: `read` parses it,
+    /// handing its items to `store` in batches as they come (stored there and
+    /// then, so that a feed of 200,000 items is never held), and returns it
+    /// without them; `movedTo` says, of that feed, where it moved. Whatever
+    /// `read` throws rolls everything back (and comes out as a library error:
+    /// a caller that needs it keeps it too).
+    public func subscribe(
+        feedURL: URL,
+        title: String,
+        itunesID: Int64? = nil,
+        credentials: FeedCredentials? = nil,
+        reading read: @escaping @Sendable (_ store: ([FeedItem]) throws -> Void) throws -> Feed,
+        validators: (etag: String?, lastModified: String?),
+        movedTo: @escaping @Sendable (Feed) -> URL?,
+        trackIDs: [String: Int64] = [:],
+        at now: Date = Date()
+    ) async throws(LibraryError) -> (podcast: StoredPodcast, created: Bool, arrived: Int) {
         try await write("write to") { db in
             if let existing = try StoredPodcast.filter(StoredPodcast.Columns.feedURL == feedURL.absoluteString)
                 .fetchOne(db)
@@ -595,8 +630,12 @@ public final class Library: Sendable {
                 try FeedCredentialRecord(podcastID: id, user: credentials.user, password: credentials.password)
                     .upsert(db)
             }
-            let arrived = try Self.store(feed, in: &podcast, validators: validators, trackIDs: trackIDs, now: now, db)
-            if let movedTo { _ = try Self.move(id, to: movedTo.absoluteString, db) }
+            var arrived = 0
+            let feed = try read { items in
+                arrived += try Self.upsert(items, podcastID: id, markNew: false, trackIDs: trackIDs, now: now, db)
+            }
+            arrived += try Self.store(feed, in: &podcast, validators: validators, trackIDs: trackIDs, now: now, db)
+            if let moved = movedTo(feed) { _ = try Self.move(id, to: moved.absoluteString, db) }
             return (try StoredPodcast.fetchOne(db, key: id) ?? podcast, true, arrived)
         }
     }

@@ -376,6 +376,72 @@ struct FeedUpdaterTests {
         await server.stop()
     }
 
+    /// A new subscription's first read is spooled to an unnamed file and parsed
+    /// inside its transaction: what it stores is what the feed parsed in memory
+    /// stores (mended bytes, gzip, encodings, a move, every page of a paged feed,
+    /// none of it new), a body that is no feed or breaks off leaves nothing, and
+    /// no file is left beside the library.
+    @Test func aSpooledFirstReadStoresWhatTheFeedHolds() async throws {
+        let server = try await FixtureServer.start(.init())
+        let client = FeedClient(retry: RetryPolicy(attempts: 1))
+        let spooled = try Library(path: temporaryLibraryPath())
+        let inMemory = try Library(path: temporaryLibraryPath())
+        let updater = FeedUpdater(library: spooled, client: client)
+        func stored(_ library: Library, _ id: Int64?) async throws -> [String] {
+            try await library.episodes(of: id ?? -1).map {
+                [
+                    $0.guid, $0.title, $0.summary ?? "", "\($0.published?.timeIntervalSince1970 ?? 0)",
+                    "\($0.seconds ?? 0)", $0.audioURL, $0.audioType ?? "", "\($0.isNew)",
+                ].joined(separator: "|")
+            }
+        }
+        for path in [
+            "/feeds/1386867488.xml", "/feeds/file/quirks.rss", "/fault/gzip/feeds/1000000002.xml",
+            "/feeds/file/bom.rss", "/feeds/file/cp1252.rss", "/feeds/file/latin1.rss", "/feeds/file/atom.xml",
+            "/feeds/moved.xml", "/feeds/paged.xml", "/feeds/generate?n=1200",
+        ] {
+            let url = server.url(path)
+            let subscribed = try await updater.subscribe(feedURL: url, title: path)
+            let podcast = try #require(subscribed.podcast, "\(path): \(subscribed.result.status)")
+            #expect(subscribed.result.status == .updated(newEpisodes: 0), "\(path)")
+            guard case .fetched(let feed, let etag, let lastModified, let movedTo) = try await client.fetch(url) else {
+                Issue.record("\(path) was not fetched")
+                continue
+            }
+            let reference = try await inMemory.subscribe(
+                feedURL: url,
+                title: path,
+                firstRead: feed,
+                validators: (etag, lastModified),
+                movedTo: movedTo
+            )
+            let episodes = try await stored(spooled, podcast.id)
+            #expect(episodes == (try await stored(inMemory, reference.podcast.id)), "\(path)")
+            #expect(subscribed.result.added == episodes.count, "\(path)")
+            #expect(podcast.feedURL == reference.podcast.feedURL && podcast.title == reference.podcast.title)
+            #expect(!episodes.isEmpty, "\(path)")
+        }
+        let paged = try await spooled.podcasts().first { $0.podcast.title == "Paged Feed" }
+        #expect(try await stored(spooled, paged?.podcast.id).count == 6)
+        // No feed, or a body cut off: nothing stored, the feed's failure said.
+        for path in ["/lookup?id=1386867488", "/fault/drop=1500/feeds/1000000004.xml"] {
+            let failed = try await updater.subscribe(feedURL: server.url(path), title: path)
+            #expect(failed.podcast == nil, "\(path)")
+            guard case .failed(.feed) = failed.result.status else {
+                Issue.record("\(path): \(failed.result.status)")
+                continue
+            }
+        }
+        #expect(try await spooled.podcasts().count == 10)
+        let folder = URL(fileURLWithPath: spooled.path).deletingLastPathComponent().path
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            !$0.hasPrefix("library.sqlite")
+        }
+        #expect(left.isEmpty, "\(left)")
+        try await client.shutdown()
+        await server.stop()
+    }
+
     /// A first read cancelled (Ctrl-C, `mcp`'s input closed) while the feed is
     /// on its way stores nothing: no empty subscription, nothing for sync.
     @Test func anInterruptedFirstReadLeavesNoSubscription() async throws {

@@ -26,9 +26,7 @@ final class ByteChannel: @unchecked Sendable {
     private var readerGone = false
     private var spaceWaiter: CheckedContinuation<Void, Never>?
     private var status: Stream.Status = .notOpen
-    private var sawFirstBytes = false
-    private var isUTF16 = false
-    private var mender = XMLMender()
+    private var filter = FeedBytes()
 
     init(capacity: Int = 1 << 20) {
         self.capacity = capacity
@@ -38,7 +36,7 @@ final class ByteChannel: @unchecked Sendable {
     init(contents data: Data) {
         capacity = max(1, data.count)
         data.withUnsafeBytes { append($0) }
-        mender.finish(into: &buffer)
+        filter.finish(into: &buffer)
         finished = true
     }
 
@@ -72,26 +70,18 @@ final class ByteChannel: @unchecked Sendable {
     /// Adds bytes, dropping forbidden controls; `condition` is locked (or the
     /// channel not yet shared).
     private func append(_ bytes: UnsafeRawBufferPointer) {
-        if !sawFirstBytes, let first = bytes.first {
-            sawFirstBytes = true
-            isUTF16 = first == 0xFE || first == 0xFF
-        }
         if readOffset > 0, readOffset >= buffer.count / 2 {
             buffer.removeFirst(readOffset)
             readOffset = 0
         }
-        if isUTF16 {
-            buffer.append(contentsOf: bytes)
-        } else {
-            mender.mend(bytes, into: &buffer)
-        }
+        filter.take(bytes, into: &buffer)
     }
 
     /// No more bytes will come; `failure` says why when the body broke off (the
     /// parser then reads an error, not the end of the document).
     func finish(failure: String? = nil) {
         locked {
-            if !isUTF16 { mender.finish(into: &buffer) }
+            filter.finish(into: &buffer)
             finished = true
             self.failure = failure.map {
                 NSError(domain: "feedsh.feed-body", code: 1, userInfo: [NSLocalizedDescriptionKey: $0])
@@ -173,5 +163,98 @@ final class ChannelStream: InputStream {
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
         channel.read(buffer, maxLength: maxLength)
+    }
+}
+
+/// A feed's bytes on their way to the parser: mended (``XMLMender``) unless the
+/// document is UTF-16 (its BOM says so), whichever way they come (the network's
+/// ``ByteChannel``, a spooled first read's ``FeedFileStream``).
+struct FeedBytes {
+    private var sawFirstBytes = false
+    private var isUTF16 = false
+    private var mender = XMLMender()
+
+    /// Appends `bytes`, mended, to `out`.
+    mutating func take(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        if !sawFirstBytes, let first = bytes.first {
+            sawFirstBytes = true
+            isUTF16 = first == 0xFE || first == 0xFF
+        }
+        if isUTF16 {
+            out.append(contentsOf: bytes)
+        } else {
+            mender.mend(bytes, into: &out)
+        }
+    }
+
+    /// The document ended: what waited for more bytes goes to `out`.
+    mutating func finish(into out: inout [UInt8]) {
+        if !isUTF16 { mender.finish(into: &out) }
+    }
+}
+
+/// A feed's body in an open file, read from its start and mended on the way as
+/// ``ByteChannel`` mends the network's: what `XMLParser` reads when a new
+/// subscription's first read is parsed from where it was spooled.
+final class FeedFileStream: InputStream {
+    private let descriptor: Int32
+    private var filter = FeedBytes()
+    private var pending: [UInt8] = []
+    private var offset = 0
+    private var atEnd = false
+    private var failure: NSError?
+    private var status: Stream.Status = .notOpen
+
+    /// Reads `descriptor` (open for reading) from byte 0; it stays the caller's.
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        super.init(data: Data())
+    }
+
+    override func open() {
+        status = lseek(descriptor, 0, SEEK_SET) == 0 ? .open : .error
+        if status == .error {
+            failure = Self.error("the spooled feed cannot be read: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    override func close() { status = .closed }
+    override var streamStatus: Stream.Status { status }
+    override var hasBytesAvailable: Bool { offset < pending.count || !atEnd }
+    /// Overridden, as ``ChannelStream``'s: the inherited getter traps here.
+    override var streamError: (any Error)? { failure }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+        guard failure == nil else { return -1 }
+        while offset == pending.count, !atEnd {
+            pending.removeAll(keepingCapacity: true)
+            offset = 0
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = Self.error("the spooled feed cannot be read: \(String(cString: strerror(errno)))")
+                status = .error
+                return -1
+            }
+            if count == 0 {
+                filter.finish(into: &pending)
+                atEnd = true
+            } else {
+                chunk.withUnsafeBytes { filter.take(UnsafeRawBufferPointer(rebasing: $0[..<count]), into: &pending) }
+            }
+        }
+        guard offset < pending.count else {
+            status = .atEnd
+            return 0
+        }
+        let count = min(maxLength, pending.count - offset)
+        pending.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + offset, count: count) }
+        offset += count
+        return count
+    }
+
+    private static func error(_ text: String) -> NSError {
+        NSError(domain: "feedsh.feed-body", code: 2, userInfo: [NSLocalizedDescriptionKey: text])
     }
 }

@@ -72,7 +72,7 @@ public final class FeedClient: FeedFetching {
         sink: FeedItemSink? = nil
     ) async throws(FeedError) -> Outcome {
         let auth = credentials.map { Authentication(credentials: $0, origin: url.origin) }
-        let first = try await get(url, etag: etag, lastModified: lastModified, auth: auth, sink: sink)
+        let first = try await get(url, etag: etag, lastModified: lastModified, auth: auth, body: .parse(sink))
         let movedHere = first.movedPermanently ? first.finalURL : nil
         switch first.status {
         case 304: return .notModified(movedTo: movedHere)
@@ -89,7 +89,7 @@ public final class FeedClient: FeedFetching {
             // failure is noted on the feed.
             let response: Response
             do {
-                response = try await get(page, etag: nil, lastModified: nil, auth: auth, sink: sink)
+                response = try await get(page, etag: nil, lastModified: nil, auth: auth, body: .parse(sink))
             } catch {
                 feed.warnings.append("page \(pages + 1) of the feed could not be read: \(error.description)")
                 break
@@ -104,8 +104,47 @@ public final class FeedClient: FeedFetching {
             next = more.nextPage
             pages += 1
         }
-        let moved = feed.newFeedURL.flatMap { $0 == url ? nil : $0 } ?? movedHere
-        return .fetched(feed, etag: first.etag, lastModified: first.lastModified, movedTo: moved)
+        return .fetched(
+            feed,
+            etag: first.etag,
+            lastModified: first.lastModified,
+            movedTo: Self.movedTo(feed, from: url, movedHere: movedHere)
+        )
+    }
+
+    /// Where the feed read from `url` moved for good: the `itunes:new-feed-url`
+    /// it names (other than `url`), else the URL every hop's 301/308 led to.
+    public static func movedTo(_ feed: Feed, from url: URL, movedHere: URL?) -> URL? {
+        feed.newFeedURL.flatMap { $0 == url ? nil : $0 } ?? movedHere
+    }
+
+    public func fetchFirstRead(
+        _ url: URL,
+        credentials: FeedCredentials?,
+        spool: SpooledFeed
+    ) async throws(FeedError) -> FirstRead {
+        let auth = credentials.map { Authentication(credentials: $0, origin: url.origin) }
+        let first = try await get(url, etag: nil, lastModified: nil, auth: auth, body: .spool(spool))
+        let movedHere = first.movedPermanently ? first.finalURL : nil
+        switch first.status {
+        case 304: return .notModified(movedTo: movedHere)
+        case 410: return .gone
+        default:
+            return .spooled(
+                base: first.finalURL,
+                etag: first.etag,
+                lastModified: first.lastModified,
+                movedHere: movedHere
+            )
+        }
+    }
+
+    /// What becomes of a 200's body.
+    enum Body {
+        /// Parsed as it arrives, its items to the sink when there is one.
+        case parse(FeedItemSink?)
+        /// Written to the spool as it arrives, to be parsed later.
+        case spool(SpooledFeed)
     }
 
     /// Credentials and the one origin they may go to.
@@ -131,7 +170,7 @@ public final class FeedClient: FeedFetching {
         etag: String?,
         lastModified: String?,
         auth: Authentication? = nil,
-        sink: FeedItemSink? = nil
+        body: Body = .parse(nil)
     ) async throws(FeedError) -> Response {
         try HTTPFetcher.refuseUnfetchable(url)
         var attempt = 1
@@ -142,7 +181,7 @@ public final class FeedClient: FeedFetching {
                     etag: etag,
                     lastModified: lastModified,
                     auth: auth,
-                    sink: sink
+                    body: body
                 )
             } catch let failure as Retryable {
                 guard attempt < retry.attempts else { throw failure.error }
@@ -164,21 +203,72 @@ public final class FeedClient: FeedFetching {
     /// feed's error: the parser is told the body failed (it never reads a cut-off
     /// document as whole), and the error says what arrived.
     private func parse(_ response: HTTPClientResponse, url: URL, sink: FeedItemSink?) async throws -> Feed {
+        let declared = try declaredLength(of: response, url: url)
+        let channel = ByteChannel()
+        async let parsed = FeedParser.parse(channel, url: url, sink: sink)
+        let received = await receive(response, url: url, declared: declared) { chunk in
+            await channel.write(Array(chunk.readableBytesView))
+        }
+        channel.finish(failure: received.failure?.description)
+        let result = await parsed
+        if let failure = received.failure {
+            if received.retryable { throw Retryable(error: failure, retryAfter: nil) }
+            throw failure
+        }
+        switch result {
+        case .success(let feed): return feed
+        case .failure(let error): throw FeedError.invalidFeed(url: url, detail: error.description)
+        }
+    }
+
+    /// Writes the body to `spool` as it arrives (from its start again at each
+    /// attempt), within the limits ``parse(_:url:sink:)`` keeps. A write the disk
+    /// refused ends it; the spool says why.
+    private func spool(_ response: HTTPClientResponse, url: URL, to spool: SpooledFeed) async throws {
+        let declared = try declaredLength(of: response, url: url)
+        guard spool.begin() else {
+            throw FeedError.transport(url: url, detail: spool.writeFailure?.description ?? "the feed cannot be kept")
+        }
+        let received = await receive(response, url: url, declared: declared) { spool.write($0) }
+        if let failure = received.failure {
+            if received.retryable { throw Retryable(error: failure, retryAfter: nil) }
+            throw failure
+        }
+        if received.stopped {
+            throw FeedError.transport(url: url, detail: spool.writeFailure?.description ?? "the feed cannot be kept")
+        }
+    }
+
+    /// The body's Content-Length when it says what will arrive (not for a body
+    /// decompressed on the way: it counts the bytes as sent); a body declared
+    /// past ``sizeLimit`` is refused before it is read.
+    private func declaredLength(of response: HTTPClientResponse, url: URL) throws(FeedError) -> (
+        encoded: Bool, declared: Int?
+    ) {
         let encoded = response.headers.first(name: "Content-Encoding").map { !$0.isEmpty && $0 != "identity" } ?? false
-        // Content-Length counts the bytes as sent: it says what to expect only of a
-        // body that is not decompressed on the way.
         let declared = encoded ? nil : response.headers.first(name: "Content-Length").flatMap { Int($0) }
         if let declared, declared > sizeLimit {
             throw FeedError.bodyTooLarge(url: url, limit: sizeLimit)
         }
-        let channel = ByteChannel()
-        async let parsed = FeedParser.parse(channel, url: url, sink: sink)
+        return (encoded, declared)
+    }
+
+    /// Hands the body to `take` a chunk at a time as it arrives, up to
+    /// ``sizeLimit`` bytes as sent and as decompressed, within the request's time.
+    /// Returns why it broke off (if it did), whether that is worth another try,
+    /// and whether `take` stopped taking (false: a parser that refused the
+    /// document, a full disk), which is no failure of the body's.
+    private func receive(
+        _ response: HTTPClientResponse,
+        url: URL,
+        declared: (encoded: Bool, declared: Int?),
+        take: (ByteBuffer) async -> Bool
+    ) async -> (failure: FeedError?, retryable: Bool, stopped: Bool) {
+        let (encoded, declared) = declared
         var total = 0
         var failure: FeedError?
         var retryable = false
-        // The parser stopped reading (a malformed document, or a refusal): what it
-        // says is the error, not the bytes it did not take.
-        var parserStopped = false
+        var stopped = false
         // The whole body within the request's time (AsyncHTTPClient's deadline
         // ends with the head): a server sending a byte at a time holds no update.
         let start = ContinuousClock.now
@@ -196,8 +286,8 @@ public final class FeedClient: FeedFetching {
                         : .bodyTooLarge(url: url, limit: sizeLimit)
                     break
                 }
-                guard await channel.write(Array(chunk.readableBytesView)) else {
-                    parserStopped = true
+                guard await take(chunk) else {
+                    stopped = true
                     break
                 }
             }
@@ -212,20 +302,11 @@ public final class FeedClient: FeedFetching {
             failure = network.code == .transport ? .truncated(url: url, received: total, expected: declared) : network
             retryable = true
         }
-        if failure == nil, !parserStopped, let declared, total < declared {
+        if failure == nil, !stopped, let declared, total < declared {
             failure = .truncated(url: url, received: total, expected: declared)
             retryable = true
         }
-        channel.finish(failure: failure?.description)
-        let result = await parsed
-        if let failure {
-            if retryable { throw Retryable(error: failure, retryAfter: nil) }
-            throw failure
-        }
-        switch result {
-        case .success(let feed): return feed
-        case .failure(let error): throw FeedError.invalidFeed(url: url, detail: error.description)
-        }
+        return (failure, retryable, stopped)
     }
 
     /// A failure worth another try (5xx, 429, a dropped connection).
@@ -239,7 +320,7 @@ public final class FeedClient: FeedFetching {
         etag: String?,
         lastModified: String?,
         auth: Authentication?,
-        sink: FeedItemSink?
+        body: Body
     ) async throws -> Response {
         var url = start
         var permanent = true
@@ -294,7 +375,13 @@ public final class FeedClient: FeedFetching {
                 url = next
                 continue
             case 200, 304, 410:
-                let feed = status == 200 ? try await parse(response, url: url, sink: sink) : nil
+                var feed: Feed?
+                if status == 200 {
+                    switch body {
+                    case .parse(let sink): feed = try await parse(response, url: url, sink: sink)
+                    case .spool(let spool): try await self.spool(response, url: url, to: spool)
+                    }
+                }
                 return Response(
                     status: status,
                     feed: feed,

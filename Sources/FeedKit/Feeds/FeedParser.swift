@@ -117,7 +117,23 @@ public enum FeedParser {
         }
     }
 
-    private static func parse(_ parser: XMLParser, url: URL, sink: FeedItemSink? = nil) throws(FeedParseError) -> Feed {
+    /// Parses the feed spooled to `descriptor` (from its first byte) on this
+    /// thread, its items going to `sink` in batches as they are parsed: a new
+    /// subscription's first read, stored as it is read inside one transaction.
+    /// The feed comes back without its items.
+    static func parse(
+        descriptor: Int32,
+        url: URL,
+        sink: ([FeedItem]) -> Bool
+    ) throws(FeedParseError) -> Feed {
+        try withoutActuallyEscaping(sink) { sink throws(FeedParseError) in
+            try parse(XMLParser(stream: FeedFileStream(descriptor: descriptor)), url: url, sink: sink)
+        }
+    }
+
+    private static func parse(_ parser: XMLParser, url: URL, sink: (([FeedItem]) -> Bool)? = nil)
+        throws(FeedParseError) -> Feed
+    {
         let handler = FeedHandler(base: url, sink: sink)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
@@ -233,12 +249,12 @@ private final class FeedHandler: NSObject, XMLParserDelegate {
     private let base: URL
 
     /// Where items go in batches, if anywhere.
-    private let sink: FeedItemSink?
+    private let sink: (([FeedItem]) -> Bool)?
     static let batchSize = 250
     /// The sink said stop.
     private(set) var sinkRefused = false
 
-    init(base: URL, sink: FeedItemSink? = nil) {
+    init(base: URL, sink: (([FeedItem]) -> Bool)? = nil) {
         self.base = base
         self.sink = sink
     }
