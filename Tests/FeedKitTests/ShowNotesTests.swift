@@ -61,4 +61,21 @@ import Testing
                 == #"<p>See <a href="https://example.org" rel="noopener noreferrer nofollow" target="_blank">this</a></p>"#
         )
     }
+
+    /// The byte check that skips converting plain paragraphs gives what the
+    /// conversion itself would: markup exactly when the converted notes are rich.
+    @Test func skippingPlainParagraphsChangesNothing() {
+        let notes = [
+            "<p>Just words &amp; more.</p>", "<P>Upper</P><BR/>", "<EM>loud</EM>", "<Strong>x</Strong>",
+            "<A HREF='https://example.org'>link</A>", "<a href='javascript:alert(1)'>no</a>", "<b2>not bold</b2>",
+            "<li>one", "<ul><LI>two</LI></ul>", "a < b and c > d", "<!-- <em>hidden</em> -->", "&lt;em&gt;text",
+            "<script><em>x</em></script>", "<ém>accent</ém>", "<İ>dotted</İ>", "<pre>code</pre>", "<blockquote>q",
+            "<code>c</code>", "<i>it</i>", "<p>x</p><div><span>y</span></div>", "<p>line<br>line</p>",
+        ]
+        for text in notes {
+            let converted = ShowNotes.html(text)
+            let expected = ShowNotes.isRich(converted) ? converted : nil
+            #expect(ShowNotes.markup(text) == expected, "\(text)")
+        }
+    }
 }
