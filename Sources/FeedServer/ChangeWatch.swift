@@ -82,8 +82,10 @@ final class ChangeWatch: Sendable {
         IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE_SELF
         | IN_MOVE_SELF
 
+    /// Adds `events` to what `path` is watched for (IN_MASK_ADD: the library may
+    /// live in the download folder, and one folder is one watch).
     private func watch(_ path: String, events: Int32, in descriptor: Int32) -> Int32 {
-        inotify_add_watch(descriptor, path, UInt32(events | IN_ONLYDIR))
+        inotify_add_watch(descriptor, path, UInt32(events | IN_ONLYDIR) | UInt32(IN_MASK_ADD))
     }
 
     /// Each podcast folder in the download folder, watched (again: a folder
@@ -135,8 +137,8 @@ final class ChangeWatch: Sendable {
         if event.wd == state.libraryFolder {
             let file = (library as NSString).lastPathComponent
             if name == file || name == file + "-wal" { state.count &+= 1 }
-            return
         }
+        guard event.wd == state.root || state.folders[event.wd] != nil else { return }
         if event.wd == state.root, mask & IN_ISDIR != 0, mask & (IN_CREATE | IN_MOVED_TO) != 0,
             !name.hasPrefix(".")
         {

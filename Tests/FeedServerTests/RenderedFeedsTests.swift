@@ -132,6 +132,27 @@ import Testing
         #expect(watch.current() != nil)
     }
 
+    /// A library kept in the download folder itself: one folder, one watch,
+    /// and both its commits and a new podcast folder still count.
+    @Test func aLibraryInsideTheDownloadFolderIsWatchedToo() throws {
+        let downloads = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedsh-watch-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        let watch = ChangeWatch(downloads: downloads, library: downloads.appendingPathComponent("library.sqlite"))
+        let start = try #require(watch.current())
+        try Data(count: 10).write(to: downloads.appendingPathComponent("library.sqlite-wal"))
+        let committed = try #require(watch.current())
+        #expect(committed != start)
+        let podcast = downloads.appendingPathComponent("7")
+        try FileManager.default.createDirectory(at: podcast, withIntermediateDirectories: true)
+        let folder = try #require(watch.current())
+        #expect(folder != committed)
+        try Data(count: 10).write(to: podcast.appendingPathComponent("3.mp3"))
+        #expect(watch.current() != folder)
+    }
+
     /// Without a version every request renders; a render that fails is not kept.
     @Test func noVersionRendersEachTimeAndAFailureIsNotKept() async throws {
         let feeds = RenderedFeeds()
