@@ -230,17 +230,19 @@ public struct FeedServer: Sendable {
     }
 
     /// A body with its strong ETag and Last-Modified; a matching `If-None-Match`
-    /// (or, without one, an `If-Modified-Since` not before it) gets a 304.
+    /// (or, without one, an `If-Modified-Since` not before it) gets a 304 with
+    /// the validators and caching only (RFC 9110 15.4.5: a cache keeps the rest
+    /// of what it stored), which is most of what `serve` answers.
     static func conditional(_ request: Request, _ rendered: RenderedBody, type: String) -> Response {
         let tag = rendered.tag
         let modified = rendered.modified
-        var headers: HTTPFields = [
-            .contentType: type, .eTag: tag, .lastModified: rendered.lastModified, .cacheControl: "no-cache",
-        ]
+        var headers: HTTPFields = [.eTag: tag, .lastModified: rendered.lastModified, .cacheControl: "no-cache"]
         if let match = request.headers[.ifNoneMatch] {
-            if match.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*"
-            }) {
+            if match == tag
+                || match.split(separator: ",").contains(where: {
+                    $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*"
+                })
+            {
                 return Response(status: .notModified, headers: headers)
             }
         } else if let since = request.headers[.ifModifiedSince], let date = HTTPDate.parse(since),
@@ -248,6 +250,7 @@ public struct FeedServer: Sendable {
         {
             return Response(status: .notModified, headers: headers)
         }
+        headers[.contentType] = type
         headers[.contentLength] = String(rendered.body.readableBytes)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: rendered.body))
     }

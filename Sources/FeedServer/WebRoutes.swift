@@ -190,6 +190,8 @@ struct SecurityHeaders: RouterMiddleware {
         next: (Request, ServeContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
+        // Not on a 304: a browser keeps the headers it stored with the page.
+        guard response.status != .notModified else { return response }
         // Appended: no handler sets these (setting searched the fields for each).
         response.headers.append(contentsOf: Self.fields)
         return response
