@@ -14,8 +14,10 @@ final class ChangeWatch: Sendable {
     /// What is watched, and the events not yet read.
     private struct State {
         var descriptor: Int32 = -1
-        /// The watches of the download folder's podcast folders (and the root's).
+        /// The watches of the download folder's podcast folders, by descriptor.
         var folders: [Int32: String] = [:]
+        /// The download folder's watch, and the library's folder's (one and the
+        /// same when the library lives there); -1 until the folder is there.
         var root: Int32 = -1
         var libraryFolder: Int32 = -1
         var count: UInt64 = 0

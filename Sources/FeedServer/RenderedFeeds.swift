@@ -94,9 +94,10 @@ final class RenderedFeeds: Sendable {
                 return .waiting(task)
             }
         }
-        guard case .waiting(let task) = found else {
-            if case .kept(let body) = found { return body }
-            return nil
+        let task: Task<RenderedBody?, any Error>
+        switch found {
+        case .kept(let body): return body
+        case .waiting(let rendering): task = rendering
         }
         do {
             let body = try await task.value
