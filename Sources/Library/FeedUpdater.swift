@@ -350,13 +350,7 @@ extension FeedUpdater {
         let spooled = SpooledRead()
         switch firstRead {
         case .parsed(let feed, let etag, let lastModified, let moved):
-            read = { store in
-                try store(feed.items)
-                var rest = feed
-                rest.items = []
-                return rest
-            }
-            (validators, movedTo) = ((etag, lastModified), { _ in moved })
+            (read, validators, movedTo) = (Library.reading(feed), (etag, lastModified), { _ in moved })
         case .spooled(let base, let etag, let lastModified, let movedHere):
             read = { store in
                 var refused: (any Error)?

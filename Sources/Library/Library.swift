@@ -586,17 +586,24 @@ public final class Library: Sendable {
             title: title,
             itunesID: itunesID,
             credentials: credentials,
-            reading: { store in
-                try store(feed.items)
-                var rest = feed
-                rest.items = []
-                return rest
-            },
+            reading: Self.reading(feed),
             validators: validators,
             movedTo: { _ in movedTo },
             trackIDs: trackIDs,
             at: now
         )
+    }
+
+    /// A first read of a feed already parsed whole, for
+    /// ``subscribe(feedURL:title:itunesID:credentials:reading:validators:movedTo:trackIDs:at:)``:
+    /// its items stored at once, the feed returned without them.
+    public static func reading(_ feed: Feed) -> @Sendable (_ store: ([FeedItem]) throws -> Void) throws -> Feed {
+        { store in
+            try store(feed.items)
+            var rest = feed
+            rest.items = []
+            return rest
+        }
     }
 
     /// The same, with the feed read inside the transaction: `read` parses it,

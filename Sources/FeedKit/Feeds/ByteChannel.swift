@@ -200,6 +200,8 @@ final class FeedFileStream: InputStream {
     private let descriptor: Int32
     private var filter = FeedBytes()
     private var pending: [UInt8] = []
+    /// What one read of the file takes, kept for the stream's life.
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
     private var offset = 0
     private var atEnd = false
     private var failure: NSError?
@@ -229,7 +231,6 @@ final class FeedFileStream: InputStream {
         while offset == pending.count, !atEnd {
             pending.removeAll(keepingCapacity: true)
             offset = 0
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }

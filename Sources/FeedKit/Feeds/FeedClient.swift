@@ -226,17 +226,17 @@ public final class FeedClient: FeedFetching {
     /// refused ends it; the spool says why.
     private func spool(_ response: HTTPClientResponse, url: URL, to spool: SpooledFeed) async throws {
         let declared = try declaredLength(of: response, url: url)
-        guard spool.begin() else {
-            throw FeedError.transport(url: url, detail: spool.writeFailure?.description ?? "the feed cannot be kept")
+        // The disk refused (the updater reports the spool's own failure).
+        let refused = {
+            FeedError.transport(url: url, detail: spool.writeFailure?.description ?? "the feed cannot be kept")
         }
+        guard spool.begin() else { throw refused() }
         let received = await receive(response, url: url, declared: declared) { spool.write($0) }
         if let failure = received.failure {
             if received.retryable { throw Retryable(error: failure, retryAfter: nil) }
             throw failure
         }
-        if received.stopped {
-            throw FeedError.transport(url: url, detail: spool.writeFailure?.description ?? "the feed cannot be kept")
-        }
+        if received.stopped { throw refused() }
     }
 
     /// The body's Content-Length when it says what will arrive (not for a body

@@ -10,6 +10,8 @@ import Synchronization
 /// is slow.
 public final class SpooledFeed: Sendable {
     let descriptor: Int32
+    /// Where it was made (unlinked since): what an error names.
+    let path: String
     /// Why a write failed (errno), once one has: the updater's failure, not the feed's.
     private let failed = Mutex<Int32?>(nil)
 
@@ -20,6 +22,7 @@ public final class SpooledFeed: Sendable {
         guard descriptor >= 0 else { throw SpoolError(path: path, code: errno) }
         unlink(path)
         self.descriptor = descriptor
+        self.path = path
     }
 
     deinit { close(descriptor) }
@@ -35,7 +38,7 @@ public final class SpooledFeed: Sendable {
 
     /// Why a write failed, when one did.
     public var writeFailure: SpoolError? {
-        failed.withLock { $0 }.map { SpoolError(path: "the library's folder", code: $0) }
+        failed.withLock { $0 }.map { SpoolError(path: path, code: $0) }
     }
 
     /// Empties the file for a new attempt of the request. False when it cannot be.
