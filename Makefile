@@ -13,17 +13,16 @@ DESTDIR ?=
 # test): the Swift runtime linked in statically, so it runs where no toolchain is
 # installed and starts 5 MiB lighter; each function in its own section, so that
 # lld can lay out first the ones a start runs (Linker/feedsh.order), which spares
-# another 4 MiB (docs/performance.md, "Start").
-RELEASE := -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections
-# feedsh and the helpers it runs from its own folder: feedsh-mcp (for `feedsh mcp`)
-# and feedsh-urlsession (for `--engine urlsession`). Each keeps FoundationNetworking
-# and libcurl out of every start of feedsh (docs/performance.md, "Start").
-PROGRAMS := feedsh feedsh-mcp feedsh-urlsession
-# What ships: the release binaries without their symbol tables and debug
-# information (strip), more than half of each binary's size; make install copies
-# these and the release half of make test runs them, from a folder of the release
-# build's own. The unstripped ones stay beside it for profiles and
-# Scripts/symbol-order.py.
+# another 4 MiB (docs/performance.md, "Start"); and libcurl not linked: FoundationNetworking
+# (--engine urlsession, and the MCP SDK) calls it through CurlOnDemand, which loads it on
+# the first call, so that no start of feedsh loads it and the thirty-odd libraries under
+# it, 6 MiB (docs/performance.md, "Installed size").
+RELEASE := -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc curl
+# What ships: the release binary without its symbol table and debug information
+# (strip), more than half of its size; make install copies it and the release half
+# of make test runs it, from a folder of the release build's own. The unstripped one
+# stays beside it for profiles and Scripts/symbol-order.py.
 SHIPPED := .build/release/shipped
 
 all: build
@@ -102,7 +101,7 @@ test: test-deps lint
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) Scripts/test-within 600 --skip-build --skip EndToEndTests
 	SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
-	for program in $(PROGRAMS); do $(SWIFT) build $(RELEASE) --product $$program || exit 1; done
+	$(SWIFT) build $(RELEASE) --product feedsh
 	$(MAKE) --no-print-directory strip
 	FEEDSH_BINARY=$(CURDIR)/$(SHIPPED)/feedsh SWIFT=$(SWIFT) Scripts/test-within 1200 --skip-build --filter EndToEndTests
 
@@ -134,13 +133,13 @@ man: build
 	mv .build/feedsh.1 feedsh.1
 
 release: deps
-	for program in $(PROGRAMS); do $(SWIFT) build $(RELEASE) --product $$program || exit 1; done
+	$(SWIFT) build $(RELEASE) --product feedsh
 	$(MAKE) --no-print-directory strip
 
-# The release binaries as they ship (SHIPPED), from the last release build.
+# The release binary as it ships (SHIPPED), from the last release build.
 strip:
 	mkdir -p $(SHIPPED)
-	for program in $(PROGRAMS); do strip -o $(SHIPPED)/$$program .build/release/$$program || exit 1; done
+	strip -o $(SHIPPED)/feedsh .build/release/feedsh
 
 # make install PREFIX=$HOME/.local (DESTDIR for packaging).
 install: release
@@ -148,7 +147,9 @@ install: release
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	for program in $(PROGRAMS); do install -m 755 $(SHIPPED)/$$program $(DESTDIR)$(PREFIX)/bin/$$program; done
+	install -m 755 $(SHIPPED)/feedsh $(DESTDIR)$(PREFIX)/bin/feedsh
+	# The helper programs of older versions, in feedsh now.
+	rm -f $(DESTDIR)$(PREFIX)/bin/feedsh-mcp $(DESTDIR)$(PREFIX)/bin/feedsh-urlsession
 	install -m 644 feedsh.1 $(DESTDIR)$(PREFIX)/share/man/man1/feedsh.1
 	install -m 644 completions/feedsh.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/feedsh
 	install -m 644 completions/_feedsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_feedsh

@@ -31,11 +31,9 @@ let package = Package(
     name: "feedsh",
     platforms: [.macOS(.v15)],
     products: [
+        // One program: `feedsh mcp` and the urlsession engine's helper are feedsh
+        // too (docs/performance.md, "Installed size").
         .executable(name: "feedsh", targets: ["feedsh"]),
-        // Helpers feedsh runs, installed beside it: each keeps a library that only
-        // one feature needs out of every start of feedsh (docs/performance.md).
-        .executable(name: "feedsh-mcp", targets: ["feedsh-mcp"]),
-        .executable(name: "feedsh-urlsession", targets: ["feedsh-urlsession"]),
         .library(name: "FeedKit", targets: ["FeedKit"]),
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
     ],
@@ -71,7 +69,9 @@ let package = Package(
             name: "feedsh",
             dependencies: [
                 "WebBasics",
+                "Assistant",
                 "CFileIO",
+                "Downloads",
                 "FeedKit",
                 "FeedServer",
                 "FeedServices",
@@ -83,16 +83,9 @@ let package = Package(
                 "Processes",
                 "ShellKit",
                 "TerminalKit",
+                "URLSessionEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: lightStart
-        ),
-        // `feedsh mcp` runs it (exec): the MCP SDK imports FoundationNetworking, and
-        // with it libcurl and its thirty-odd libraries, which feedsh itself does not
-        // load.
-        .executableTarget(
-            name: "feedsh-mcp",
-            dependencies: ["Assistant", "FeedServices", "HTTPSupport", "CFileIO"],
             linkerSettings: lightStart
         ),
         .target(
@@ -105,24 +98,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The urlsession download engine, in a process per request
-        // (Downloads.HelperTransport), for the same reason.
-        .executableTarget(
-            name: "feedsh-urlsession",
-            dependencies: [
-                "Downloads", "HTTPSupport", "URLSessionEngine",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            linkerSettings: lightStart
-        ),
         .target(
             name: "URLSessionEngine",
             dependencies: [
+                // libcurl, for FoundationNetworking, loaded on its first call.
+                "CurlOnDemand",
                 "WebBasics",
                 "Downloads", "HTTPSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // The helper's frames, written whole to standard output.
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The core below every front end: the services any front end calls,
@@ -198,6 +184,9 @@ let package = Package(
         // through libsystemd's sd-bus, loaded only when a bus is there (CSDBus).
         .target(name: "MediaKeys", dependencies: ["CFileIO", "CSDBus", "PlainText", "Playback"]),
         .target(name: "CSDBus"),
+        // libcurl's functions for FoundationNetworking, loading libcurl on the first
+        // call: feedsh's start does not load it (include/curl_on_demand.h).
+        .target(name: "CurlOnDemand"),
         // Programs started in feedsh's own process group (the player) or
         // a session of their own (the background feedsh).
         .target(name: "Processes", dependencies: ["CFileIO"]),

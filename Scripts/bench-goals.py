@@ -34,12 +34,12 @@ The rows, every tool of a row run in turn (the order rotating from run to run),
    it first, and wrk counts any other status), then 10 clients downloading the
    file from byte 4096 on (206). Goal: ≥ 0.5× nginx's polls a second, ≤ 2× its
    p99 latency, ≥ 0.8× its download rate, ≤ 64 MiB (serve's VmHWM at the end).
-7. What `make install` writes (feedsh and its helpers, stripped, as they ship;
-   the man page and completions), against the floor: the smallest program that
-   imports Foundation, linked as feedsh is (static Swift runtime) and stripped
+7. What `make install` writes (feedsh, stripped, as it ships; the man page and
+   completions), against the floor: the smallest program that imports
+   Foundation, linked as feedsh is (static Swift runtime) and stripped
    (Scripts/bench-floor). The installed `feedsh mcp` answers an MCP initialize
-   and feedsh-urlsession starts, so the row shows they still work. Goal: ≤ 100 MB
-   in all.
+   and the urlsession engine's helper (feedsh --urlsession-helper) starts, so
+   the row shows they still work. Goal: ≤ 100 MB in all.
 
 Each run is preceded by `sync`, so no tool pays for another's writeback. Writes
 bench-out/goals.md and goals.json; BENCH_KEEP=1 leaves the scratch folder. `--baseline OLD` runs an older feedsh beside this
@@ -492,18 +492,20 @@ def size_row(args, scratch, env, sizes):
     subprocess.run(["make", "--no-print-directory", "-o", "release", "-o", "strip", "install",
                     f"PREFIX={prefix}"], cwd=ROOT, check=True, capture_output=True)
     installed = sum(path.stat().st_size for path in prefix.rglob("*") if path.is_file())
-    # The installed helpers still run: `feedsh mcp` answers an MCP initialize, and
-    # feedsh-urlsession, given no request, ends with its own error (not a signal).
+    # What were helper programs still runs: `feedsh mcp` answers an MCP initialize,
+    # and the urlsession helper, given no request, ends with its own error (2, not a
+    # signal).
     hello = ('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
              '"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n')
     mcp = subprocess.run([str(prefix / "bin" / "feedsh"), "--library", str(scratch / "size.sqlite"), "mcp"],
                          input=hello.encode(), env=env, capture_output=True, timeout=60)
     if b'"serverInfo"' not in mcp.stdout:
         raise SystemExit(f"bench: the installed feedsh mcp did not answer: {mcp.stderr[:300]!r}")
-    helper = subprocess.run([str(prefix / "bin" / "feedsh-urlsession")], stdin=subprocess.DEVNULL, env=env,
-                            capture_output=True, timeout=60)
-    if helper.returncode < 0 or helper.returncode >= 128:
-        raise SystemExit(f"bench: the installed feedsh-urlsession crashed: {helper.returncode}")
+    helper = subprocess.run([str(prefix / "bin" / "feedsh"), "--urlsession-helper"], stdin=subprocess.DEVNULL,
+                            env=env, capture_output=True, timeout=60)
+    if helper.returncode != 2 or b"not a request of feedsh's" not in helper.stderr:
+        raise SystemExit(f"bench: the installed urlsession helper did not start: {helper.returncode} "
+                         f"{helper.stderr[:300]!r}")
     floor_build = ROOT / ".build-bench" / "floor"
     subprocess.run(["swift", "build", "--package-path", str(ROOT / "Scripts" / "bench-floor"), "-c", "release",
                     "--static-swift-stdlib", "--scratch-path", str(floor_build)], check=True, capture_output=True)

@@ -7,8 +7,8 @@ import NIOPosix
 import Processes
 import Synchronization
 
-/// A transport that runs each request in a helper program (`feedsh-urlsession`),
-/// which answers in ``HelperWire`` frames on a pipe.
+/// A transport that runs each request in a helper process (feedsh itself, as
+/// `feedsh --urlsession-helper`), which answers in ``HelperWire`` frames on a pipe.
 ///
 /// The pipe is read through NIO with the engine's backpressure: a body is read no
 /// faster than the engine takes it, the pipe fills, and the helper's writes wait. A
@@ -19,6 +19,8 @@ public final class HelperTransport: DownloadTransport {
     public let name: String
     /// The helper's path.
     public let program: String
+    /// What it is run with, after its name.
+    public let arguments: [String]
     private let userAgent: String
     private let connectTimeout: Duration
     private let idleTimeout: Duration
@@ -27,12 +29,14 @@ public final class HelperTransport: DownloadTransport {
     public init(
         name: String,
         program: String,
+        arguments: [String] = [],
         userAgent: String = "feedsh",
         connectTimeout: Duration = .seconds(10),
         idleTimeout: Duration = .seconds(30)
     ) {
         self.name = name
         self.program = program
+        self.arguments = arguments
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.idleTimeout = idleTimeout
@@ -54,7 +58,7 @@ public final class HelperTransport: DownloadTransport {
         // A session of its own: the terminal's ^C is the shell's to handle, not a
         // signal that would kill a download's helper under it.
         let started = ForegroundProcess.spawn(
-            [program],
+            [program] + arguments,
             input: input.read,
             output: output.write,
             error: null >= 0 ? null : nil,

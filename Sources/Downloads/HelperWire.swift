@@ -3,12 +3,12 @@ import HTTPSupport
 import NIOCore
 import NIOFoundationCompat
 
-/// What feedsh and a transport helper (`feedsh-urlsession`) say to each other.
+/// What feedsh and a transport helper (feedsh itself, run with
+/// ``urlSessionArgument``) say to each other.
 ///
 /// The helper runs one request in a process of its own, so that the libraries it
-/// needs (FoundationNetworking and libcurl, with some thirty shared libraries of
-/// their own) are loaded by it and not by every start of feedsh; git runs its
-/// `git-remote-https` for the same reason.
+/// needs (libcurl, with some thirty shared libraries of its own) are loaded by it
+/// and not by the shell; git runs its `git-remote-https` for the same reason.
 ///
 /// The request is one JSON line on the helper's standard input: it may carry a
 /// private feed's `Authorization`, which an argument would show to every user of
@@ -17,6 +17,10 @@ import NIOFoundationCompat
 /// the rest is (``Frame``). A clean end is a frame of its own, so a helper that dies
 /// midway is never read as a body that ended.
 public enum HelperWire {
+    /// The first argument that makes feedsh the urlsession engine's helper
+    /// (URLSessionEngine.URLSessionHelper); not a flag anyone types.
+    public static let urlSessionArgument = "--urlsession-helper"
+
     /// One request, as ``DownloadTransport/send(_:)`` is given it, and the
     /// transport's own settings.
     public struct Request: Codable, Sendable, Equatable {
@@ -136,7 +140,7 @@ public enum HelperWireError: Error, Equatable, CustomStringConvertible {
     case malformed(String)
     /// The helper's output ended before the last frame (it crashed, or was killed).
     case endedEarly(program: String)
-    /// The helper is not installed where feedsh looks for it.
+    /// The helper's program is not there, or not executable.
     case missing(program: String)
     /// posix_spawn refused to start it.
     case cannotStart(program: String, errno: Int32)
@@ -145,7 +149,7 @@ public enum HelperWireError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .malformed(let what): "the transport helper sent \(what)"
         case .endedEarly(let program): "\(program) ended before the response did"
-        case .missing(let program): "\(program) is not installed beside feedsh (make install puts it there)"
+        case .missing(let program): "cannot run \(program): it is not an executable file"
         case .cannotStart(let program, let errno): "cannot start \(program): \(String(cString: strerror(errno)))"
         }
     }

@@ -279,8 +279,8 @@ package enum BackgroundLauncher {
     package static func launch(configuration: Configuration, maxConcurrent: Int, maxFileSize: Int64)
         throws(BackgroundError)
     {
-        // feedsh itself, beside whichever program runs this (feedsh, or the
-        // feedsh-mcp helper, which takes none of these flags).
+        // feedsh itself, beside whichever program runs this (feedsh, or a test
+        // bundle SwiftPM built feedsh beside).
         let executable = Helpers.path("feedsh")
         let arguments =
             [

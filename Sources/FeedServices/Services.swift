@@ -39,10 +39,12 @@ public struct Services: Sendable {
             switch configuration.engine {
             case .ahc: AsyncHTTPClientTransport(clients: clients, userAgent: configuration.http.userAgent)
             case .urlsession:
-                // In a process per request: FoundationNetworking is loaded by it, not by feedsh.
+                // In a process per request, feedsh run again as URLSessionHelper: libcurl is
+                // loaded by it, not by the shell.
                 HelperTransport(
                     name: "urlsession",
-                    program: Helpers.path("feedsh-urlsession"),
+                    program: Helpers.runningProgram,
+                    arguments: [HelperWire.urlSessionArgument],
                     userAgent: configuration.http.userAgent
                 )
             }

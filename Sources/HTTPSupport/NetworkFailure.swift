@@ -34,6 +34,9 @@ public struct NetworkFailure: Error, Sendable, Hashable, Codable, CustomStringCo
         case proxyAuthenticationRequired
         /// The proxy would not open the tunnel (a status other than 200 to `CONNECT`).
         case proxyRefused
+        /// The download engine cannot run on this machine (`--engine urlsession`
+        /// without libcurl), in its own words.
+        case engineUnavailable(String)
         /// Anything else, in the library's own words.
         case other(String)
     }
@@ -63,7 +66,8 @@ public struct NetworkFailure: Error, Sendable, Hashable, Codable, CustomStringCo
         switch reason {
         case .connectTimeout, .connectionDropped, .stalled, .other: true
         case .connectionRefused, .unknownHost, .unreachable, .tls, .redirectLoop, .tooManyRedirects,
-            .unsupportedScheme, .redirectedToUnsupportedScheme, .proxyAuthenticationRequired, .proxyRefused:
+            .unsupportedScheme, .redirectedToUnsupportedScheme, .proxyAuthenticationRequired, .proxyRefused,
+            .engineUnavailable:
             false
         }
     }
@@ -99,6 +103,7 @@ public struct NetworkFailure: Error, Sendable, Hashable, Codable, CustomStringCo
         case .unsupportedScheme(let scheme): "unsupported URL scheme (\(scheme):): only http and https are fetched"
         case .redirectedToUnsupportedScheme(let scheme):
             "redirected to an unsupported URL scheme (\(scheme):) by \(host)"
+        case .engineUnavailable(let detail): "the download engine cannot run: \(detail)"
         case .other(let detail): "request to \(host):\(port) failed: \(detail)"
         case .connectionRefused, .unknownHost, .unreachable, .connectTimeout: ""
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Assistant
 import FeedKit
 import FeedServer
 import FeedServices
@@ -444,8 +445,7 @@ struct LibraryPaths: ParsableArguments {
     }
 }
 
-/// `feedsh mcp`: flags only; the work is ``Assistant/MCPFrontEnd``, in the
-/// feedsh-mcp helper.
+/// `feedsh mcp`: flags only; the work is ``Assistant/MCPFrontEnd``.
 struct MCPServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp",
@@ -468,22 +468,18 @@ struct MCPServer: AsyncParsableCommand {
         try await execute()
     }
 
-    /// Runs `feedsh-mcp` in this process (exec), with the library and download folder
-    /// these flags chose in the environment it reads them from.
+    /// Serves until the client closes standard input, over the library and download
+    /// folder these flags chose.
     func execute() async throws {
-        let configuration = try paths.configuration(root: root)
-        setenv("FEEDSH_LIBRARY", configuration.libraryFile.path, 1)
-        setenv("FEEDSH_DOWNLOAD_DIR", configuration.downloadDirectory.path, 1)
-        let program = Helpers.path("feedsh-mcp")
-        let arguments = [program] + (allowChanges ? ["--allow-changes"] : [])
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        execv(program, &argv)
-        let problem =
-            errno == ENOENT
-            ? "its server, \(program), is not installed beside feedsh (make install puts it there)"
-            : "cannot run \(program): \(String(cString: strerror(errno)))"
-        FileHandle.standardError.write(Data("feedsh mcp: \(problem)\n".utf8))
-        throw ExitCode(1)
+        let services = Services(configuration: try paths.configuration(root: root))
+        do {
+            try await MCPFrontEnd.run(services: services, allowChanges: allowChanges)
+            await services.close()
+        } catch {
+            await services.close()
+            FileHandle.standardError.write(Data("feedsh mcp: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }
 

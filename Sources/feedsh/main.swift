@@ -1,12 +1,19 @@
 import ArgumentParser
 import CFileIO
+import Downloads
 import Foundation
+import URLSessionEngine
 
 // Two malloc arenas, not one per thread: with NIO's event loops, the cooperative
 // pool, GRDB's queues and the parser's thread, glibc's default (eight per core)
 // kept freed memory in many arenas. Measured on `subscribe` of a 5,000-item feed
 // (make bench): about 5 MiB less peak RSS, no change in time.
 _ = feedsh_limit_malloc_arenas(2)
+
+// feedsh run by itself for one request of `--engine urlsession` (HelperTransport).
+if CommandLine.arguments.dropFirst().first == HelperWire.urlSessionArgument {
+    await URLSessionHelper.run()
+}
 
 // Parsing and running by hand rather than through `Feedsh.main()`, because
 // ArgumentParser exits with 64 on usage errors and feedsh's contract says 2.

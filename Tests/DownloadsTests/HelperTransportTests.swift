@@ -173,19 +173,22 @@ struct HelperTransportTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let transport = HelperTransport(name: "urlsession", program: folder.appendingPathComponent("nothing").path)
         let error = await #expect(throws: HelperWireError.self) { _ = try await transport.send(request) }
-        #expect(
-            error?.description == "\(transport.program) is not installed beside feedsh (make install puts it there)"
-        )
+        #expect(error?.description == "cannot run \(transport.program): it is not an executable file")
     }
 
-    /// The real helper, as SwiftPM builds it beside the test bundle, against the
-    /// fixture server: the request's headers reach the server, the windows come
-    /// back as one body, and a Range is answered from where it starts.
+    /// The real helper, feedsh as SwiftPM builds it beside the test bundle, run as
+    /// feedsh runs it, against the fixture server: the request's headers reach the
+    /// server, the windows come back as one body, and a Range is answered from where
+    /// it starts.
     @Test func theURLSessionHelperFetchesWholeAndFromAnOffset() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
-        let transport = HelperTransport(name: "urlsession", program: Helpers.path("feedsh-urlsession"))
+        let transport = HelperTransport(
+            name: "urlsession",
+            program: Helpers.path("feedsh"),
+            arguments: [HelperWire.urlSessionArgument]
+        )
         defer { Task { await transport.shutdown() } }
         let size = 9_000_000
         let url = server.url("/media/t/helper.mp3?size=\(size)")

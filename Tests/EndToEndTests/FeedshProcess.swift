@@ -56,12 +56,13 @@ func runFeedsh(
     _ arguments: [String],
     environment: [String: String] = [:],
     standardInput: String? = nil,
-    timeout: Duration = .seconds(60)
+    timeout: Duration = .seconds(60),
+    executable: URL = feedshBinary
 ) async throws -> FeedshResult {
     let home = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
     let process = Process()
-    process.executableURL = feedshBinary
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = testEnvironment(environment, home: home)
     let stdout = Pipe()

@@ -207,8 +207,8 @@ struct MCPProcessTests {
             #expect(episodes.first { $0["number"] as? Int == 2 }?["played"] as? Bool == true)
             #expect((lines.first { $0["command"] as? String == "podcasts" }?["result"] as? [Any])?.count == 2)
             // The download the server started goes on in the background feedsh,
-            // which finishes it with no shell's help (it was started as
-            // feedsh-mcp once, which refused its flags, and stayed paused).
+            // which finishes it with no shell's help (it was once started as the
+            // feedsh-mcp helper, which refused its flags, and stayed paused).
             let downloads = scene.root.appendingPathComponent("downloads")
             let deadline = ContinuousClock.now + .seconds(30)
             func wavs() -> [URL] {

@@ -115,9 +115,9 @@ struct WebProcessTests {
             error: .string(limit: 1 << 20)
         )
         guard result.terminationStatus.isSuccess,
-            let object = try JSONSerialization.jsonObject(with: Data((result.standardOutput ?? "").utf8))
+            let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
                 as? [String: Any]
-        else { throw ServeTestError("web-client.py: \(result.standardError ?? "")") }
+        else { throw ServeTestError("web-client.py: \(result.standardError)") }
         return object
     }
 }
