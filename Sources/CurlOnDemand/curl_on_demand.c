@@ -45,7 +45,6 @@ static void (*p_slist_free_all)(struct curl_slist *);
 static CURLU *(*p_url)(void);
 static CURLUcode (*p_url_get)(const CURLU *, int, char **, unsigned int);
 static CURLUcode (*p_url_set)(CURLU *, int, const char *, unsigned int);
-static void (*p_url_cleanup)(CURLU *);
 static char *(*p_version)(void);
 static struct curl_version_info_data *(*p_version_info)(int);
 
@@ -88,7 +87,6 @@ static void load(void) {
     failed |= find(library, (void **)&p_url, "curl_url");
     failed |= find(library, (void **)&p_url_get, "curl_url_get");
     failed |= find(library, (void **)&p_url_set, "curl_url_set");
-    failed |= find(library, (void **)&p_url_cleanup, "curl_url_cleanup");
     failed |= find(library, (void **)&p_version, "curl_version");
     failed |= find(library, (void **)&p_version_info, "curl_version_info");
     if (failed == 0) loaded = 0;
@@ -220,10 +218,6 @@ CURLUcode curl_url_get(const CURLU *url, int part, char **text, unsigned int fla
 CURLUcode curl_url_set(CURLU *url, int part, const char *text, unsigned int flags) {
     need();
     return p_url_set(url, part, text, flags);
-}
-void curl_url_cleanup(CURLU *url) {
-    need();
-    p_url_cleanup(url);
 }
 char *curl_version(void) {
     need();
