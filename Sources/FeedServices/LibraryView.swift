@@ -91,16 +91,25 @@ extension DownloadsService {
     /// How many of each subscription's episodes have their file on disk: what
     /// `episodes` would show as downloaded (files found on disk included, from
     /// whichever feedsh made them), by podcast ID.
+    ///
+    /// Only the episodes of podcasts with a file in their folder are read: a
+    /// library of a million episodes and few downloads reads few of them.
     package func downloadedOnDisk(_ podcasts: [StoredPodcast]) async -> [Int64: Int] {
-        guard let library = library.existing(), let keys = try? await library.episodeKeys() else { return [:] }
+        guard let library = library.existing() else { return [:] }
         var counts: [Int64: Int] = [:]
+        var withFiles: [(podcast: StoredPodcast, id: Int64, names: Set<String>)] = []
         for podcast in podcasts {
             guard let id = podcast.id else { continue }
             let names = layout.completedNames(podcastID: podcast.downloadKey)
-            guard !names.isEmpty else {
+            if names.isEmpty {
                 counts[id] = 0
-                continue
+            } else {
+                withFiles.append((podcast, id, names))
             }
+        }
+        if withFiles.isEmpty { return counts }
+        guard let keys = try? await library.episodeKeys(of: withFiles.map(\.id)) else { return [:] }
+        for (podcast, id, names) in withFiles {
             counts[id] = (keys[id] ?? []).reduce(into: 0) { count, key in
                 let episodeKey = podcast.episodeKey(guid: key.guid, trackID: key.trackID)
                 if names.contains(DownloadLayout.name(episodeKey)) { count += 1 }

@@ -450,14 +450,19 @@ public final class Library: Sendable {
         }
     }
 
-    /// Every episode's GUID and Apple track ID, by podcast: what its download's
-    /// file name derives from.
-    public func episodeKeys() async throws(LibraryError) -> [Int64: [(guid: String, trackID: Int64?)]] {
+    /// The GUID and Apple track ID of every episode of these podcasts, by podcast:
+    /// what its download's file name derives from.
+    public func episodeKeys(of podcastIDs: [Int64]) async throws(LibraryError)
+        -> [Int64: [(guid: String, trackID: Int64?)]]
+    {
         try await read { db in
             var keys: [Int64: [(guid: String, trackID: Int64?)]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT podcastID, guid, trackID FROM episode")
-            while let row = try rows.next() {
-                keys[row["podcastID"], default: []].append((row["guid"], row["trackID"]))
+            let statement = try db.cachedStatement(sql: "SELECT guid, trackID FROM episode WHERE podcastID = ?")
+            for id in podcastIDs {
+                let rows = try Row.fetchCursor(statement, arguments: [id])
+                while let row = try rows.next() {
+                    keys[id, default: []].append((row["guid"], row["trackID"]))
+                }
             }
             return keys
         }
