@@ -537,10 +537,13 @@ public final class Library: Sendable {
         }
     }
 
-    /// The new episodes of every subscription, newest first.
+    /// The new episodes of every subscription, newest first, without their
+    /// descriptions (thousands of new episodes carry megabytes of them; `show`
+    /// reads one: ``summary(of:)``).
     public func newEpisodes() async throws(LibraryError) -> [(podcast: StoredPodcast, episode: StoredEpisode)] {
         try await read { db in
             let episodes = try StoredEpisode.filter(StoredEpisode.Columns.isNew == true)
+                .select(try StoredEpisode.selectionWithoutSummary(db))
                 .order(StoredEpisode.listedOrder).fetchAll(db)
             let podcasts = try StoredPodcast.fetchAll(db, keys: Set(episodes.map(\.podcastID)))
             let byID = Dictionary(uniqueKeysWithValues: podcasts.map { ($0.id!, $0) })

@@ -5,12 +5,33 @@
 public enum TextLayout {
     /// Columns `text` takes in a terminal: wide (East Asian, emoji) characters count
     /// two, combining and zero-width ones nothing.
+    ///
+    /// Text all ASCII, as most titles and every table's numbers are, is measured by
+    /// its bytes: asking Unicode's properties of each character made a table of
+    /// 10,000 episodes take a third of `new`'s time.
     public static func width(_ text: String) -> Int {
-        text.reduce(0) { $0 + width(of: $1) }
+        if let columns = text.utf8.withContiguousStorageIfAvailable({ asciiWidth($0) }) ?? asciiWidth(text.utf8) {
+            return columns
+        }
+        return text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// Columns ASCII text takes (a control character none), or nil when it is not
+    /// all ASCII.
+    private static func asciiWidth(_ bytes: some Collection<UInt8>) -> Int? {
+        var columns = 0
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
+            if byte >= 0x20 && byte != 0x7F { columns += 1 }
+        }
+        return columns
     }
 
     /// Columns one character takes.
     public static func width(of character: Character) -> Int {
+        if character.utf8.count == 1, let byte = character.utf8.first {
+            return byte >= 0x20 && byte != 0x7F ? 1 : 0
+        }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if scalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation {

@@ -23,11 +23,18 @@ public enum Formatting {
     }
 
     /// `2026-11-02`, in the local time zone (`TZ`).
+    ///
+    /// The zone's offset at that moment, then gmtime's fields: a `Calendar` and
+    /// `String(format:)` for each date took a tenth of a table of 10,000 episodes.
     public static func date(_ date: Date, timeZone: TimeZone = .current) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        var time = time_t(date.timeIntervalSince1970.rounded(.down)) + time_t(timeZone.secondsFromGMT(for: date))
+        var fields = tm()
+        guard gmtime_r(&time, &fields) != nil else { return "?" }
+        func padded(_ value: Int32, _ digits: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        return padded(fields.tm_year + 1900, 4) + "-" + padded(fields.tm_mon + 1, 2) + "-" + padded(fields.tm_mday, 2)
     }
 
     /// `41%` of `total`, or the byte count when the total is unknown.

@@ -36,9 +36,23 @@ struct SafeTextTests {
     @Test(arguments: [
         ("abc", 3), ("caf\u{E9}", 4), ("cafe\u{301}", 4), ("\u{97F3}\u{58F0}", 4),
         ("\u{1F399}\u{FE0F}", 2), ("\u{1F600}", 2), ("zero\u{200B}width", 9), ("", 0),
+        ("#\u{FE0F}\u{20E3}", 2), ("tab\tx", 4), ("a\r\nb", 2), ("bell\u{07}", 4),
     ])
     func measuresColumns(text: String, width: Int) {
         #expect(TextLayout.width(text) == width)
+    }
+
+    /// ASCII is measured by its bytes; it measures as Unicode's properties say.
+    @Test func asciiMeasuresAsItsUnicodePropertiesSay() {
+        for value in UInt8(0)...0x7F {
+            let scalar = Unicode.Scalar(value)
+            let zeroWidth: [Unicode.GeneralCategory] = [.control, .format, .nonspacingMark, .enclosingMark]
+            let expected =
+                scalar.properties.isEmojiPresentation
+                ? 2 : zeroWidth.contains(scalar.properties.generalCategory) ? 0 : 1
+            #expect(TextLayout.width(of: Character(scalar)) == expected, "\(value)")
+            #expect(TextLayout.width("a\(Character(scalar))b") == expected + 2, "\(value)")
+        }
     }
 
     @Test func truncatesByColumnsWithEllipsis() {
@@ -85,6 +99,22 @@ struct FormattingTests {
         let date = try #require(ISO8601Parse("2026-11-02T01:30:00Z"))
         #expect(Formatting.date(date, timeZone: TimeZone(identifier: "UTC")!) == "2026-11-02")
         #expect(Formatting.date(date, timeZone: TimeZone(identifier: "America/New_York")!) == "2026-11-01")
+    }
+
+    /// The day is the one Foundation's Calendar gives, in zones east and west,
+    /// across daylight saving's changes, before 1970 and past 2038.
+    @Test(arguments: ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Pacific/Kiritimati"])
+    func datesAreTheCalendarsDays(zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        // Every 7 hours and a minute from 1960 to 2060.
+        for step in stride(from: -315_619_200.0, to: 2_840_140_800, by: 25_260 * 37) {
+            let date = Date(timeIntervalSince1970: step)
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let expected = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            #expect(Formatting.date(date, timeZone: timeZone) == expected, "\(date)")
+        }
     }
 }
 
