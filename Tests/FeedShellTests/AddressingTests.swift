@@ -24,6 +24,14 @@ struct AddressingTests {
             h.output.clear()
             #expect(await h.run("get 1:1") == .failure)
             #expect(h.output.standardError.hasPrefix("feedsh: no subscription 1 (2)"), "\(h.output.standardError)")
+            // `podcast N` reads subscription N alone; one it does not name reads
+            // them all, to say which numbers there are.
+            h.output.clear()
+            #expect(await h.run("podcast 1") == .failure)
+            #expect(h.output.standardError.hasPrefix("feedsh: no subscription 1 (2)"), "\(h.output.standardError)")
+            h.output.clear()
+            #expect(await h.run("podcast x") == .failure)
+            #expect(h.output.standardError.hasPrefix("feedsh: no subscription x (2)"), "\(h.output.standardError)")
         }
     }
 
