@@ -164,19 +164,36 @@ def download_row(args, scratch, env, rows):
     rows.append(row)
 
 
-def update_row(args, scratch, env, rows):
-    folder = scratch / "update"
+def feeds_folder(scratch, name, feeds):
+    """A row's folder of `feeds` feeds (/feeds/N.xml) served by nginx on a free port,
+    each answer's status logged, and their URLs for newsboat (`urls`, with an empty
+    `config`) and for feedsh (`feeds.opml`): (folder, www, base URL, log, nginx)."""
+    folder = scratch / name
     www = folder / "www"
+    (www / "feeds").mkdir(parents=True)
     port = bench.free_port()
     base = f"http://127.0.0.1:{port}"
-    folder.mkdir()
     log = folder / "access.log"
     nginx = bench.start_nginx(www, port, folder, log=log)
-    urls = [f"{base}/feeds/{n}.xml" for n in range(1, FEEDS + 1)]
+    urls = [f"{base}/feeds/{n}.xml" for n in range(1, feeds + 1)]
     (folder / "urls").write_text("\n".join(urls) + "\n")
     (folder / "config").write_text("")
     opml = "".join(f'<outline type="rss" text="{n}" xmlUrl="{u}"/>\n' for n, u in enumerate(urls, 1))
     (folder / "feeds.opml").write_text(f'<opml version="2.0"><body>\n{opml}</body></opml>\n')
+    return folder, www, base, log, nginx
+
+
+def feed_statuses(log, start):
+    """What nginx answered the feed requests logged from byte `start` on, in words."""
+    with open(log, encoding="utf-8") as lines:
+        lines.seek(start)
+        statuses = [line.split(" ", 1)[0] for line in lines if "/feeds/" in line]
+    return (f"{statuses.count('304')} of {len(statuses)} feed requests answered 304, "
+            f"{statuses.count('200')} with 200")
+
+
+def update_row(args, scratch, env, rows):
+    folder, www, base, log, nginx = feeds_folder(scratch, "update", FEEDS)
     changed = {n for n in range(1, FEEDS + 1) if n % 10 in (1, 2, 3)}
     row = Row(f"update of {FEEDS} feeds, {len(changed)} changed", 0.10, 64, lambda m: m("newsboat -x reload"))
     try:
@@ -200,11 +217,7 @@ def update_row(args, scratch, env, rows):
                 start = log.stat().st_size if log.exists() else 0
                 wall, rss = bench.timed(commands[tool], env)
                 row.record(tool, wall, rss)
-                with open(log, encoding="utf-8") as lines:
-                    lines.seek(start)
-                    statuses = [line.split(" ", 1)[0] for line in lines if "/feeds/" in line]
-                row.work[tool] = (f"{statuses.count('304')} of {len(statuses)} feed requests answered 304, "
-                                  f"{statuses.count('200')} with 200")
+                row.work[tool] = feed_statuses(log, start)
                 if run == 0:
                     print(f"bench: {tool}: {row.work[tool]}", file=sys.stderr)
     finally:
@@ -384,29 +397,12 @@ def timed_exactly(command, env):
 
 def largest_row(args, scratch, env, rows):
     """The largest libraries: 2,000 subscriptions, 1,000,000 episodes."""
-    folder = scratch / "largest"
-    www = folder / "www"
-    (www / "feeds").mkdir(parents=True)
-    port = bench.free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = folder / "access.log"
-    nginx = bench.start_nginx(www, port, folder, log=log)
-    urls = [f"{base}/feeds/{n}.xml" for n in range(1, LARGEST_FEEDS + 1)]
-    (folder / "urls").write_text("\n".join(urls) + "\n")
-    (folder / "config").write_text("")
-    opml = "".join(f'<outline type="rss" text="{n}" xmlUrl="{u}"/>\n' for n, u in enumerate(urls, 1))
-    (folder / "feeds.opml").write_text(f'<opml version="2.0"><body>\n{opml}</body></opml>\n')
+    folder, www, base, log, nginx = feeds_folder(scratch, "largest", LARGEST_FEEDS)
     episodes = LARGEST_FEEDS * LARGEST_ITEMS
 
     def write_feeds(items):
         for number in range(1, LARGEST_FEEDS + 1):
             (www / "feeds" / f"{number}.xml").write_text(largest_feed(number, items, base))
-
-    def statuses_since(start):
-        with open(log, encoding="utf-8") as lines:
-            lines.seek(start)
-            statuses = [line.split(" ", 1)[0] for line in lines if "/feeds/" in line]
-        return f"{statuses.count('304')} of {len(statuses)} feed requests answered 304"
 
     libraries = {}
     cache = folder / "newsboat.db"
@@ -478,7 +474,7 @@ def largest_row(args, scratch, env, rows):
                 start = log.stat().st_size
                 wall, rss = bench.timed(commands[tool], env)
                 update.record(tool, wall, rss)
-                update.work[tool] = statuses_since(start)
+                update.work[tool] = feed_statuses(log, start)
                 if run == 0:
                     print(f"bench: {tool}: {update.work[tool]}", file=sys.stderr)
             for row in query_rows.values():
