@@ -25,11 +25,14 @@ struct HelperProcessTests {
     /// and FoundationNetworking with it, which loads libcurl.
     static let isStatic = !libraries(of: feedshBinary).contains("libswiftCore.so")
 
+    /// It loads no libcurl, and nothing of the Swift toolchain: it runs where none
+    /// is installed.
     @Test(.enabled(if: isStatic, "the debug build loads FoundationNetworking, and libcurl under it"))
     func feedshLoadsNoLibcurlAtItsStart() {
         let libraries = Self.libraries(of: feedshBinary)
         #expect(libraries.contains("libc.so"), "ldd read the binary")
         #expect(!libraries.contains("libcurl"), "\(libraries)")
+        #expect(!libraries.contains("libFoundation") && !libraries.contains("libdispatch"), "\(libraries)")
     }
 
     /// A machine without libcurl runs feedsh, and the urlsession engine says what
@@ -65,7 +68,25 @@ struct HelperProcessTests {
         #expect(server.requests.filter { $0.path.hasPrefix("/media/") }.isEmpty)
         let files = FileManager.default.enumerator(atPath: downloads.path)?.compactMap { $0 as? String } ?? []
         #expect(files.filter { $0.hasSuffix(".mp3") }.isEmpty, "\(files)")
+
+        // `mcp` does not need libcurl at all.
+        let mcp = try await runFeedsh(
+            ["mcp"],
+            environment: [
+                "LD_LIBRARY_PATH": libraries.path, "FEEDSH_LIBRARY": root.appendingPathComponent("library.sqlite").path,
+            ],
+            standardInput: Self.initialize
+        )
+        #expect(mcp.standardOutput.contains("\"serverInfo\""), "\(mcp.standardOutput) \(mcp.standardError)")
+        #expect(mcp.status == 0)
     }
+
+    /// An MCP client's first message, and the end of its input.
+    static let initialize = """
+        {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26",\
+        "capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
+
+        """
 
     /// `make install` writes one program: a feedsh alone in a folder runs the
     /// urlsession engine and `mcp`, which once were programs beside it.
@@ -96,13 +117,12 @@ struct HelperProcessTests {
         let file = folder.appendingPathComponent("d/1000000001/1000800000000.mp3")
         #expect(FileManager.default.fileExists(atPath: file.path))
 
-        // An MCP client's first message, and the end of its input.
-        let initialize = """
-            {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26",\
-            "capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
-
-            """
-        let mcp = try await runFeedsh(["mcp"], environment: environment, standardInput: initialize, executable: alone)
+        let mcp = try await runFeedsh(
+            ["mcp"],
+            environment: environment,
+            standardInput: Self.initialize,
+            executable: alone
+        )
         #expect(mcp.standardOutput.contains("\"serverInfo\""), "\(mcp.standardOutput) \(mcp.standardError)")
         #expect(mcp.status == 0)
     }
