@@ -10,9 +10,7 @@ public enum TextLayout {
     /// its bytes: asking Unicode's properties of each character made a table of
     /// 10,000 episodes take a third of `new`'s time.
     public static func width(_ text: String) -> Int {
-        if let columns = text.utf8.withContiguousStorageIfAvailable({ asciiWidth($0) }) ?? asciiWidth(text.utf8) {
-            return columns
-        }
+        if let columns = asciiWidth(text.utf8) { return columns }
         return text.reduce(0) { $0 + width(of: $1) }
     }
 

@@ -116,6 +116,15 @@ struct FormattingTests {
             #expect(Formatting.date(date, timeZone: timeZone) == expected, "\(date)")
         }
     }
+
+    /// A date no feed means (a parser's overflow, a year past 9999) reads `?`, not a
+    /// crash.
+    @Test func aDateOutOfRangeReadsAQuestionMark() {
+        for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 253_402_300_800] {
+            #expect(Formatting.date(Date(timeIntervalSince1970: seconds), timeZone: .gmt) == "?", "\(seconds)")
+        }
+        #expect(Formatting.date(Date(timeIntervalSince1970: -62_135_596_800 + 86_400), timeZone: .gmt) == "0001-01-02")
+    }
 }
 
 func ISO8601Parse(_ text: String) -> Date? {
