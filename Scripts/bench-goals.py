@@ -404,6 +404,14 @@ def largest_row(args, scratch, env, rows):
         for number in range(1, LARGEST_FEEDS + 1):
             (www / "feeds" / f"{number}.xml").write_text(largest_feed(number, items, base))
 
+    def check_libraries(when):
+        """Each feedsh library holds every episode and the new ones, no more."""
+        for name, library in libraries.items():
+            counts = subprocess.run(["sqlite3", str(library), "SELECT count(*), sum(isNew) FROM episode"],
+                                    capture_output=True, text=True).stdout.strip()
+            if counts != f"{episodes}|{LARGEST_FEEDS * LARGEST_NEW}":
+                raise SystemExit(f"bench: {name}'s library holds {counts} episodes (all|new) {when}")
+
     libraries = {}
     cache = folder / "newsboat.db"
     newsboat = ["newsboat", "-x", "reload", "-u", str(folder / "urls"), "-c", str(cache), "-C", str(folder / "config")]
@@ -429,11 +437,7 @@ def largest_row(args, scratch, env, rows):
             started = time.perf_counter()
             subprocess.run(newsboat, env=env, check=True, capture_output=True)
             print(f"bench: largest: newsboat reloaded in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-        for name, library in libraries.items():
-            counts = subprocess.run(["sqlite3", str(library), "SELECT count(*), sum(isNew) FROM episode"],
-                                    capture_output=True, text=True).stdout.strip()
-            if counts != f"{episodes}|{LARGEST_FEEDS * LARGEST_NEW}":
-                raise SystemExit(f"bench: {name}'s library holds {counts} episodes (all|new)")
+        check_libraries("before the queries")
         stored = subprocess.run(["sqlite3", str(cache), "SELECT count(*) FROM rss_item"], capture_output=True,
                                 text=True).stdout.strip()
         if stored != str(episodes):
@@ -462,12 +466,13 @@ def largest_row(args, scratch, env, rows):
                 published, seconds, isNew, played, downloaded FROM episode WHERE podcastID = {podcast}
                 ORDER BY published DESC, id DESC LIMIT 20;"""),
         }
-        query_rows = {}
+        # Each query's row, and its tools' commands.
+        query_rows = []
         for label, (command, sql) in queries.items():
-            query_rows[label] = Row(f"largest: {label}", 3.0, 64, lambda m: m("sqlite3, the same query"))
-            query_rows[label].commands = {f"{name} {command}": [binary, "--library", str(libraries[name]), "-c",
-                                                                command] for name, binary in binaries(args)}
-            query_rows[label].commands["sqlite3, the same query"] = ["sqlite3", str(libraries["feedsh"]), sql]
+            tools = {f"{name} {command}": [binary, "--library", str(libraries[name]), "-c", command]
+                     for name, binary in binaries(args)}
+            tools["sqlite3, the same query"] = ["sqlite3", str(libraries["feedsh"]), sql]
+            query_rows.append((Row(f"largest: {label}", 3.0, 64, lambda m: m("sqlite3, the same query")), tools))
         for run in range(args.runs):
             for tool in rotated(list(commands), run):
                 os.sync()
@@ -477,20 +482,16 @@ def largest_row(args, scratch, env, rows):
                 update.work[tool] = feed_statuses(log, start)
                 if run == 0:
                     print(f"bench: {tool}: {update.work[tool]}", file=sys.stderr)
-            for row in query_rows.values():
-                for tool in rotated(list(row.commands), run):
-                    wall, rss = timed_exactly(row.commands[tool], env)
+            for row, tools in query_rows:
+                for tool in rotated(list(tools), run):
+                    wall, rss = timed_exactly(tools[tool], env)
                     row.record(tool, wall, rss)
-        for name, library in libraries.items():
-            counts = subprocess.run(["sqlite3", str(library), "SELECT count(*), sum(isNew) FROM episode"],
-                                    capture_output=True, text=True).stdout.strip()
-            if counts != f"{episodes}|{LARGEST_FEEDS * LARGEST_NEW}":
-                raise SystemExit(f"bench: {name}'s library holds {counts} episodes (all|new) after the queries")
+        check_libraries("after the queries")
     finally:
         nginx.terminate()
         nginx.wait()
     rows.append(update)
-    rows.extend(query_rows.values())
+    rows.extend(row for row, _ in query_rows)
 
 
 SERVE_FEEDS = 50
