@@ -423,13 +423,13 @@ public final class Library: Sendable {
     /// Every subscription in the order of its number, without counts (cheap: for
     /// looking one up, or at start).
     public func subscriptions() async throws(LibraryError) -> [StoredPodcast] {
-        try await read { db in try StoredPodcast.order(StoredPodcast.Columns.id).fetchAll(db) }
+        try await read { db in try StoredPodcast.fetchAllByPosition(db, StoredPodcast.order(StoredPodcast.Columns.id)) }
     }
 
     /// Every subscription in the order of its number, with its counts, in one query.
     public func podcasts() async throws(LibraryError) -> [PodcastSummary] {
         try await read { db in
-            let rows = try Row.fetchAll(
+            let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT podcast.*,
@@ -439,9 +439,9 @@ public final class Library: Sendable {
                     FROM podcast ORDER BY id
                     """
             )
-            return try rows.map { row in
+            return try StoredPodcast.decodeAll(rows) { podcast, row in
                 PodcastSummary(
-                    podcast: try StoredPodcast(row: row),
+                    podcast: podcast,
                     episodeCount: row["episodeCount"],
                     newCount: row["newCount"],
                     downloadedCount: row["downloadedCount"]
@@ -497,7 +497,7 @@ public final class Library: Sendable {
             if !withSummaries {
                 request = request.select(try StoredEpisode.selectionWithoutSummary(db))
             }
-            return try request.fetchAll(db)
+            return try StoredEpisode.fetchAllByPosition(db, request)
         }
     }
 
@@ -521,7 +521,10 @@ public final class Library: Sendable {
     public func episodes(withIDs ids: [Int64]) throws(LibraryError) -> [StoredEpisode] {
         do {
             let found = try pool.read { db in
-                try StoredEpisode.filter(ids: ids).select(try StoredEpisode.selectionWithoutSummary(db)).fetchAll(db)
+                try StoredEpisode.fetchAllByPosition(
+                    db,
+                    StoredEpisode.filter(ids: ids).select(try StoredEpisode.selectionWithoutSummary(db))
+                )
             }
             let byID = Dictionary(found.map { ($0.id ?? -1, $0) }) { first, _ in first }
             return ids.compactMap { byID[$0] }
@@ -542,12 +545,25 @@ public final class Library: Sendable {
     /// reads one: ``summary(of:)``).
     public func newEpisodes() async throws(LibraryError) -> [(podcast: StoredPodcast, episode: StoredEpisode)] {
         try await read { db in
-            let episodes = try StoredEpisode.filter(StoredEpisode.Columns.isNew == true)
-                .select(try StoredEpisode.selectionWithoutSummary(db))
-                .order(StoredEpisode.listedOrder).fetchAll(db)
-            let podcasts = try StoredPodcast.fetchAll(db, keys: Set(episodes.map(\.podcastID)))
+            let episodes = try StoredEpisode.fetchAllByPosition(
+                db,
+                StoredEpisode.filter(StoredEpisode.Columns.isNew == true)
+                    .select(try StoredEpisode.selectionWithoutSummary(db))
+                    .order(StoredEpisode.listedOrder)
+            )
+            let podcasts = try StoredPodcast.fetchAllByPosition(
+                db,
+                StoredPodcast.filter(keys: Set(episodes.map(\.podcastID)))
+            )
             let byID = Dictionary(uniqueKeysWithValues: podcasts.map { ($0.id!, $0) })
-            return episodes.compactMap { episode in byID[episode.podcastID].map { ($0, episode) } }
+            // Sized at once: each pair holds a podcast and an episode, 10,000 new
+            // ones some megabytes, which growing by doubling copied twice over.
+            var pairs: [(podcast: StoredPodcast, episode: StoredEpisode)] = []
+            pairs.reserveCapacity(episodes.count)
+            for episode in episodes {
+                if let podcast = byID[episode.podcastID] { pairs.append((podcast, episode)) }
+            }
+            return pairs
         }
     }
 

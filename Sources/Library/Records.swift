@@ -57,6 +57,41 @@ public struct StoredPodcast: Codable, Sendable, Equatable, Identifiable, Fetchab
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
+
+    /// Its columns, one for each stored property; `Int` raw values in this order
+    /// make their positions (``ColumnPositions``).
+    enum CodingKeys: Int, CodingKey, CaseIterable {
+        case id, feedURL, title, author, summary, artworkURL, itunesID, podcastGUID, etag, lastModified
+        case subscribed, updated, updateCount, lastError, lastFailure, gone, autodownload, keep, speed
+    }
+}
+
+extension StoredPodcast: PositionallyDecodedRecord {
+    public init(row: Row) throws {
+        try self.init(PositionedRow(row))
+    }
+
+    init(_ row: PositionedRow<CodingKeys>) throws {
+        id = try row.optional(.id)
+        feedURL = try row(.feedURL)
+        title = try row(.title)
+        author = try row.optional(.author)
+        summary = try row.optional(.summary)
+        artworkURL = try row.optional(.artworkURL)
+        itunesID = try row.optional(.itunesID)
+        podcastGUID = try row.optional(.podcastGUID)
+        etag = try row.optional(.etag)
+        lastModified = try row.optional(.lastModified)
+        subscribed = try row.date(.subscribed)
+        updated = try row.optionalDate(.updated)
+        updateCount = try row(.updateCount)
+        lastError = try row.optional(.lastError)
+        lastFailure = try row.optionalJSON(.lastFailure, as: UpdateFailure.self, of: Self.self)
+        gone = try row(.gone)
+        autodownload = try row(.autodownload)
+        keep = try row.optional(.keep)
+        speed = try row.optional(.speed)
+    }
 }
 
 /// An episode, as the library stores it.
@@ -99,6 +134,14 @@ public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, Fetchab
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+
+    /// Its columns, one for each stored property; `Int` raw values in this order
+    /// make their positions (``ColumnPositions``).
+    enum CodingKeys: Int, CodingKey, CaseIterable {
+        case id, podcastID, guid, title, summary, notes, published, seconds, audioURL, audioType, audioLength
+        case trackID, season, episodeNumber, chaptersURL, transcripts, funding, isNew, played, position
+        case downloaded, firstSeen, stateChanged
     }
 
     /// The stored form of a feed item of podcast `podcastID`.
@@ -159,6 +202,38 @@ public struct StoredEpisode: Codable, Sendable, Equatable, Identifiable, Fetchab
 
     private static func json<T: Encodable>(_ value: T) -> String? {
         (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension StoredEpisode: PositionallyDecodedRecord {
+    public init(row: Row) throws {
+        try self.init(PositionedRow(row))
+    }
+
+    init(_ row: PositionedRow<CodingKeys>) throws {
+        id = try row.optional(.id)
+        podcastID = try row(.podcastID)
+        guid = try row(.guid)
+        title = try row(.title)
+        summary = try row.optional(.summary)
+        notes = try row.optional(.notes)
+        published = try row.optionalDate(.published)
+        seconds = try row.optional(.seconds)
+        audioURL = try row(.audioURL)
+        audioType = try row.optional(.audioType)
+        audioLength = try row.optional(.audioLength)
+        trackID = try row.optional(.trackID)
+        season = try row.optional(.season)
+        episodeNumber = try row.optional(.episodeNumber)
+        chaptersURL = try row.optional(.chaptersURL)
+        transcripts = try row.optional(.transcripts)
+        funding = try row.optional(.funding)
+        isNew = try row(.isNew)
+        played = try row(.played)
+        position = try row(.position)
+        downloaded = try row(.downloaded)
+        firstSeen = try row.date(.firstSeen)
+        stateChanged = try row.optionalDate(.stateChanged)
     }
 }
 
