@@ -112,8 +112,41 @@ public struct Table: Sendable {
             }
         }
         let headerLine = lines(columns.map(\.header)).joined(separator: "\n")
-        let heading = bold ? Style.bold(headerLine) : headerLine
-        return ([heading] + rows.flatMap(lines)).joined(separator: "\n")
+        var out = bold ? Style.bold(headerLine) : headerLine
+        guard width == nil else {
+            for cells in rows {
+                for line in lines(cells) {
+                    out += "\n"
+                    out += line
+                }
+            }
+            return out
+        }
+        // Not on a terminal, every row is one line (nothing wraps, nothing is cut to
+        // a width): written straight into the text, as `lines` would make it, for
+        // `new` of 10,000 episodes piped to a program.
+        let blanks = String(repeating: " ", count: (widths.max() ?? 0) + 2)
+        func append(blanksOf count: Int) {
+            out += blanks[..<blanks.utf8.index(blanks.startIndex, offsetBy: max(0, count))]
+        }
+        out.reserveCapacity(out.utf8.count + rows.count * (lastStart + 32))
+        for cells in rows {
+            out += "\n"
+            for column in kept.dropLast() {
+                let cell = cut(cells[column], widths[column], keepsEnd: columns[column].keepsEnd)
+                let padding = widths[column] - TextLayout.width(cell)
+                if columns[column].rightAligned {
+                    append(blanksOf: padding)
+                    out += cell
+                } else {
+                    out += cell
+                    append(blanksOf: padding)
+                }
+                append(blanksOf: 2)
+            }
+            out += cells[last]
+        }
+        return out
     }
 
     /// Which columns show at `width`, and how wide each is: its widest cell (at

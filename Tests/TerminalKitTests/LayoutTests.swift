@@ -61,6 +61,33 @@ struct TableTests {
         )
     }
 
+    /// Piped (no width), each row is one line: bounded columns cut, the rest padded
+    /// to their widest cell by display width, the last as it is.
+    @Test func withoutAWidthEveryRowIsOneLine() {
+        let wide = Table(
+            columns: [
+                .init("#", rightAligned: true), .init("Path", maxWidth: 8, keepsEnd: true),
+                .init("Title", wraps: true), .init("Notes", wraps: true),
+            ],
+            rows: [
+                ["1", "/a/b/c/d/e.mp3", "\u{97F3}\u{97F3} wide", "a note long enough to wrap anywhere"],
+                ["10", "", "Ports", ""],
+            ]
+        )
+        #expect(
+            wide.render(width: nil)
+                == """
+                 #  Path      Title      Notes
+                 1  …d/e.mp3  \u{97F3}\u{97F3} wide  a note long enough to wrap anywhere
+                10            Ports      
+                """
+        )
+        #expect(
+            table.render(width: nil)
+                == " #  Status      Title\n 1  downloaded  Ports\n10  failed: H…  A title that stays readable"
+        )
+    }
+
     @Test func followsTheWidthItIsGivenAndBoldsTheHeading() {
         let narrow = table.render(width: 24).split(separator: "\n")
         #expect(narrow.allSatisfy { TextLayout.width(String($0)) <= 24 })
