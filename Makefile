@@ -16,9 +16,13 @@ DESTDIR ?=
 # another 4 MiB (docs/performance.md, "Start"); and libcurl not linked: FoundationNetworking
 # (--engine urlsession, and the MCP SDK) calls it through CurlOnDemand, which loads it on
 # the first call, so that no start of feedsh loads it and the thirty-odd libraries under
-# it, 6 MiB (docs/performance.md, "Installed size").
+# it, 6 MiB (docs/performance.md, "Installed size"); and the metadata of generic types
+# made by calls, not from their mangled names, whose generic requirements the runtime
+# checks by scanning the binary's 13,000 protocol conformances: 1.5 ms of a 16 ms
+# `podcast P; episodes` (docs/performance.md, "The largest libraries").
 RELEASE := -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc curl
+	-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc curl \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # What ships: the release binary without its symbol table and debug information
 # (strip), more than half of its size; make install copies it and the release half
 # of make test runs it, from a folder of the release build's own. The unstripped one
