@@ -749,10 +749,13 @@ public final class Library: Sendable {
         var arrived = 0
         for start in stride(from: 0, to: items.count, by: upsertChunk) {
             let chunk = items[start..<min(start + upsertChunk, items.count)]
-            let existing = try StoredEpisode.filter(
-                StoredEpisode.Columns.podcastID == podcastID && chunk.map(\.guid).contains(StoredEpisode.Columns.guid)
+            let existing = try StoredEpisode.fetchAllByPosition(
+                db,
+                StoredEpisode.filter(
+                    StoredEpisode.Columns.podcastID == podcastID
+                        && chunk.map(\.guid).contains(StoredEpisode.Columns.guid)
+                )
             )
-            .fetchAll(db)
             var byGUID = Dictionary(existing.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
             for item in chunk {
                 if var stored = byGUID[item.guid] {

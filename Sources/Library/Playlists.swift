@@ -244,8 +244,14 @@ extension Library {
     ) async throws(LibraryError) -> [ResolvedLibraryEpisode] {
         guard let selection = filter.selection(at: now) else { return [] }
         return try await read { db in
-            let episodes = try StoredEpisode.fetchAll(db, sql: selection.sql, arguments: selection.arguments)
-            let podcasts = try StoredPodcast.fetchAll(db, keys: Set(episodes.map(\.podcastID)))
+            let episodes = try StoredEpisode.fetchAllByPosition(
+                db,
+                SQLRequest<StoredEpisode>(sql: selection.sql, arguments: selection.arguments)
+            )
+            let podcasts = try StoredPodcast.fetchAllByPosition(
+                db,
+                StoredPodcast.filter(keys: Set(episodes.map(\.podcastID)))
+            )
             let byID = Dictionary(uniqueKeysWithValues: podcasts.map { ($0.id!, $0) })
             return try episodes.compactMap { episode in
                 guard let podcast = byID[episode.podcastID], let id = episode.id else { return nil }

@@ -18,7 +18,7 @@ struct ColumnPositions<Key: CodingKey & CaseIterable & RawRepresentable<Int>>: S
     /// and GRDB do, whatever the case; the leftmost of two alike).
     init(_ columnNames: some Sequence<String>) {
         let keys = Dictionary(Key.allCases.map { ($0.stringValue.lowercased(), $0.rawValue) }) { first, _ in first }
-        positions = Array(repeating: nil, count: keys.count)
+        positions = Array(repeating: nil, count: Key.allCases.count)
         for (index, name) in columnNames.enumerated() {
             if let key = keys[name.lowercased()], positions[key] == nil {
                 positions[key] = index
@@ -50,10 +50,7 @@ struct PositionedRow<Key: CodingKey & CaseIterable & RawRepresentable<Int>> {
     }
 
     /// The value of `key`'s column.
-    func callAsFunction<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ key: Key,
-        as type: Value.Type = Value.self
-    ) throws -> Value {
+    func callAsFunction<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
         guard let index = positions[key] else {
             return try row.decode(Value.self, forColumn: key.stringValue)
         }
@@ -61,10 +58,7 @@ struct PositionedRow<Key: CodingKey & CaseIterable & RawRepresentable<Int>> {
     }
 
     /// The value of `key`'s column; nil when it is NULL or not selected.
-    func optional<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ key: Key,
-        as type: Value.Type = Value.self
-    ) throws -> Value? {
+    func optional<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value? {
         guard let index = positions[key] else { return nil }
         return try row.decode(Value?.self, atIndex: index)
     }
@@ -99,7 +93,9 @@ struct PositionedRow<Key: CodingKey & CaseIterable & RawRepresentable<Int>> {
 
 /// A record whose rows are read by position (``ColumnPositions``) rather than
 /// through `Codable`. Its `init(row:)` reads one row the same way, so that every
-/// fetch decodes alike.
+/// fetch decodes alike; but it finds the positions again in each row, copying
+/// every value once more, so fetches of many rows go through
+/// ``fetchAllByPosition(_:_:)`` or ``decodeAll(_:_:)``.
 protocol PositionallyDecodedRecord: FetchableRecord {
     /// The record's `CodingKeys`: their string values name its columns.
     associatedtype ColumnKey: CodingKey & CaseIterable & RawRepresentable<Int>

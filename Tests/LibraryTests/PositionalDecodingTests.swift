@@ -80,6 +80,12 @@ struct PositionalDecodingTests {
         }
     }
 
+    /// A key's raw value is its place among the keys (``ColumnPositions`` indexes by it).
+    @Test func columnKeysAreNumberedInOrder() {
+        #expect(StoredPodcast.CodingKeys.allCases.map(\.rawValue) == Array(StoredPodcast.CodingKeys.allCases.indices))
+        #expect(StoredEpisode.CodingKeys.allCases.map(\.rawValue) == Array(StoredEpisode.CodingKeys.allCases.indices))
+    }
+
     @Test func recordsReadBackAsTheyWereWrittenEveryWayTheyAreFetched() throws {
         let queue = try Self.database()
         let (podcast, episode) = try queue.write { db in
