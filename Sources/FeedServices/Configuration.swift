@@ -16,6 +16,9 @@ public struct Configuration: Sendable {
     /// The podcast library (SQLite): `--library`, `FEEDSH_LIBRARY`, else
     /// `$XDG_DATA_HOME/feedsh/library.sqlite`.
     public var libraryFile: URL
+    /// One connection to the library for a script, a pool for what stays up
+    /// (``Library/Connections``); a pool unless the composition root says.
+    public var libraryConnections: Library.Connections = .pool
     /// Where line-editor history is kept (interactive mode only).
     public var historyFile: URL?
     public var http: HTTPSettings

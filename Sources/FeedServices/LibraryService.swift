@@ -8,17 +8,23 @@ public final class LibraryService: Sendable {
     package let file: URL
     /// What flags and the environment give, which wins over what `set` stored.
     package let overrides: [Setting: (value: String, source: String)]
+    private let connections: Library.Connections
     private let state = Mutex<(opened: Library?, settings: Settings?)>((nil, nil))
 
-    package init(file: URL, overrides: [Setting: (value: String, source: String)] = [:]) {
+    package init(
+        file: URL,
+        overrides: [Setting: (value: String, source: String)] = [:],
+        connections: Library.Connections = .pool
+    ) {
         self.file = file
         self.overrides = overrides
+        self.connections = connections
     }
 
     /// The library, opened the first time.
     package func open() throws(LibraryError) -> Library {
         if let opened = state.withLock({ $0.opened }) { return opened }
-        let library = try Library(path: file.path)
+        let library = try Library(path: file.path, connections: connections)
         return state.withLock { state in
             if let opened = state.opened { return opened }
             state.opened = library

@@ -33,7 +33,11 @@ public struct Services: Sendable {
             readTimeout: configuration.http.readTimeout,
             proxies: configuration.proxies
         )
-        library = LibraryService(file: configuration.libraryFile, overrides: configuration.settingOverrides)
+        library = LibraryService(
+            file: configuration.libraryFile,
+            overrides: configuration.settingOverrides,
+            connections: configuration.libraryConnections
+        )
         sources = SourcesService(configuration: configuration, clients: clients, library: library, network: network)
         let transport: any DownloadTransport =
             switch configuration.engine {

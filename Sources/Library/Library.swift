@@ -94,14 +94,32 @@ public struct LibraryError: Error, Sendable, Equatable, Codable, CustomStringCon
     }
 }
 
-/// The podcast library: one SQLite file in WAL mode, through GRDB's `DatabasePool`.
+/// The podcast library: one SQLite file in WAL mode, through GRDB.
 ///
 /// Every change is its own transaction, committed when it is made, so a crash
 /// loses nothing that was reported done; two feedsh processes may use one library
 /// at once (writers wait for each other up to the busy timeout).
 public final class Library: Sendable {
+    /// How a process holds the library: one connection, or a pool.
+    ///
+    /// Either way the file is in WAL mode, so that other processes read while one
+    /// writes; this is only about readers within this process.
+    public enum Connections: Sendable {
+        /// One connection (GRDB's `DatabaseQueue`): a read in this process waits
+        /// for this process's write. Opening it writes nothing, so a command that
+        /// only reads leaves the file as it was. For a script, which runs one
+        /// command at a time.
+        case one
+        /// A writer and readers beside it (GRDB's `DatabasePool`): reads go on
+        /// during a long write, such as a large feed's first read. Opening it
+        /// writes (GRDB makes sure the WAL is not empty). For what stays up and
+        /// answers several at once: the interactive shell, `serve`, `mcp`, the
+        /// background feedsh.
+        case pool
+    }
+
     public let path: String
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
     /// Opened to be read only, because the disk had no space left: every write
     /// fails as ``LibraryError/Code/diskFull`` without trying.
     let readOnlyForFullDisk: Bool
@@ -111,10 +129,10 @@ public final class Library: Sendable {
     /// On a disk with no space left, SQLite cannot make the WAL's files to open
     /// the library at all ("disk I/O error"); it is then opened to be read, as
     /// it is on disk, so that everything that only reads still works.
-    public init(path: String) throws(LibraryError) {
+    public init(path: String, connections: Connections = .pool) throws(LibraryError) {
         self.path = path
         do {
-            pool = try Self.openPool(path)
+            pool = try Self.openWriter(path, connections: connections)
             readOnlyForFullDisk = false
         } catch {
             // A newer feedsh's library stays refused, full disk or not.
@@ -124,28 +142,41 @@ public final class Library: Sendable {
         }
     }
 
-    /// The pool of the library at `path`, made and migrated.
-    private static func openPool(_ path: String) throws(LibraryError) -> DatabasePool {
-        try Self.refuseNewer(path)
+    /// The library at `path`, made, checked and migrated through one connection,
+    /// which is kept for ``Connections/one`` and closed for a pool opened after it.
+    private static func openWriter(_ path: String, connections: Connections) throws(LibraryError) -> any DatabaseWriter
+    {
         do {
-            try Self.makePrivate(path)
+            // A new library is private from its first byte; a newer feedsh's is
+            // left as it is, its mode too.
+            let existed = FileManager.default.fileExists(atPath: path)
+            if !existed { try Self.makePrivate(path) }
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
-            configuration.journalMode = .wal
             // In WAL mode NORMAL syncs at checkpoints, not at every commit: a crash of
             // feedsh loses nothing committed (only a power cut can take the last
             // transactions, and the file stays consistent). FULL made `update` pay
             // an fsync per feed.
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
-            try pool.write { db in
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try refuseNewer(queue, path: path)
+            if existed { try Self.makePrivate(path) }
+            // Kept by the file once set; a library is in WAL mode from its first open.
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try Self.migrator.migrate(queue)
+            try queue.write { db in
                 if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.schemaVersion {
                     try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
                 }
             }
-            return pool
+            switch connections {
+            case .one:
+                return queue
+            case .pool:
+                try queue.close()
+                return try DatabasePool(path: path, configuration: configuration)
+            }
         } catch let error as LibraryError {
             throw error
         } catch {
@@ -169,7 +200,7 @@ public final class Library: Sendable {
     /// The library at `path` opened to be read as it is on disk (SQLite's
     /// `immutable`: no WAL files made, no locks taken), when it is this
     /// feedsh's schema; else the disk-full error that kept it from opening.
-    private static func openToRead(_ path: String) throws(LibraryError) -> DatabasePool {
+    private static func openToRead(_ path: String) throws(LibraryError) -> any DatabaseWriter {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.foreignKeysEnabled = true
@@ -179,6 +210,7 @@ public final class Library: Sendable {
         components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
         do {
             let pool = try DatabasePool(path: components.string ?? path, configuration: configuration)
+            try refuseNewer(pool, path: path)
             let current = try pool.read { db in try migrator.hasCompletedMigrations(db) }
             guard current else { throw LibraryError.diskFull("open", path: path) }
             return pool
@@ -189,38 +221,24 @@ public final class Library: Sendable {
         }
     }
 
-    /// The schema this feedsh writes: the number of its migrations, kept in
-    /// SQLite's `user_version` so that an older feedsh can tell.
+    /// The schema this feedsh writes, kept in SQLite's `user_version` so that an
+    /// older feedsh can tell: the number of its migrations up to v11. v12 and v13
+    /// came without it, and an older feedsh refuses a library that has them by
+    /// their names; raising it now would make the feedsh before this one, which
+    /// has the same migrations, refuse a library this one opened.
     public static let schemaVersion = 11
 
-    /// Refuses a library a newer feedsh wrote, and leaves it as it was: by its
-    /// `user_version`, read from the file's header (bytes 60-63, big-endian), or
-    /// by migrations this feedsh does not know.
-    static func refuseNewer(_ path: String) throws(LibraryError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 100), header.count == 100,
-            header.starts(with: Array("SQLite format 3\u{0}".utf8))
-        else { return }
-        let version = header[60..<64].reduce(0) { $0 << 8 | Int($1) }
-        if version > schemaVersion { throw LibraryError.newer(path, schema: version) }
-        // Migrations this feedsh does not know: read by one connection that writes
-        // nothing (and, as the last one to close, takes its WAL files away again).
-        let applied: Set<String>
-        do {
-            var configuration = Configuration()
-            // Another feedsh may be writing: wait for it as the pool does.
-            configuration.busyMode = .timeout(10)
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            applied = try queue.read { try migrator.appliedIdentifiers($0) }
-            try queue.close()
-        } catch {
-            throw LibraryError("open", path: path, error)
+    /// Refuses a library a newer feedsh wrote, and leaves it as it was (the one
+    /// connection made to read it closed again, taking the WAL files its read made
+    /// away): by its `user_version`, or by migrations this feedsh does not know.
+    static func refuseNewer(_ reader: some DatabaseReader, path: String) throws {
+        let (version, applied) = try reader.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.appliedIdentifiers(db))
         }
         let known = Set(migrator.migrations)
-        if !applied.isSubset(of: known) {
-            throw LibraryError.newer(path, schema: max(applied.count, schemaVersion + 1))
-        }
+        guard version > schemaVersion || !applied.isSubset(of: known) else { return }
+        try reader.close()
+        throw LibraryError.newer(path, schema: max(version, applied.count, schemaVersion + 1))
     }
 
     /// The schema, one migration a version; never edited once released.

@@ -233,7 +233,7 @@ struct Feedsh: AsyncParsableCommand {
             setenv("no_proxy", proxies.noProxy.joined(separator: ","), 1)
         }
         let paths = XDGPaths(environment: environment)
-        let configuration = Configuration(
+        var configuration = Configuration(
             endpoints: endpoints,
             downloadDirectory: URL(
                 fileURLWithPath: downloadDir ?? demoFolder?.appendingPathComponent("downloads").path
@@ -266,6 +266,12 @@ struct Feedsh: AsyncParsableCommand {
             syncPassword: ProcessInfo.processInfo.environment["FEEDSH_SYNC_PASSWORD"]
                 ?? (demo ? FixtureServer.syncPassword : nil)
         )
+        // A script (`-c`, `-f`, stdin that is no terminal, `--json`) runs one command at
+        // a time: one connection to the library, and a command that only reads
+        // writes nothing to it. The prompt and the background feedsh keep a pool.
+        if !background, commands != nil || file != nil || json || isatty(STDIN_FILENO) != 1 {
+            configuration.libraryConnections = .one
+        }
         // The one composition root of this process: the front end asked for gets
         // these services.
         let services = Services(configuration: configuration)

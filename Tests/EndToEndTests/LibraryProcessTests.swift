@@ -35,6 +35,25 @@ struct LibraryProcessTests {
         }
     }
 
+    /// Commands that only read, run as a script, leave the library byte for byte
+    /// as it was: one connection opens it without a write, and the WAL files its
+    /// reads made go with it. (A pool's opening wrote a table and dropped it, and
+    /// its closing folded that into the file, four syncs for a `podcasts`.)
+    @Test func readingCommandsLeaveTheLibraryAsItWas() async throws {
+        try await Scene.with { scene in
+            let first = try await scene.run("subscribe \(scene.base)/feeds/1386867488.xml")
+            #expect(first.status == 0, "\(first.standardError)")
+            let path = scene.root.appendingPathComponent("library.sqlite").path
+            let files = ["", "-wal", "-shm"].map { path + $0 }
+            let before = files.map { FileManager.default.contents(atPath: $0) }
+            #expect(before[0] != nil && before[1] == nil && before[2] == nil)
+            let read = try await scene.run("podcasts; podcast 1; episodes --limit 2; new; find loopback; queue")
+            #expect(read.status == 0, "\(read.standardError)")
+            #expect(read.standardOutput.contains("Loopback Radio"))
+            #expect(files.map { FileManager.default.contents(atPath: $0) } == before)
+        }
+    }
+
     @Test func subscribeUpdateNewGetNewWait() async throws {
         try await Scene.with { scene in
             let feed = "\(scene.base)/fault/changes=1/feeds/1386867488.xml"

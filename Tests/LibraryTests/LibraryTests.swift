@@ -505,9 +505,10 @@ struct BrokenUpdateTests {
         await server.stop()
     }
 
-    /// A library a newer feedsh wrote is refused and left byte for byte as it was.
-    @Test(arguments: ["user_version", "migration"])
-    func aNewerLibraryIsRefusedUntouched(how: String) async throws {
+    /// A library a newer feedsh wrote is refused and left byte for byte as it was,
+    /// by a pool and by one connection.
+    @Test(arguments: ["user_version", "migration"], [Library.Connections.pool, .one])
+    func aNewerLibraryIsRefusedUntouched(how: String, connections: Library.Connections) async throws {
         let path = temporaryLibraryPath()
         do {
             _ = try Library(path: path)
@@ -524,7 +525,7 @@ struct BrokenUpdateTests {
         let files = ["", "-wal", "-shm"].map { path + $0 }
         let before = files.map { FileManager.default.contents(atPath: $0) }
         #expect {
-            _ = try Library(path: path)
+            _ = try Library(path: path, connections: connections)
         } throws: { error in
             (error as? LibraryError)?.code == .newer
                 && String(describing: error).contains("this library was written by a newer feedsh (schema v")
@@ -554,6 +555,60 @@ struct BrokenUpdateTests {
         let (podcast, _) = try await library.subscribe(feedURL: URL(string: "https://old.example/feed")!, title: "M")
         try await library.storeUnchanged(podcast.id!, movedTo: URL(string: "https://new.example/feed")!)
         #expect(try await library.podcasts().first?.podcast.feedURL == "https://new.example/feed")
+    }
+}
+
+@Suite("One connection to the library")
+struct OneConnectionTests {
+    /// What a script's read-only command does to the library: nothing. One
+    /// connection opens, checks and reads it without a write (a pool's opening
+    /// writes, to make the WAL), and closing it takes away the WAL files its
+    /// reads made.
+    @Test func openingAndReadingWritesNothing() async throws {
+        let path = temporaryLibraryPath()
+        do {
+            let library = try Library(path: path)
+            _ = try await library.subscribe(feedURL: URL(string: "https://example.com/feed")!, title: "F")
+        }
+        let files = ["", "-wal", "-shm"].map { path + $0 }
+        let before = files.map { FileManager.default.contents(atPath: $0) }
+        #expect(before[1] == nil && before[2] == nil)
+        do {
+            let library = try Library(path: path, connections: .one)
+            #expect(try await library.podcasts().map(\.podcast.title) == ["F"])
+            #expect(try await library.newEpisodes().isEmpty)
+        }
+        #expect(files.map { FileManager.default.contents(atPath: $0) } == before)
+    }
+
+    /// A library made through one connection is the same as a pool's: private,
+    /// in WAL mode (kept by the file), migrated; and it reads what it writes.
+    @Test func aNewLibraryIsPrivateInWALModeAndMigrated() async throws {
+        let path = temporaryLibraryPath()
+        do {
+            let library = try Library(path: path, connections: .one)
+            let (podcast, created) = try await library.subscribe(
+                feedURL: URL(string: "https://example.com/f")!,
+                title: "T"
+            )
+            #expect(created)
+            _ = try library.storeItems([item("a", "A", day: 1)], podcastID: podcast.id!, markNew: true)
+            #expect(try await library.newEpisodes().map(\.episode.title) == ["A"])
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let queue = try DatabaseQueue(path: path)
+        let (journal, version, migrated) = try await queue.read { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try Int.fetchOne(db, sql: "PRAGMA user_version"),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations")
+            )
+        }
+        #expect(journal == "wal" && version == Library.schemaVersion)
+        #expect(try await queue.read { db in try Library.migrator.hasCompletedMigrations(db) })
+        #expect(migrated == Library.migrator.migrations.count)
+        try queue.close()
     }
 }
 
