@@ -54,7 +54,9 @@ def callgrind(binary, arguments, env, out, interactive=False):
     try:
         terminal.expect(rb"feedsh> ")
         terminal.send("hel\t\t")
-        terminal.command("\x15help", rb"feedsh> ")
+        # The prompt after help's last line: ^U redraws the prompt at once, and a
+        # ^D typed while help runs (the terminal cooked) reaches no one.
+        terminal.command("\x15help", rb"Ctrl-D does the same\)\r\nfeedsh> ")
         terminal.send("\x04")
         # callgrind writes its profile as feedsh exits.
         terminal.process.wait(timeout=60)

@@ -27,6 +27,11 @@ static inline int feedsh_el_set_getcfn(EditLine *el, feedsh_read_fn fn) {
     return el_set(el, EL_GETCFN, fn);
 }
 
+/// Puts the terminal into libedit's editing (raw) mode now, or back (EL_PREP_TERM).
+static inline int feedsh_el_prep_term(EditLine *el, int on) {
+    return el_set(el, EL_PREP_TERM, on);
+}
+
 /// Redraws the prompt and the line being edited (EL_REFRESH).
 static inline int feedsh_el_refresh(EditLine *el) {
     return el_set(el, EL_REFRESH);

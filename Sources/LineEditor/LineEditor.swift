@@ -184,6 +184,10 @@ public final class LineEditor: @unchecked Sendable {
         }
         var count: Int32 = 0
         while true {
+            // Raw before the prompt shows: el_gets draws it and only then leaves
+            // cooked mode, and a Ctrl-D typed in between became an end of file the
+            // terminal kept to itself (feedsh waited on), any other key an echo.
+            feedsh_el_prep_term(editLine, 1)
             let line = el_gets(editLine, &count)
             if shared.withLock({ $0.stop }) {
                 // The prompt and its line stay as they were; the status area drawn
