@@ -7,9 +7,7 @@ public enum TerminalSize {
     public static func columns(of fd: Int32 = STDOUT_FILENO) -> Int {
         var size = winsize()
         if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
-            return columns
-        }
+        if let columns = variable("COLUMNS") { return columns }
         return 80
     }
 
@@ -17,7 +15,14 @@ public enum TerminalSize {
     public static func rows(of fd: Int32 = STDOUT_FILENO) -> Int {
         var size = winsize()
         if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
-        if let rows = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), rows > 0 { return rows }
+        if let rows = variable("LINES") { return rows }
         return 24
+    }
+
+    /// A positive number in the environment variable `name`: read by itself
+    /// (ProcessInfo's `environment` builds a dictionary of them all at each read).
+    private static func variable(_ name: String) -> Int? {
+        guard let text = getenv(name), let value = Int(String(cString: text)), value > 0 else { return nil }
+        return value
     }
 }

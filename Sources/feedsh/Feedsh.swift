@@ -177,15 +177,19 @@ struct Feedsh: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(HelpText.manPage(CommandRegistry.standard.specs).utf8))
             return
         }
+        // Read once: each read of ProcessInfo's environment builds the dictionary again.
         let environment = ProcessInfo.processInfo.environment
         var endpoints = Endpoints()
-        endpoints.itunes = try url(itunesURL, env: "FEEDSH_ITUNES_URL", flag: "--itunes-url") ?? endpoints.itunes
-        endpoints.posts = try url(postsURL, env: "FEEDSH_POSTS_URL", flag: "--posts-url") ?? endpoints.posts
-        endpoints.met = try url(metURL, env: "FEEDSH_MET_URL", flag: "--met-url") ?? endpoints.met
+        endpoints.itunes =
+            try url(itunesURL, env: "FEEDSH_ITUNES_URL", flag: "--itunes-url", in: environment) ?? endpoints.itunes
+        endpoints.posts =
+            try url(postsURL, env: "FEEDSH_POSTS_URL", flag: "--posts-url", in: environment) ?? endpoints.posts
+        endpoints.met = try url(metURL, env: "FEEDSH_MET_URL", flag: "--met-url", in: environment) ?? endpoints.met
         endpoints.podcastIndex =
-            try url(indexURL, env: "FEEDSH_PODCASTINDEX_URL", flag: "--index-url") ?? endpoints.podcastIndex
-        var indexKey = setting("FEEDSH_PODCASTINDEX_KEY")
-        var indexSecret = setting("FEEDSH_PODCASTINDEX_SECRET")
+            try url(indexURL, env: "FEEDSH_PODCASTINDEX_URL", flag: "--index-url", in: environment)
+            ?? endpoints.podcastIndex
+        var indexKey = setting("FEEDSH_PODCASTINDEX_KEY", in: environment)
+        var indexSecret = setting("FEEDSH_PODCASTINDEX_SECRET", in: environment)
 
         var demoServer: FixtureServer?
         // The demo's library, downloads and cache: a folder of its own, so that the
@@ -237,15 +241,15 @@ struct Feedsh: AsyncParsableCommand {
             endpoints: endpoints,
             downloadDirectory: URL(
                 fileURLWithPath: downloadDir ?? demoFolder?.appendingPathComponent("downloads").path
-                    ?? setting("FEEDSH_DOWNLOAD_DIR") ?? paths.downloads.path
+                    ?? setting("FEEDSH_DOWNLOAD_DIR", in: environment) ?? paths.downloads.path
             ),
             cacheDirectory: URL(
                 fileURLWithPath: cacheDir ?? demoFolder?.appendingPathComponent("cache").path
-                    ?? setting("FEEDSH_CACHE_DIR") ?? paths.cache.path
+                    ?? setting("FEEDSH_CACHE_DIR", in: environment) ?? paths.cache.path
             ),
             libraryFile: URL(
                 fileURLWithPath: library ?? demoFolder?.appendingPathComponent("library.sqlite").path
-                    ?? setting("FEEDSH_LIBRARY") ?? paths.library.path
+                    ?? setting("FEEDSH_LIBRARY", in: environment) ?? paths.library.path
             ),
             historyFile: paths.history,
             keepGoing: keepGoing,
@@ -253,7 +257,7 @@ struct Feedsh: AsyncParsableCommand {
             maxConcurrent: maxConcurrent ?? 3,
             maxConcurrentGiven: maxConcurrent != nil,
             maxFileSize: maxFileSize?.bytes,
-            player: setting("FEEDSH_PLAYER"),
+            player: setting("FEEDSH_PLAYER", in: environment),
             detach: detach,
             demo: demo,
             pager: noPager ? nil : Pager.command(environment: environment),
@@ -261,9 +265,9 @@ struct Feedsh: AsyncParsableCommand {
             podcastIndexSecret: indexSecret,
             proxies: proxies,
             rateLimit: limitRate.flatMap(ByteSize.atLeast1k),
-            feedPassword: ProcessInfo.processInfo.environment["FEEDSH_FEED_PASSWORD"],
+            feedPassword: environment["FEEDSH_FEED_PASSWORD"],
             // The demo's sync API takes any user with its one password.
-            syncPassword: ProcessInfo.processInfo.environment["FEEDSH_SYNC_PASSWORD"]
+            syncPassword: environment["FEEDSH_SYNC_PASSWORD"]
                 ?? (demo ? FixtureServer.syncPassword : nil)
         )
         // A script (`-c`, `-f`, stdin that is no terminal, `--json`) runs one command at
@@ -322,13 +326,15 @@ struct Feedsh: AsyncParsableCommand {
 
     /// An environment variable that is set and not empty (an empty one would make a
     /// directory of the current one).
-    private func setting(_ name: String) -> String? {
-        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+    private func setting(_ name: String, in environment: [String: String]) -> String? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
         return value
     }
 
-    private func url(_ flag: String?, env name: String, flag flagName: String) throws -> URL? {
-        guard let text = flag ?? ProcessInfo.processInfo.environment[name], !text.isEmpty else { return nil }
+    private func url(_ flag: String?, env name: String, flag flagName: String, in environment: [String: String]) throws
+        -> URL?
+    {
+        guard let text = flag ?? environment[name], !text.isEmpty else { return nil }
         guard let url = URL(httpString: text) else {
             let source = flag != nil ? flagName : name
             throw ValidationError("\(source) must be an http or https URL, not '\(text)'.")
