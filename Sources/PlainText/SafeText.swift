@@ -56,9 +56,16 @@ public enum SafeText {
     /// or C1 control (but `\n` in a block), no DEL, nothing in U+2028...U+202E or
     /// U+2066...U+2069. Most text is, and is returned as it is.
     private static func isClean(_ text: String, keepNewlines: Bool) -> Bool {
+        // A native string's bytes read in place, not through the UTF-8 view's
+        // iterator (some forty instructions a byte).
+        text.utf8.withContiguousStorageIfAvailable { isClean(bytes: $0, keepNewlines: keepNewlines) }
+            ?? isClean(bytes: text.utf8, keepNewlines: keepNewlines)
+    }
+
+    private static func isClean(bytes: some Collection<UInt8>, keepNewlines: Bool) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte < 0x20 {
                 guard keepNewlines, byte == 0x0A else { return false }
             } else if byte == 0x7F {

@@ -10,7 +10,11 @@ public enum TextLayout {
     /// its bytes: asking Unicode's properties of each character made a table of
     /// 10,000 episodes take a third of `new`'s time.
     public static func width(_ text: String) -> Int {
-        if let columns = asciiWidth(text.utf8) { return columns }
+        // A native string's bytes read in place: through the UTF-8 view's iterator
+        // each byte cost some forty instructions (a tenth of `new` on 10,000).
+        if let columns = text.utf8.withContiguousStorageIfAvailable(asciiWidth) ?? asciiWidth(text.utf8) {
+            return columns
+        }
         return text.reduce(0) { $0 + width(of: $1) }
     }
 

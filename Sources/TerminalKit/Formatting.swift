@@ -33,11 +33,23 @@ public enum Formatting {
         var time = time_t(seconds.rounded(.down)) + time_t(timeZone.secondsFromGMT(for: date))
         var fields = tm()
         guard gmtime_r(&time, &fields) != nil else { return "?" }
-        func padded(_ value: Int32, _ digits: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        // Ten bytes written in place (a small string, no allocation): padded pieces
+        // joined took some three thousand instructions a date.
+        return String(unsafeUninitializedCapacity: 10) { text in
+            func put(_ value: Int32, _ digits: Int, at start: Int) {
+                var rest = Int(value)
+                for position in (start..<start + digits).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(fields.tm_year + 1900, 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(fields.tm_mon + 1, 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(fields.tm_mday, 2, at: 8)
+            return 10
         }
-        return padded(fields.tm_year + 1900, 4) + "-" + padded(fields.tm_mon + 1, 2) + "-" + padded(fields.tm_mday, 2)
     }
 
     /// `41%` of `total`, or the byte count when the total is unknown.
