@@ -569,9 +569,13 @@ public final class Library: Sendable {
                     .select(try StoredEpisode.selectionWithoutSummary(db))
                     .order(StoredEpisode.listedOrder)
             )
+            // Their podcasts by a subquery: a filter of up to every subscription's
+            // key was SQL of thousands of terms to make (4% of `new` on 2,000).
+            let podcastIDs = StoredEpisode.filter(StoredEpisode.Columns.isNew == true)
+                .select(StoredEpisode.Columns.podcastID)
             let podcasts = try StoredPodcast.fetchAllByPosition(
                 db,
-                StoredPodcast.filter(keys: Set(episodes.map(\.podcastID)))
+                StoredPodcast.filter(podcastIDs.contains(StoredPodcast.Columns.id))
             )
             let byID = Dictionary(uniqueKeysWithValues: podcasts.map { ($0.id!, $0) })
             // Sized at once: each pair holds a podcast and an episode, 10,000 new

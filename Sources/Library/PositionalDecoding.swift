@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Where each of a record's columns is in the rows of one statement.
 ///
@@ -38,15 +39,19 @@ struct ColumnPositions<Key: CodingKey & CaseIterable & RawRepresentable<Int>>: S
 struct PositionedRow<Key: CodingKey & CaseIterable & RawRepresentable<Int>> {
     let row: Row
     let positions: ColumnPositions<Key>
+    /// The statement whose current row `row` is, when it is one: a date's text is
+    /// then read where SQLite holds it, not copied into a `String` first.
+    let statement: SQLiteStatement?
 
     /// The row with positions found in it (one row, as `fetchOne` reads).
     init(_ row: Row) {
         self.init(row, positions: ColumnPositions(row.columnNames))
     }
 
-    init(_ row: Row, positions: ColumnPositions<Key>) {
+    init(_ row: Row, positions: ColumnPositions<Key>, statement: SQLiteStatement? = nil) {
         self.row = row
         self.positions = positions
+        self.statement = statement
     }
 
     /// The value of `key`'s column.
@@ -66,14 +71,30 @@ struct PositionedRow<Key: CodingKey & CaseIterable & RawRepresentable<Int>> {
     /// The date in `key`'s column.
     func date(_ key: Key) throws -> Date {
         guard let index = positions[key] else { return try row.decode(Date.self, forColumn: key.stringValue) }
+        if let date = storedDate(at: index) { return date }
         return try StoredDate.date(row[index]) ?? row.decode(Date.self, atIndex: index)
     }
 
     /// The date in `key`'s column; nil when it is NULL or not selected.
     func optionalDate(_ key: Key) throws -> Date? {
         guard let index = positions[key] else { return nil }
+        if let date = storedDate(at: index) { return date }
         let value: DatabaseValue = row[index]
         return try StoredDate.date(value) ?? (value.isNull ? nil : row.decode(Date.self, atIndex: index))
+    }
+
+    /// The date in GRDB's form that column `index` holds as text, read in place
+    /// from the statement; nil without one, or for anything else (the caller
+    /// then reads the value as GRDB does). The column's type is asked first:
+    /// SQLite's text of a number would convert the value where it is.
+    private func storedDate(at index: Int) -> Date? {
+        guard let statement else { return nil }
+        let column = Int32(index)
+        guard sqlite3_column_type(statement, column) == SQLITE_TEXT,
+            let text = sqlite3_column_text(statement, column)
+        else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return StoredDate.date(fromStored: UnsafeBufferPointer(start: text, count: count))
     }
 
     /// The value of `key`'s column stored as JSON, as GRDB stores a `Codable`
@@ -105,14 +126,21 @@ protocol PositionallyDecodedRecord: FetchableRecord {
 
 extension PositionallyDecodedRecord {
     /// Every record `request` selects, the positions of their columns found once.
+    /// (A request of these records prefetches no association: none has any.)
     static func fetchAllByPosition(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try decodeAll(Row.fetchCursor(db, request)) { record, _ in record }
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        let rows = try Row.fetchCursor(prepared.statement, adapter: prepared.adapter)
+        // Without an adapter, a row's columns are its statement's, in place.
+        let statement = prepared.adapter == nil ? prepared.statement.sqliteStatement : nil
+        return try decodeAll(rows, statement: statement) { record, _ in record }
     }
 
     /// Each row of one statement as a record and what else `transform` reads from
     /// the row; the positions of the record's columns found in the first row.
+    /// `statement`, when given, is the one whose current row each row is.
     static func decodeAll<Rows: Cursor<Row>, Value>(
         _ rows: Rows,
+        statement: SQLiteStatement? = nil,
         _ transform: (Self, Row) throws -> Value
     ) throws -> [Value] {
         var positions: ColumnPositions<ColumnKey>?
@@ -120,7 +148,7 @@ extension PositionallyDecodedRecord {
         while let row = try rows.next() {
             let found = positions ?? ColumnPositions(row.columnNames)
             positions = found
-            values.append(try transform(Self(PositionedRow(row, positions: found)), row))
+            values.append(try transform(Self(PositionedRow(row, positions: found, statement: statement)), row))
         }
         return values
     }

@@ -150,6 +150,40 @@ struct PositionalDecodingTests {
         }
     }
 
+    /// Dates a list reads in place from its statement (the text GRDB writes), and
+    /// every other form a hand or another program may have left (a number, other
+    /// text SQLite's date functions allow), read as GRDB's `Codable` decoding reads
+    /// them; and a number read so is still read as a number by the next column.
+    @Test func datesInPlaceAndInOtherFormsReadAsCodableDid() throws {
+        let queue = try Self.database()
+        let forms: [DatabaseValue] = [
+            Date(timeIntervalSince1970: 1_700_000_000.25).databaseValue, 1_700_000_000.databaseValue,
+            1_700_000_000.5.databaseValue, "2023-11-14".databaseValue, "2023-11-14 22:13".databaseValue,
+            "2023-11-14T22:13:20.000".databaseValue,
+        ]
+        try queue.write { db in
+            var podcast = Self.podcast
+            try podcast.insert(db)
+            for (index, form) in forms.enumerated() {
+                var episode = Self.episode(podcastID: podcast.id!)
+                episode.guid = "g\(index)"
+                try episode.insert(db)
+                try db.execute(
+                    sql: "UPDATE episode SET published = ?, firstSeen = ? WHERE id = ?",
+                    arguments: [form, form, episode.id]
+                )
+            }
+        }
+        try queue.read { db in
+            let listed = try StoredEpisode.fetchAllByPosition(db, StoredEpisode.order(StoredEpisode.Columns.id))
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM episode ORDER BY id")
+            let codable = try rows.map { try FetchableRecordDecoder().decode(StoredEpisode.self, from: $0) }
+            #expect(listed.count == forms.count)
+            #expect(listed == codable)
+            #expect(listed.allSatisfy { $0.published != nil && $0.published == $0.firstSeen })
+        }
+    }
+
     /// Stored dates read as GRDB reads them, to the last bit: the ones GRDB writes
     /// (milliseconds, UTC) from 1600 to 2400, and every other form left to it.
     @Test func storedDatesReadAsGRDBReadsThem() {
