@@ -89,7 +89,8 @@ struct FormattingTests {
     @Test(arguments: [
         (Duration.seconds(0), "0:00"), (.seconds(59), "0:59"), (.seconds(61), "1:01"),
         (.seconds(3599), "59:59"), (.seconds(3600), "1:00:00"), (.milliseconds(4_021_999), "1:07:01"),
-        (.seconds(36_000 + 62), "10:01:02"),
+        (.seconds(36_000 + 62), "10:01:02"), (.seconds(604_800), "168:00:00"), (.seconds(604_801), "?"),
+        (.seconds(-1), "?"),
     ])
     func durations(duration: Duration, text: String) {
         #expect(Formatting.duration(duration) == text)

@@ -1,4 +1,5 @@
 import FeedServices
+import Foundation
 import Library
 import PlainText
 import TerminalKit
@@ -25,14 +26,15 @@ extension Render {
 
     /// The new episodes of every subscription, numbered n1, n2...
     static func newEpisodes(_ fresh: [(podcast: StoredPodcast, episode: StoredEpisode)]) -> Table {
-        Table(
+        let zone = TimeZone.current  // once, not once a row
+        return Table(
             columns: [
                 .init("#", rightAligned: true), .init("Date"), .init("Length", rightAligned: true),
                 .init("Podcast", maxWidth: 28), .init("Title"),
             ],
             rows: fresh.enumerated().map { index, pair in
                 [
-                    "n\(index + 1)", pair.episode.published.map { Formatting.date($0) } ?? "-",
+                    "n\(index + 1)", pair.episode.published.map { Formatting.date($0, timeZone: zone) } ?? "-",
                     pair.episode.seconds.map { Formatting.duration(.seconds($0)) } ?? "-",
                     SafeText.line(pair.podcast.title), SafeText.line(pair.episode.title),
                 ]
