@@ -119,7 +119,8 @@ public final class Library: Sendable {
     }
 
     public let path: String
-    let pool: any DatabaseWriter
+    /// The connection or pool (``Connections``), or the read-only pool of a full disk.
+    let database: any DatabaseWriter
     /// Opened to be read only, because the disk had no space left: every write
     /// fails as ``LibraryError/Code/diskFull`` without trying.
     let readOnlyForFullDisk: Bool
@@ -132,12 +133,12 @@ public final class Library: Sendable {
     public init(path: String, connections: Connections = .pool) throws(LibraryError) {
         self.path = path
         do {
-            pool = try Self.openWriter(path, connections: connections)
+            database = try Self.openWriter(path, connections: connections)
             readOnlyForFullDisk = false
         } catch {
             // A newer feedsh's library stays refused, full disk or not.
             guard error.code != .newer, Self.diskIsFull(at: path) else { throw error }
-            pool = try Self.openToRead(path)
+            database = try Self.openToRead(path)
             readOnlyForFullDisk = true
         }
     }
@@ -369,7 +370,7 @@ public final class Library: Sendable {
     ) async throws(LibraryError) -> T {
         if readOnlyForFullDisk { throw LibraryError.diskFull(operation, path: path) }
         do {
-            return try await pool.write(body)
+            return try await database.write(body)
         } catch {
             throw LibraryError(operation, path: path, error)
         }
@@ -377,7 +378,7 @@ public final class Library: Sendable {
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
         do {
-            return try await pool.read(body)
+            return try await database.read(body)
         } catch {
             throw LibraryError("read", path: path, error)
         }
@@ -538,7 +539,7 @@ public final class Library: Sendable {
     /// hundred takes a millisecond.
     public func episodes(withIDs ids: [Int64]) throws(LibraryError) -> [StoredEpisode] {
         do {
-            let found = try pool.read { db in
+            let found = try database.read { db in
                 try StoredEpisode.fetchAllByPosition(
                     db,
                     StoredEpisode.filter(ids: ids).select(try StoredEpisode.selectionWithoutSummary(db))
@@ -741,7 +742,7 @@ public final class Library: Sendable {
     ) throws(LibraryError) -> Int {
         if readOnlyForFullDisk { throw LibraryError.diskFull("write to", path: path) }
         do {
-            return try pool.write { db in
+            return try database.write { db in
                 try Self.upsert(items, podcastID: podcastID, markNew: markNew, trackIDs: trackIDs, now: now, db)
             }
         } catch {

@@ -104,7 +104,7 @@ struct LibraryTests {
         _ = try Library(path: path)
         // Opening again runs no migration twice.
         let library = try Library(path: path)
-        let (mode, foreignKeys, indexes, migrations) = try await library.pool.read { db in
+        let (mode, foreignKeys, indexes, migrations) = try await library.database.read { db in
             (
                 try String.fetchOne(db, sql: "PRAGMA journal_mode"),
                 try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"),
@@ -169,7 +169,8 @@ struct LibraryTests {
         try await library.store(feed([item("x", "X", day: 1)]), for: podcast.id!, validators: (nil, nil))
         try await library.unsubscribe(podcast.id!)
         #expect(try await library.podcasts().isEmpty)
-        let orphans = try await library.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") }
+        let orphans = try await library.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode")
+        }
         #expect(orphans == 0)
     }
 
@@ -207,7 +208,7 @@ struct LibraryTests {
         let stored = try #require(try await library.podcasts().first?.podcast)
         #expect(stored.lastFailure == .feed(.httpStatus(500, url: url)))
         #expect(stored.lastFailure?.code == "http-status" && stored.lastError == nil)
-        let raw = try await library.pool.read { db in
+        let raw = try await library.database.read { db in
             try String.fetchOne(db, sql: "SELECT lastFailure FROM podcast")
         }
         #expect(raw?.contains("500") == true && raw?.contains("https:") == true)

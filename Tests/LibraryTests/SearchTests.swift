@@ -96,7 +96,7 @@ struct SearchTests {
         }
         #expect(lines == 0 && index == 0)
         // The index agrees with its content tables.
-        try await library.pool.write { db in
+        try await library.database.write { db in
             try db.execute(sql: "INSERT INTO episodeText(episodeText, rank) VALUES ('integrity-check', 1)")
             try db.execute(sql: "INSERT INTO transcriptText(transcriptText, rank) VALUES ('integrity-check', 1)")
         }
