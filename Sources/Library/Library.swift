@@ -160,9 +160,18 @@ public final class Library: Sendable {
             // transactions, and the file stays consistent). FULL made `update` pay
             // an fsync per feed.
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            var queue = try DatabaseQueue(path: path, configuration: configuration)
             try refuseNewer(queue, path: path)
-            if existed { try Self.makePrivate(path) }
+            if existed, !Self.isPrivate(path) {
+                // Not while a connection is open: makePrivate opens the file, and
+                // closing that descriptor drops every POSIX lock this process holds
+                // on it, SQLite's too. Another feedsh closing its connection then
+                // found itself the last one and deleted the WAL this one went on
+                // writing to (a play's saved position, lost).
+                try queue.close()
+                try Self.makePrivate(path)
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+            }
             // Kept by the file once set; a library is in WAL mode from its first open.
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try Self.migrator.migrate(queue)
@@ -413,6 +422,16 @@ public final class Library: Sendable {
     /// (and SQLite's `-wal` and `-shm` beside it, which take the file's mode) is
     /// made 0600 before SQLite creates it, a folder made for it is 0700, and an
     /// older library of looser mode is narrowed.
+    /// Whether the library and the WAL files it has are private already (as
+    /// ``makePrivate(_:)`` leaves them), told without opening any of them.
+    private static func isPrivate(_ path: String) -> Bool {
+        [path, path + "-wal", path + "-shm"].allSatisfy { file in
+            var status = stat()
+            guard lstat(file, &status) == 0 else { return errno == ENOENT && file != path }
+            return status.st_mode & S_IFMT == S_IFREG && status.st_mode & 0o777 == 0o600
+        }
+    }
+
     private static func makePrivate(_ path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
