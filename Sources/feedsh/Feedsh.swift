@@ -273,7 +273,7 @@ struct Feedsh: AsyncParsableCommand {
         // A script (`-c`, `-f`, stdin that is no terminal, `--json`) runs one command at
         // a time: one connection to the library, and a command that only reads
         // writes nothing to it. The prompt and the background feedsh keep a pool.
-        if !background, commands != nil || file != nil || json || isatty(STDIN_FILENO) != 1 {
+        if !background, !runsThePrompt {
             configuration.libraryConnections = .one
         }
         // The one composition root of this process: the front end asked for gets
@@ -311,8 +311,7 @@ struct Feedsh: AsyncParsableCommand {
             defer { close(fd) }
             return await shell.runScriptFile(file, fd: fd, keepGoing: keepGoing)
         }
-        // JSON is for programs: it reads plain lines even from a terminal.
-        if isatty(STDIN_FILENO) == 1, !json,
+        if runsThePrompt,
             let editor = LineEditor(
                 programName: "feedsh",
                 historyFile: shell.session.configuration.historyFile,
@@ -322,6 +321,13 @@ struct Feedsh: AsyncParsableCommand {
             return await shell.runInteractive(editor: editor)
         }
         return await shell.runScript(ScriptLines(fd: STDIN_FILENO, source: "<stdin>"), keepGoing: keepGoing)
+    }
+
+    /// Whether this run is the prompt: no `-c` or `-f`, a terminal on standard
+    /// input, and no `--json` (JSON is for programs: it reads plain lines even from
+    /// a terminal). Else its commands are a script.
+    private var runsThePrompt: Bool {
+        commands == nil && file == nil && !json && isatty(STDIN_FILENO) == 1
     }
 
     /// An environment variable that is set and not empty (an empty one would make a
