@@ -32,6 +32,13 @@ public final class LibraryService: Sendable {
         }
     }
 
+    /// Closes the library's connection(s) now, not when the last task holding it
+    /// lets go (at exit, maybe never): the last to close folds the WAL into the
+    /// file and takes the WAL's files away.
+    package func close() {
+        opened?.close()
+    }
+
     /// The library once something opened it; nil before.
     package var opened: Library? { state.withLock { $0.opened } }
 

@@ -71,10 +71,11 @@ public struct Services: Sendable {
         sync = SyncService(configuration: configuration, library: library, sources: sources)
     }
 
-    /// Pauses running downloads (keeping their .part files) and releases the
-    /// network.
+    /// Pauses running downloads (keeping their .part files), releases the
+    /// network and closes the library.
     public func close() async {
         await downloads.engine.shutdown()
         await sources.shutdown()
+        library.close()
     }
 }

@@ -194,6 +194,12 @@ public final class Library: Sendable {
         }
     }
 
+    /// Closes its connections; what reads or writes after fails as a closed
+    /// database does.
+    public func close() {
+        try? database.close()
+    }
+
     /// Whether the file system of `path` has no space left (less than a few
     /// pages), and the library has no WAL with changes not yet in its file
     /// (read as the file is, they would be missed).
@@ -443,7 +449,7 @@ public final class Library: Sendable {
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(descriptor) }
+        defer { _ = Glibc.close(descriptor) }
         guard fchmod(descriptor, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         for sidecar in [path + "-wal", path + "-shm"] { chmod(sidecar, 0o600) }
     }
