@@ -292,3 +292,47 @@ extension StoredEpisode {
     /// Newest first, as `episodes` numbers them.
     static var listedOrder: [any SQLOrderingTerm] { [Columns.published.desc, Columns.id.desc] }
 }
+
+/// A new episode as `new`'s table shows it (``Library/newEpisodeLines()``): its
+/// podcast's title, its title, date and length, and nothing else.
+public struct NewEpisodeLine: Sendable, Equatable {
+    public var podcastTitle: String
+    public var title: String
+    public var published: Date?
+    public var seconds: Double?
+
+    public init(podcastTitle: String, title: String, published: Date?, seconds: Double?) {
+        self.podcastTitle = podcastTitle
+        self.title = title
+        self.published = published
+        self.seconds = seconds
+    }
+
+    /// The line of a whole episode and its podcast.
+    public init(podcast: StoredPodcast, episode: StoredEpisode) {
+        self.init(
+            podcastTitle: podcast.title,
+            title: episode.title,
+            published: episode.published,
+            seconds: episode.seconds
+        )
+    }
+
+    /// Its columns, named as ``Library/newEpisodeLines()`` selects them.
+    enum CodingKeys: Int, CodingKey, CaseIterable {
+        case podcastTitle, title, published, seconds
+    }
+}
+
+extension NewEpisodeLine: PositionallyDecodedRecord {
+    public init(row: Row) throws {
+        try self.init(PositionedRow(row))
+    }
+
+    init(_ row: PositionedRow<CodingKeys>) throws {
+        podcastTitle = try row(.podcastTitle)
+        title = try row(.title)
+        published = try row.optionalDate(.published)
+        seconds = try row.optional(.seconds)
+    }
+}

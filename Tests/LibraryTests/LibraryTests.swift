@@ -160,6 +160,59 @@ struct LibraryTests {
         #expect(try await library.newEpisodes().isEmpty)
     }
 
+    /// `new`'s table reads four columns (``Library/newEpisodeLines()``): the same
+    /// episodes as the whole ones, in the same order (n1, n2... name the same
+    /// episode either way), ties of date broken alike, undated ones last.
+    @Test func newEpisodeLinesAreTheNewEpisodesInTheirOrder() async throws {
+        let library = try Library(path: temporaryLibraryPath())
+        func dated(_ guid: String, day: Int?, minutes: Int?) -> FeedItem {
+            FeedItem(
+                guid: guid,
+                title: "Title \(guid)",
+                published: day.map { Date(timeIntervalSince1970: 1_790_000_000.125 + Double($0) * 86_400) },
+                duration: minutes.map { .seconds($0 * 60) },
+                enclosure: Enclosure(url: URL(string: "https://media.example/\(guid).mp3")!, type: "audio/mpeg")
+            )
+        }
+        #expect(try await library.newEpisodeLines().isEmpty)
+        var ids: [Int64] = []
+        for name in ["A", "B"] {
+            let (podcast, _) = try await library.subscribe(
+                feedURL: URL(string: "https://feeds.example/\(name).xml")!,
+                title: name
+            )
+            let id = try #require(podcast.id)
+            ids.append(id)
+            // The first read's episodes are not new; the second's are.
+            try await library.store(feed([dated("\(name)0", day: 0, minutes: 1)]), for: id, validators: (nil, nil))
+        }
+        try await library.store(
+            feed(
+                [
+                    dated("A1", day: 2, minutes: 30), dated("A2", day: 1, minutes: nil),
+                    dated("A3", day: nil, minutes: 5),
+                ],
+                title: "Podcast A"
+            ),
+            for: ids[0],
+            validators: (nil, nil)
+        )
+        try await library.store(
+            feed([dated("B1", day: 2, minutes: 45), dated("B2", day: nil, minutes: nil)], title: "Podcast B"),
+            for: ids[1],
+            validators: (nil, nil)
+        )
+        let whole = try await library.newEpisodes()
+        let lines = try await library.newEpisodeLines()
+        #expect(whole.count == 5)
+        #expect(lines == whole.map(NewEpisodeLine.init))
+        #expect(lines.map(\.title) == ["Title B1", "Title A1", "Title A2", "Title B2", "Title A3"])
+        #expect(lines.first?.podcastTitle == "Podcast B" && lines.first?.seconds == 45 * 60)
+        #expect(lines.first?.published == Date(timeIntervalSince1970: 1_790_000_000.125 + 2 * 86_400))
+        try await library.mark(whole.compactMap(\.episode.id), .old)
+        #expect(try await library.newEpisodeLines().isEmpty)
+    }
+
     @Test func subscribingTwiceKeepsOneAndUnsubscribingRemovesEpisodes() async throws {
         let library = try Library(path: temporaryLibraryPath())
         let url = URL(string: "https://feeds.example/b.xml")!

@@ -25,18 +25,18 @@ extension Render {
     }
 
     /// The new episodes of every subscription, numbered n1, n2...
-    static func newEpisodes(_ fresh: [(podcast: StoredPodcast, episode: StoredEpisode)]) -> Table {
+    static func newEpisodes(_ lines: [NewEpisodeLine]) -> Table {
         let zone = TimeZone.current  // once, not once a row
         return Table(
             columns: [
                 .init("#", rightAligned: true), .init("Date"), .init("Length", rightAligned: true),
                 .init("Podcast", maxWidth: 28), .init("Title"),
             ],
-            rows: fresh.enumerated().map { index, pair in
+            rows: lines.enumerated().map { index, line in
                 [
-                    "n\(index + 1)", pair.episode.published.map { Formatting.date($0, timeZone: zone) } ?? "-",
-                    pair.episode.seconds.map { Formatting.duration(.seconds($0)) } ?? "-",
-                    SafeText.line(pair.podcast.title), SafeText.line(pair.episode.title),
+                    "n\(index + 1)", line.published.map { Formatting.date($0, timeZone: zone) } ?? "-",
+                    line.seconds.map { Formatting.duration(.seconds($0)) } ?? "-",
+                    SafeText.line(line.podcastTitle), SafeText.line(line.title),
                 ]
             }
         )
