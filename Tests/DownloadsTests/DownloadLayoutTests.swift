@@ -12,6 +12,18 @@ struct DownloadLayoutTests {
         #expect(file.sidecar.path == "/data/feedsh/downloads/1386867488/1000700000001.m4a.part.json")
     }
 
+    /// The hash names files and cache entries on disk, so it never changes: FNV-1a's
+    /// published values, and the same for a string Foundation made (bridged, not
+    /// native) as for a native one.
+    @Test func fnv1aIsFNV1a() {
+        #expect(fnv1a64("") == 0xcbf2_9ce4_8422_2325)
+        #expect(fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)
+        #expect(fnv1a64("foobar") == 0x8594_4171_f739_67e8)
+        #expect(fnv1a64("épisode ☕") == 0x052f_a895_7305_275a)
+        let bridged = NSString(string: "foobar").appendingPathExtension("x")!
+        #expect(fnv1a64(bridged) == fnv1a64("foobar.x"))
+    }
+
     @Test func statusComesFromDisk() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsh-layout-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
