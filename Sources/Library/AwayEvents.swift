@@ -41,12 +41,22 @@ extension Library {
     }
 
     /// Whether the library at `path` may hold events not reported yet: false only
-    /// when one plain SQLite connection (no pool, no migrations, no change made;
-    /// as the last one to close, SQLite folds the WAL into the file) reads that it
-    /// holds none, so that a start with nothing to report leaves the library
-    /// closed. Anything that keeps it from telling (no such file or table, another
-    /// feedsh holding the file past the 1 s wait, damage) answers true, and the
-    /// caller asks the opened library, which says what is wrong.
+    /// when one plain SQLite connection (no pool, no migrations, no change made)
+    /// reads that it holds none, so that a start with nothing to report leaves the
+    /// library closed. Anything that keeps it from telling (no such file or table,
+    /// another feedsh holding the file past the 1 s wait, damage) answers true,
+    /// and the caller asks the opened library, which says what is wrong.
+    ///
+    /// Without a WAL file beside it, every change is in the file itself (the last
+    /// connection to close folds the WAL in and removes it), and the file is read
+    /// as it is (SQLite's `immutable`): no WAL or shared-memory file made and
+    /// removed again, no lock, half the time of a script's start that opens the
+    /// library anyway. A feedsh that opens it meanwhile writes to a new WAL, not
+    /// the file, so what is read is what was there; should that feedsh also fold
+    /// its WAL in during the read, the read fails (true) or misses an event just
+    /// recorded, which stays unreported until the next start. With a WAL file
+    /// (another feedsh has the library open, or one stopped without closing it),
+    /// the connection reads through it, as any other does.
     ///
     /// It speaks to SQLite directly: a GRDB connection, even a plain
     /// `DatabaseQueue`, pages in about 2 MiB more of the binary, and this runs at
@@ -54,7 +64,14 @@ extension Library {
     public static func mayHoldUnreportedAwayEvents(at path: String) -> Bool {
         var connection: OpaquePointer?
         defer { sqlite3_close_v2(connection) }
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return true }
+        var info = stat()
+        let opened: Int32
+        if lstat(path + "-wal", &info) != 0, errno == ENOENT {
+            opened = sqlite3_open_v2(immutableURI(path), &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        } else {
+            opened = sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil)
+        }
+        guard opened == SQLITE_OK else { return true }
         sqlite3_busy_timeout(connection, 1000)
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }

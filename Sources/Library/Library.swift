@@ -220,12 +220,8 @@ public final class Library: Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.foreignKeysEnabled = true
-        var components = URLComponents()
-        components.scheme = "file"
-        components.path = path
-        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
         do {
-            let pool = try DatabasePool(path: components.string ?? path, configuration: configuration)
+            let pool = try DatabasePool(path: immutableURI(path), configuration: configuration)
             try refuseNewer(pool, path: path)
             let current = try pool.read { db in try migrator.hasCompletedMigrations(db) }
             guard current else { throw LibraryError.diskFull("open", path: path) }
@@ -235,6 +231,16 @@ public final class Library: Sendable {
         } catch {
             throw LibraryError.diskFull("open", path: path)
         }
+    }
+
+    /// The URI that opens the file at `path` to be read as it is on disk (SQLite's
+    /// `immutable`: no WAL files made, no locks taken), the path percent-encoded.
+    static func immutableURI(_ path: String) -> String {
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        return components.string ?? path
     }
 
     /// The schema this feedsh writes, kept in SQLite's `user_version` so that an

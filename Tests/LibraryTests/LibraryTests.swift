@@ -62,6 +62,26 @@ struct LibraryTests {
         #expect(try await library.takeAwayEvents().count == 1)
         #expect(!Library.mayHoldUnreportedAwayEvents(at: path))
         let junk = temporaryLibraryPath()
+        // Closed, with no WAL file: the file is read as it is, and still nothing
+        // is made beside it. In a folder whose name a URI would misread.
+        let odd = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedsh-away-\(UUID().uuidString) ?#%41/library.sqlite"
+        ).path
+        for (events, told) in [(0, false), (1, true)] {
+            try? FileManager.default.removeItem(atPath: odd)
+            let closing = try Library(path: odd)
+            for index in 0..<events {
+                try await closing.recordAway(AwayEvent(label: "\(index) One", path: "/d/1.mp3", failed: false))
+            }
+            closing.close()
+            #expect(!FileManager.default.fileExists(atPath: odd + "-wal"))
+            // A file made and removed again would change the folder's time.
+            let folder = (odd as NSString).deletingLastPathComponent
+            let before = try FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date
+            #expect(Library.mayHoldUnreportedAwayEvents(at: odd) == told)
+            let after = try FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date
+            #expect(before != nil && before == after)
+        }
         try FileManager.default.createDirectory(
             atPath: (junk as NSString).deletingLastPathComponent,
             withIntermediateDirectories: true
