@@ -188,11 +188,16 @@ enum StoredDate {
             let millisecond = number(20, 3), (1...12).contains(month), (1...31).contains(day), hour < 24,
             minute < 60, second < 60
         else { return nil }
-        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-        // Summed as `Calendar` sums them, from 2001, so that the same bits come out.
-        let sinceReference = Double(seconds - Int(Date.timeIntervalBetween1970AndReferenceDate))
-        return Date(timeIntervalSinceReferenceDate: sinceReference + Double(millisecond) / 1_000)
+        let days = daysSince1970(year: year, month: month, day: day) - daysFrom1970To2001
+        // Summed as `Calendar` sums them, so that the same bits come out: the time
+        // of day with its fraction first, then the days since 2001. Near 2001 the
+        // other order rounds differently (2000-12-30 05:42:52.333).
+        let timeOfDay = Double(hour * 3_600 + minute * 60 + second) + Double(millisecond) / 1_000
+        return Date(timeIntervalSinceReferenceDate: Double(days * 86_400) + timeOfDay)
     }
+
+    /// Days from 1970-01-01 to 2001-01-01, the reference date.
+    static let daysFrom1970To2001 = 11_323
 
     /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar (Howard
     /// Hinnant's `days_from_civil`).

@@ -186,11 +186,17 @@ struct PositionalDecodingTests {
 
     /// Stored dates read as GRDB reads them, to the last bit: the ones GRDB writes
     /// (milliseconds, UTC) from 1600 to 2400, and every other form left to it.
+    /// Near 2001, Calendar's reference date, the order of the sum shows in the
+    /// last bit: three dates that once read differently, and a band around it.
     @Test func storedDatesReadAsGRDBReadsThem() {
         var generator = SystemRandomNumberGenerator()
         var dates = [-11_644_473_600.0, 0, 951_782_400, 1_700_000_000.999, 4_102_444_799.5, 13_569_465_600]
+        dates += [978_154_972.333, 974_320_362.544, 979_946_662.093]
         for _ in 0..<5_000 {
             dates.append(Double(Int64.random(in: -11_000_000_000_000...13_000_000_000_000, using: &generator)) / 1_000)
+            dates.append(
+                978_307_200 + Double(Int64.random(in: -8_000_000_000...8_000_000_000, using: &generator)) / 1_000
+            )
         }
         for seconds in dates {
             let stored = Date(timeIntervalSince1970: seconds).databaseValue
