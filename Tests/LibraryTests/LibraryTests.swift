@@ -90,6 +90,15 @@ struct LibraryTests {
         #expect(Library.mayHoldUnreportedAwayEvents(at: junk))
     }
 
+    /// The URI of a library read as it is on disk: the three characters SQLite
+    /// reads in a URI's path escaped, an absolute path after an empty authority.
+    @Test func immutableURIsEscapeWhatSQLiteReads() {
+        #expect(Library.immutableURI("/a b/c?d#e%41.sqlite") == "file:///a b/c%3Fd%23e%2541.sqlite?immutable=1")
+        #expect(Library.immutableURI("//host/x") == "file:////host/x?immutable=1")
+        #expect(Library.immutableURI("library.sqlite") == "file:library.sqlite?immutable=1")
+        #expect(Library.immutableURI("/é/☕") == "file:///é/☕?immutable=1")
+    }
+
     /// Items are compared with the library a chunk at a time (memory follows the
     /// chunk, not the feed): across chunks a GUID the feed repeats is still one
     /// episode, refreshed by the later item, and an update matches every stored one.
