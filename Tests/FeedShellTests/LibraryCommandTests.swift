@@ -33,6 +33,10 @@ struct LibraryCommandTests {
             out = h.output.standardOutput
             #expect(out.contains("Loopback Radio: 1 new episode"), "\(out)")
             #expect(out.contains("Bonus episode 1"), "\(out)")
+            // n1's line of the table (its four columns read by one join): the
+            // podcast's title beside the episode's.
+            let line = out.split(separator: "\n").first { $0.split(separator: " ").first == "n1" }
+            #expect(line?.contains("Loopback Radio") == true && line?.contains("Bonus episode 1") == true, "\(out)")
             let exported = h.downloads.appendingPathComponent("out.opml")
             h.output.clear()
             #expect(await h.run("export \(exported.path)") == .success)
