@@ -50,13 +50,13 @@ extension Library {
     /// Without a WAL file beside it, every change is in the file itself (the last
     /// connection to close folds the WAL in and removes it), and the file is read
     /// as it is (SQLite's `immutable`): no WAL or shared-memory file made and
-    /// removed again, no lock, half the time of a script's start that opens the
-    /// library anyway. A feedsh that opens it meanwhile writes to a new WAL, not
-    /// the file, so what is read is what was there; should that feedsh also fold
-    /// its WAL in during the read, the read fails (true) or misses an event just
-    /// recorded, which stays unreported until the next start. With a WAL file
-    /// (another feedsh has the library open, or one stopped without closing it),
-    /// the connection reads through it, as any other does.
+    /// removed again, no lock, half the check's time. A feedsh that opens it
+    /// meanwhile writes to a new WAL, not the file, so what is read is what was
+    /// there; should that feedsh also fold its WAL in during the read, the read
+    /// fails (true) or misses an event just recorded, which stays unreported
+    /// until the next start. With a WAL file (another feedsh has the library
+    /// open, or one stopped without closing it), the connection reads through
+    /// it, as any other does.
     ///
     /// It speaks to SQLite directly: a GRDB connection, even a plain
     /// `DatabaseQueue`, pages in about 2 MiB more of the binary, and this runs at
