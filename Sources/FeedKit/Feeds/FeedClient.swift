@@ -118,6 +118,12 @@ public final class FeedClient: FeedFetching {
         feed.newFeedURL.flatMap { $0 == url ? nil : $0 } ?? movedHere
     }
 
+    /// A new subscription's first read: the first page's body written to `spool`
+    /// as it arrives, unparsed, so that a feed of any size is parsed later a
+    /// batch at a time (``FirstRead/spooled(base:etag:lastModified:movedHere:)``).
+    /// The same GET as ``fetch(_:etag:lastModified:credentials:sink:)``'s first:
+    /// retries, redirects, `credentials` for `url`'s origin only; a 304 or 410
+    /// ends it as there.
     public func fetchFirstRead(
         _ url: URL,
         credentials: FeedCredentials?,
