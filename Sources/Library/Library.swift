@@ -440,10 +440,6 @@ public final class Library: Sendable {
         }
     }
 
-    /// The library holds feed passwords and the Podcast Index secret: its file
-    /// (and SQLite's `-wal` and `-shm` beside it, which take the file's mode) is
-    /// made 0600 before SQLite creates it, a folder made for it is 0700, and an
-    /// older library of looser mode is narrowed.
     /// Whether the library and the WAL files it has are private already (as
     /// ``makePrivate(_:)`` leaves them), told without opening any of them.
     private static func isPrivate(_ path: String) -> Bool {
@@ -454,6 +450,10 @@ public final class Library: Sendable {
         }
     }
 
+    /// The library holds feed passwords and the Podcast Index secret: its file
+    /// (and SQLite's `-wal` and `-shm` beside it, which take the file's mode) is
+    /// made 0600 before SQLite creates it, a folder made for it is 0700, and an
+    /// older library of looser mode is narrowed.
     private static func makePrivate(_ path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
