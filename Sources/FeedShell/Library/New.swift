@@ -16,17 +16,22 @@ extension Command {
                 """
         )
     ) { _, context throws(ShellError) in
-        if context.json { return NewEpisodes.whole(try await context.services.library.newEpisodes()) }
-        return NewEpisodes.lines(try await context.services.library.newEpisodeLines())
+        // Whole episodes for a program; for a person only the table's columns (on
+        // 10,000 new episodes, reading them whole was most of the table's time).
+        if context.json {
+            return Listing(
+                items: try await context.services.library.newEpisodes(),
+                empty: .noNewEpisodes,
+                table: { Render.newEpisodes($0.map(NewEpisodeLine.init)) },
+                json: JSONRender.newEpisodes
+            )
+        }
+        return Listing(
+            items: try await context.services.library.newEpisodeLines(),
+            empty: .noNewEpisodes,
+            table: Render.newEpisodes
+        )
     }
-}
-
-/// `new`'s result, read for the output the shell writes: whole episodes for
-/// `--json` (everything a program reads of each), only the table's columns for a
-/// person. On 10,000 new episodes, reading them whole was most of the table's time.
-enum NewEpisodes: CommandResult {
-    case whole([(podcast: StoredPodcast, episode: StoredEpisode)])
-    case lines([NewEpisodeLine])
 }
 
 extension LibraryService {

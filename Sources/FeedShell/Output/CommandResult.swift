@@ -52,13 +52,42 @@ struct Listing<Item: Sendable>: CommandResult {
     let items: [Item]
     let empty: EmptyListing
     let table: @Sendable ([Item]) -> Table
-    let json: @Sendable ([Item]) -> JSONValue
+    /// Nil for a listing read for its table only (``init(items:empty:table:)``).
+    let json: (@Sendable ([Item]) -> JSONValue)?
+
+    init(
+        items: [Item],
+        empty: EmptyListing,
+        table: @escaping @Sendable ([Item]) -> Table,
+        json: @escaping @Sendable ([Item]) -> JSONValue
+    ) {
+        self.items = items
+        self.empty = empty
+        self.table = table
+        self.json = json
+    }
+
+    /// A listing of items that hold only what the table shows, for a command
+    /// that reads another form of them when the shell writes JSON (`new`: its
+    /// table's four columns, where `--json` reads whole episodes).
+    init(items: [Item], empty: EmptyListing, table: @escaping @Sendable ([Item]) -> Table) {
+        self.items = items
+        self.empty = empty
+        self.table = table
+        self.json = nil
+    }
 
     func text(on page: Page) -> String? {
         items.isEmpty ? empty.line.description : page.render(table(items))
     }
 
     func encode(to encoder: any Encoder) throws {
+        guard let json else {
+            throw EncodingError.invalidValue(
+                "table",
+                .init(codingPath: encoder.codingPath, debugDescription: "a listing read for its table only")
+            )
+        }
         try (items.isEmpty ? JSONValue.array([]) : json(items)).encode(to: encoder)
     }
 }

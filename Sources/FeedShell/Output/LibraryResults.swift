@@ -10,35 +10,6 @@ extension FoundHits {
     func encode(to encoder: any Encoder) throws { try JSONRender.findHits(hits).encode(to: encoder) }
 }
 
-extension NewEpisodes {
-    func text(on page: Page) -> String? {
-        switch self {
-        case .whole(let fresh): Self.text(fresh.map(NewEpisodeLine.init), on: page)
-        case .lines(let lines): Self.text(lines, on: page)
-        }
-    }
-
-    private static func text(_ lines: [NewEpisodeLine], on page: Page) -> String? {
-        lines.isEmpty ? EmptyListing.noNewEpisodes.line.description : page.render(Render.newEpisodes(lines))
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .whole(let fresh):
-            try (fresh.isEmpty ? JSONValue.array([]) : JSONRender.newEpisodes(fresh)).encode(to: encoder)
-        case .lines:
-            // The command reads whole episodes whenever the shell writes JSON.
-            throw EncodingError.invalidValue(
-                "lines",
-                .init(
-                    codingPath: encoder.codingPath,
-                    debugDescription: "'new' read its table's lines, not whole episodes"
-                )
-            )
-        }
-    }
-}
-
 extension Marked {
     func text(on page: Page) -> String? {
         "marked \(Formatting.count(count, "episode")) \(mark)"
